@@ -1,0 +1,52 @@
+import Router from '@koa/router';
+import Koa from 'koa';
+import { koaBody } from 'koa-body';
+import type { AuthenticateToken } from '../../application/auth/authenticate-token.use-case.js';
+import { apiRoutes, type ApiUseCases } from './apis.routes.js';
+import { bearerAuthentication } from './authenticate.js';
+import type { HttpLogger } from './http-logger.js';
+import { requestContext } from './middleware.js';
+import { mountRoutes, type RouteDefinition } from './routes.js';
+
+export interface HttpDependencies {
+  readonly logger: HttpLogger;
+  /** Largest JSON body accepted, in bytes. */
+  readonly jsonMaxBytes: number;
+  /** Whether the database answers (for `/healthz`). */
+  readonly health: () => Promise<boolean>;
+  readonly authenticate: AuthenticateToken;
+  readonly apis: ApiUseCases;
+}
+
+/** Every route behind a Bearer token, as one table (docs and scope tests read it too). */
+export function protectedRoutes(deps: HttpDependencies): RouteDefinition[] {
+  const jsonBody = koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit: deps.jsonMaxBytes, jsonStrict: true });
+  return [...apiRoutes(deps.apis, jsonBody)];
+}
+
+/** The Koa application: Core-API routes, `/healthz`, problem+json errors, request ids and logs. */
+export function createHttpApp(deps: HttpDependencies): Koa {
+  const app = new Koa();
+  app.silent = true;
+  app.use(requestContext(deps.logger));
+  app.use(async (ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    await next();
+  });
+
+  const open = new Router();
+  open.get('/healthz', async (ctx) => {
+    const up = await deps.health();
+    ctx.status = up ? 200 : 503;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { status: up ? 'ok' : 'unavailable' };
+  });
+  app.use(open.routes());
+
+  const api = new Router();
+  api.use(['/api'], bearerAuthentication(deps.authenticate));
+  mountRoutes(api, protectedRoutes(deps));
+  app.use(api.routes());
+  app.use(api.allowedMethods());
+  return app;
+}

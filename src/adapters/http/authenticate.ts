@@ -1,0 +1,25 @@
+import type { Context, Middleware, Next } from 'koa';
+import type { AuthenticateToken } from '../../application/auth/authenticate-token.use-case.js';
+import type { Principal } from '../../application/auth/principal.js';
+import { invalidToken } from './problem.js';
+import { throwProblem } from './middleware.js';
+
+const BEARER = /^Bearer +([^\s]+) *$/i;
+
+/** RFC 6750 Bearer authentication: a missing, malformed or unknown token is a 401 with `WWW-Authenticate`. */
+export function bearerAuthentication(authenticate: AuthenticateToken): Middleware {
+  return async (ctx: Context, next: Next) => {
+    const header = ctx.get('Authorization');
+    if (header === '') throwProblem(invalidToken('An Authorization: Bearer token is required.'));
+    const presented = BEARER.exec(header)?.[1];
+    if (presented === undefined) throwProblem(invalidToken('The Authorization header must use the Bearer scheme.'));
+    const result = await authenticate.execute(presented);
+    if (!result.ok) throwProblem(invalidToken());
+    (ctx.state as { principal: Principal }).principal = result.value;
+    await next();
+  };
+}
+
+export function principalOf(ctx: Context): Principal {
+  return (ctx.state as { principal: Principal }).principal;
+}

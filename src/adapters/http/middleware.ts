@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import type { Context, Middleware, Next } from 'koa';
+import type { HttpLogger } from './http-logger.js';
+import { HttpProblem, problemType, type Problem } from './problem.js';
+
+const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface RequestState {
+  requestId: string;
+  log: HttpLogger;
+}
+
+/** Writes a problem+json response. */
+export function sendProblem(ctx: Context, problem: Problem): void {
+  ctx.status = problem.status;
+  for (const [name, value] of Object.entries(problem.headers ?? {})) ctx.set(name, value);
+  ctx.type = 'application/problem+json';
+  ctx.body = {
+    type: problemType(problem.code),
+    title: problem.title,
+    status: problem.status,
+    detail: problem.detail,
+    code: problem.code,
+    ...(problem.errors ? { errors: problem.errors } : {}),
+  };
+}
+
+/**
+ * Outermost middleware: a request id (the caller's `X-Request-Id` when it is sane), one structured
+ * log line per request, and the last word on errors. Known problems become problem+json; errors
+ * raised by Koa's body parsing keep their 4xx status; anything else is a generic 500 that is logged
+ * with its stack and never echoed.
+ */
+export function requestContext(logger: HttpLogger): Middleware {
+  return async (ctx: Context, next: Next) => {
+    const incoming = ctx.get('X-Request-Id');
+    const requestId = INCOMING_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const state = ctx.state as RequestState;
+    state.requestId = requestId;
+    state.log = logger.child({ requestId });
+    ctx.set('X-Request-Id', requestId);
+    const started = performance.now();
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        sendProblem(ctx, { status: 404, code: 'not_found', title: 'Not Found', detail: 'No such resource.' });
+      } else if (ctx.status === 405 && (ctx.body === undefined || ctx.body === null || ctx.body === '')) {
+        sendProblem(ctx, { status: 405, code: 'method_not_allowed', title: 'Method Not Allowed', detail: `${ctx.method} is not allowed here.` });
+      }
+    } catch (error) {
+      sendProblem(ctx, problemOfThrown(error, ctx, state.log));
+    } finally {
+      const durationMs = Math.round((performance.now() - started) * 100) / 100;
+      state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, durationMs }, 'request');
+    }
+  };
+}
+
+/** Errors thrown by body parsing (co-body / raw-body) carry a 4xx `status`; they are the client's. */
+function problemOfThrown(error: unknown, ctx: Context, log: HttpLogger): Problem {
+  if (error instanceof HttpProblem) return error.problem;
+  const status = (error as { status?: unknown } | null)?.status;
+  if (status === 413) {
+    return { status, code: 'payload_too_large', title: 'Payload Too Large', detail: 'The request body is larger than this endpoint accepts.' };
+  }
+  if (status === 415) {
+    return { status, code: 'unsupported_media_type', title: 'Unsupported Media Type', detail: 'The request body\'s encoding is not supported.' };
+  }
+  if (status === 400 && error instanceof SyntaxError) {
+    return { status, code: 'invalid_json', title: 'Bad Request', detail: 'The request body is not valid JSON.' };
+  }
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return { status: 400, code: 'invalid_request', title: 'Bad Request', detail: 'The request could not be read.' };
+  }
+  log.error({ err: error, method: ctx.method, path: ctx.path }, 'unhandled error');
+  return { status: 500, code: 'internal_error', title: 'Internal Server Error', detail: 'An unexpected error occurred.' };
+}
+
+export function throwProblem(problem: Problem): never {
+  throw new HttpProblem(problem);
+}

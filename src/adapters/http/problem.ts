@@ -1,0 +1,82 @@
+import type { ApplicationError } from '../../application/shared/application-error.js';
+import type { FieldError } from '../../domain/shared/field-error.js';
+
+/** An RFC 9457 problem document, with the contract's stable `code`. */
+export interface Problem {
+  readonly status: number;
+  readonly code: string;
+  readonly title: string;
+  readonly detail: string;
+  readonly errors?: readonly FieldError[];
+  /** Response headers that belong to this problem (`WWW-Authenticate`, `Allow`). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** Problem type URIs: a stable URN per code, documented in docs/http-api.md. */
+export function problemType(code: string): string {
+  return `urn:specbase:problem:${code}`;
+}
+
+export const REALM = 'specbase';
+
+export function invalidToken(detail = 'The access token is missing, malformed, unknown or revoked.'): Problem {
+  return {
+    status: 401,
+    code: 'invalid_token',
+    title: 'Unauthorized',
+    detail,
+    headers: { 'WWW-Authenticate': `Bearer realm="${REALM}", error="invalid_token"` },
+  };
+}
+
+/** Thrown by HTTP code for problems found before a use case runs (bad JSON, wrong media type...). */
+export class HttpProblem extends Error {
+  constructor(readonly problem: Problem) {
+    super(problem.detail);
+  }
+}
+
+export function validationProblem(errors: readonly FieldError[]): Problem {
+  const first = errors[0];
+  return {
+    status: 400,
+    code: 'validation_failed',
+    title: 'Bad Request',
+    detail: first ? `${first.field}: ${first.message}` : 'The request is not valid.',
+    errors,
+  };
+}
+
+/** The one mapping from application errors to HTTP: exhaustive, so a new kind fails the build. */
+export function problemFor(error: ApplicationError): Problem {
+  switch (error.kind) {
+    case 'Unauthenticated':
+      return invalidToken();
+    case 'InsufficientScope':
+      return {
+        status: 403,
+        code: 'insufficient_scope',
+        title: 'Forbidden',
+        detail: `The token lacks the scope this operation needs: ${error.scope}.`,
+        headers: { 'WWW-Authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${error.scope}"` },
+      };
+    case 'EmailNotVerified':
+      return { status: 403, code: 'email_not_verified', title: 'Forbidden', detail: 'Verify your e-mail address first.' };
+    case 'NotFound':
+      return { status: 404, code: 'not_found', title: 'Not Found', detail: `No such ${error.resource}.` };
+    case 'Validation':
+      return validationProblem(error.errors);
+    case 'Conflict':
+      return { status: 409, code: error.code, title: 'Conflict', detail: error.detail };
+    case 'RevisionConflict':
+      return {
+        status: 412,
+        code: 'revision_conflict',
+        title: 'Precondition Failed',
+        detail:
+          error.actual === null
+            ? `The resource changed while this request ran; revision ${error.expected} is no longer current.`
+            : `If-Match names revision ${error.expected}, but the current revision is ${error.actual}.`,
+      };
+  }
+}

@@ -1,0 +1,52 @@
+import type Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import type { Scope } from '../../domain/token/scope.js';
+import { throwProblem } from './middleware.js';
+import { problemFor } from './problem.js';
+import type { ApplicationError } from '../../application/shared/application-error.js';
+import type { Result } from '../../domain/shared/result.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * One row of the route table: what the router serves, what docs/http-api.md lists and what the
+ * scope-matrix tests are generated from.
+ */
+export interface RouteDefinition {
+  readonly method: Method;
+  /** @koa/router syntax, e.g. `/api/:accountId/:apiId`. */
+  readonly path: string;
+  /** The scope the contract names for it (`null`: no token needed). */
+  readonly scope: Scope | null;
+  readonly summary: string;
+  readonly middleware?: readonly Middleware[];
+  readonly handler: (ctx: Context) => Promise<void>;
+}
+
+export function mountRoutes(router: Router, routes: readonly RouteDefinition[]): void {
+  for (const route of routes) {
+    router.register(route.path, [route.method], [...(route.middleware ?? []), route.handler]);
+  }
+}
+
+/** The value of a successful result; an error result becomes its problem response. */
+export function unwrap<T>(result: Result<T, ApplicationError>): T {
+  if (!result.ok) throwProblem(problemFor(result.error));
+  return result.value;
+}
+
+const POSITIVE_INTEGER = /^[1-9][0-9]{0,15}$/;
+
+/** `<account_id>` of a path: an id that cannot exist is simply not found. */
+export function accountIdParam(ctx: Context): number {
+  const raw = (ctx.params as Record<string, string | undefined>)['accountId'] ?? '';
+  const id = POSITIVE_INTEGER.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(id)) {
+    throwProblem({ status: 404, code: 'not_found', title: 'Not Found', detail: 'No such account.' });
+  }
+  return id;
+}
+
+export function param(ctx: Context, name: string): string {
+  return (ctx.params as Record<string, string | undefined>)[name] ?? '';
+}

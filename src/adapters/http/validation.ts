@@ -1,0 +1,55 @@
+import type { Context } from 'koa';
+import { validateSync, type ValidationError } from 'class-validator';
+import type { FieldError } from '../../domain/shared/field-error.js';
+import { throwProblem } from './middleware.js';
+import { validationProblem } from './problem.js';
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The request's JSON body. 415 when a body comes with another media type; 400 when there is none or
+ * it is not a JSON object. koa-body has parsed JSON bodies by the time this runs.
+ */
+export function jsonObjectBody(ctx: Context): Record<string, unknown> {
+  if (ctx.request.is('application/json', '+json') === false) {
+    throwProblem({
+      status: 415,
+      code: 'unsupported_media_type',
+      title: 'Unsupported Media Type',
+      detail: 'Send the request body as application/json.',
+    });
+  }
+  const body: unknown = ctx.request.body;
+  if (!isPlainObject(body)) throwProblem(validationProblem([{ field: 'body', message: 'must be a JSON object' }]));
+  return body;
+}
+
+function fieldErrors(errors: readonly ValidationError[], prefix = ''): FieldError[] {
+  return errors.flatMap((e) => {
+    const field = prefix + e.property;
+    const own = Object.values(e.constraints ?? {}).map((message) => ({ field, message: message.replace(`${e.property} `, '') }));
+    return [...own, ...fieldErrors(e.children ?? [], `${field}.`)];
+  });
+}
+
+/**
+ * Checks the shape of a JSON object against a class-validator DTO: required fields, types, and no
+ * field the DTO does not declare. Business rules stay in the domain. Throws a 400 naming each field.
+ */
+export function validated<T extends object>(Dto: new () => T, body: Record<string, unknown>): T {
+  const instance = new Dto();
+  // defineProperty, not assignment: a JSON key "__proto__" must stay a plain field.
+  for (const [key, value] of Object.entries(body)) {
+    Object.defineProperty(instance, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  const errors = validateSync(instance, {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+    validationError: { target: false, value: false },
+  });
+  if (errors.length > 0) throwProblem(validationProblem(fieldErrors(errors)));
+  return instance;
+}

@@ -1,0 +1,38 @@
+import type { ApiState } from '../../domain/api/api.aggregate.js';
+import type { ApiTokenState } from '../../domain/token/api-token.aggregate.js';
+import type { UserState } from '../../domain/user/user.aggregate.js';
+import type { EventPayload } from '../../domain/events/domain-event.js';
+
+export interface StoredEvent {
+  readonly id: string;
+  readonly accountId: number;
+  readonly payload: EventPayload;
+  readonly dispatched: boolean;
+}
+
+/** Everything the in-memory adapters keep; a transaction works on a copy and swaps it in on commit. */
+export class InMemoryState {
+  nextAccountId = 1;
+  nextUserId = 1;
+  accounts = new Map<number, Date>();
+  users = new Map<number, UserState>();
+  tokens = new Map<string, ApiTokenState>();
+  apis = new Map<string, ApiState>();
+  outbox: StoredEvent[] = [];
+
+  /** Rows are immutable snapshots, so copying the collections is enough. */
+  clone(): InMemoryState {
+    const copy = new InMemoryState();
+    copy.nextAccountId = this.nextAccountId;
+    copy.nextUserId = this.nextUserId;
+    copy.accounts = new Map(this.accounts);
+    copy.users = new Map(this.users);
+    copy.tokens = new Map(this.tokens);
+    copy.apis = new Map(this.apis);
+    copy.outbox = [...this.outbox];
+    return copy;
+  }
+}
+
+/** Where a repository finds its rows: the committed state, or a transaction's working copy. */
+export type StateSource = () => InMemoryState;

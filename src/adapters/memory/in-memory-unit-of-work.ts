@@ -1,0 +1,45 @@
+import type { IdGenerator } from '../../application/ports/id-generator.port.js';
+import type { Transaction, UnitOfWork } from '../../application/ports/unit-of-work.port.js';
+import type { Result } from '../../domain/shared/result.js';
+import { Mutex } from '../shared/mutex.js';
+import { InMemoryState, type StateSource } from './in-memory-state.js';
+import {
+  InMemoryAccountRepository,
+  InMemoryApiRepository,
+  InMemoryApiTokenRepository,
+  InMemoryEventOutbox,
+  InMemoryUserRepository,
+} from './in-memory.repositories.js';
+
+export function inMemoryRepositories(state: StateSource, ids: IdGenerator): Transaction {
+  return {
+    accounts: new InMemoryAccountRepository(state),
+    users: new InMemoryUserRepository(state),
+    tokens: new InMemoryApiTokenRepository(state),
+    apis: new InMemoryApiRepository(state),
+    outbox: new InMemoryEventOutbox(state, ids),
+  };
+}
+
+/**
+ * The whole in-memory database: repositories over the committed state, and a unit of work whose
+ * transactions run one at a time on a copy that replaces the committed state only on success.
+ */
+export class InMemoryDatabase implements UnitOfWork {
+  private committed = new InMemoryState();
+  private readonly lock = new Mutex();
+  readonly repositories: Transaction;
+
+  constructor(private readonly ids: IdGenerator) {
+    this.repositories = inMemoryRepositories(() => this.committed, ids);
+  }
+
+  run<T, E>(work: (tx: Transaction) => Promise<Result<T, E>>): Promise<Result<T, E>> {
+    return this.lock.run(async () => {
+      const copy = this.committed.clone();
+      const result = await work(inMemoryRepositories(() => copy, this.ids));
+      if (result.ok) this.committed = copy;
+      return result;
+    });
+  }
+}

@@ -1,0 +1,151 @@
+import type { AccountRepository } from '../../application/ports/account-repository.port.js';
+import type { ApiRepository, ApiSaveError } from '../../application/ports/api-repository.port.js';
+import type { ApiTokenRepository } from '../../application/ports/api-token-repository.port.js';
+import type { EventOutbox, OutboxEvent } from '../../application/ports/event-outbox.port.js';
+import type { IdGenerator } from '../../application/ports/id-generator.port.js';
+import type { UserRepository } from '../../application/ports/user-repository.port.js';
+import type { Page, PageRequest } from '../../application/shared/page.js';
+import { Api, type ApiId } from '../../domain/api/api.aggregate.js';
+import { eventPayload, type DomainEvent } from '../../domain/events/domain-event.js';
+import { err, ok, type Result } from '../../domain/shared/result.js';
+import { ApiToken, type ApiTokenId } from '../../domain/token/api-token.aggregate.js';
+import { User, type NewUser } from '../../domain/user/user.aggregate.js';
+import type { StateSource } from './in-memory-state.js';
+
+export class InMemoryAccountRepository implements AccountRepository {
+  constructor(private readonly state: StateSource) {}
+
+  async create(now: Date): Promise<number> {
+    const s = this.state();
+    const id = s.nextAccountId++;
+    s.accounts.set(id, now);
+    return id;
+  }
+
+  async exists(id: number): Promise<boolean> {
+    return this.state().accounts.has(id);
+  }
+}
+
+export class InMemoryUserRepository implements UserRepository {
+  constructor(private readonly state: StateSource) {}
+
+  async add(user: NewUser): Promise<Result<User, { readonly kind: 'DuplicateEmail' }>> {
+    const s = this.state();
+    if ([...s.users.values()].some((u) => u.email === user.email)) return err({ kind: 'DuplicateEmail' });
+    const id = s.nextUserId++;
+    const stored = { ...user, id };
+    s.users.set(id, stored);
+    return ok(User.rehydrate(stored));
+  }
+
+  async get(id: number): Promise<User | undefined> {
+    const row = this.state().users.get(id);
+    return row && User.rehydrate(row);
+  }
+
+  async getByEmail(email: string): Promise<User | undefined> {
+    const row = [...this.state().users.values()].find((u) => u.email === email);
+    return row && User.rehydrate(row);
+  }
+
+  async save(user: User): Promise<void> {
+    const s = this.state();
+    if (s.users.has(user.id)) s.users.set(user.id, user.snapshot());
+  }
+
+  async any(): Promise<boolean> {
+    return this.state().users.size > 0;
+  }
+}
+
+export class InMemoryApiTokenRepository implements ApiTokenRepository {
+  constructor(private readonly state: StateSource) {}
+
+  async add(apiToken: ApiToken): Promise<void> {
+    this.state().tokens.set(apiToken.id, apiToken.snapshot());
+  }
+
+  async findByHash(tokenHash: string): Promise<ApiToken | undefined> {
+    const row = [...this.state().tokens.values()].find((t) => t.tokenHash === tokenHash);
+    return row && ApiToken.rehydrate(row);
+  }
+
+  async listByUser(userId: number): Promise<ApiToken[]> {
+    return [...this.state().tokens.values()]
+      .filter((t) => t.userId === userId)
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .map((row) => ApiToken.rehydrate(row));
+  }
+
+  async recordUse(id: ApiTokenId, at: Date): Promise<void> {
+    const s = this.state();
+    const row = s.tokens.get(id);
+    if (row) s.tokens.set(id, { ...row, lastUseDate: at });
+  }
+
+  async delete(userId: number, id: ApiTokenId): Promise<boolean> {
+    const s = this.state();
+    const row = s.tokens.get(id);
+    if (!row || row.userId !== userId) return false;
+    s.tokens.delete(id);
+    return true;
+  }
+}
+
+export class InMemoryApiRepository implements ApiRepository {
+  constructor(private readonly state: StateSource) {}
+
+  async get(accountId: number, id: ApiId): Promise<Api | undefined> {
+    const row = this.state().apis.get(id);
+    return row && row.accountId === accountId ? Api.rehydrate(row) : undefined;
+  }
+
+  async list(accountId: number, page: PageRequest<ApiId>): Promise<Page<Api, ApiId>> {
+    const after = page.after;
+    const rows = [...this.state().apis.values()]
+      .filter((a) => a.accountId === accountId && (after === undefined || a.id > after))
+      .sort((a, b) => (a.id < b.id ? -1 : 1));
+    const items = rows.slice(0, page.limit).map((row) => Api.rehydrate(row));
+    return { items, next: rows.length > page.limit ? (items.at(-1)?.id ?? null) : null };
+  }
+
+  async save(api: Api): Promise<Result<void, ApiSaveError>> {
+    const s = this.state();
+    const row = api.snapshot();
+    const stored = s.apis.get(row.id);
+    if (api.storedRevision === undefined ? stored !== undefined : stored?.revision !== api.storedRevision) {
+      return err({ kind: 'ConcurrentModification' });
+    }
+    const taken = [...s.apis.values()].some((a) => a.accountId === row.accountId && a.nickname === row.nickname && a.id !== row.id);
+    if (taken) return err({ kind: 'DuplicateNickname' });
+    s.apis.set(row.id, row);
+    return ok();
+  }
+
+  async delete(accountId: number, id: ApiId): Promise<void> {
+    const s = this.state();
+    if (s.apis.get(id)?.accountId === accountId) s.apis.delete(id);
+  }
+}
+
+export class InMemoryEventOutbox implements EventOutbox {
+  constructor(
+    private readonly state: StateSource,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async append(events: readonly DomainEvent[]): Promise<void> {
+    const s = this.state();
+    for (const event of events) {
+      const id = this.ids.next();
+      s.outbox.push({ id, accountId: event.accountId, payload: eventPayload(id, event), dispatched: false });
+    }
+  }
+
+  async pending(limit: number): Promise<OutboxEvent[]> {
+    return this.state()
+      .outbox.filter((e) => !e.dispatched)
+      .slice(0, limit);
+  }
+}

@@ -1,0 +1,159 @@
+import { EntitySchema, type EntitySchemaColumnOptions } from 'typeorm';
+import type { Scope } from '../../domain/token/scope.js';
+import type { ApiType } from '../../domain/api/api.aggregate.js';
+import { dialectTypes, jsonTransformer, timestampTransformer, type Dialect } from './dialect.js';
+
+/** Rows as stored: persistence shapes, mapped to and from aggregates in the repositories. */
+export interface AccountRow {
+  id: number;
+  creationDate: Date;
+}
+
+export interface UserRow {
+  id: number;
+  accountId: number;
+  email: string;
+  emailVerified: boolean;
+  passwordHash: string;
+  nickname: string;
+  name: string | null;
+  givenName: string | null;
+  familyName: string | null;
+  picture: string | null;
+  locale: string | null;
+  creationDate: Date;
+}
+
+export interface ApiTokenRow {
+  id: string;
+  userId: number;
+  name: string;
+  scopes: Scope[];
+  tokenHash: string;
+  creationDate: Date;
+  lastUseDate: Date | null;
+}
+
+export interface ApiRow {
+  id: string;
+  accountId: number;
+  userId: number;
+  owner?: UserRow;
+  nickname: string;
+  name: string;
+  type: ApiType;
+  revision: number;
+  description: string | null;
+  version: string | null;
+  creationDate: Date;
+  updateDate: Date;
+}
+
+export interface OutboxRow {
+  id: string;
+  accountId: number;
+  name: string;
+  payload: string;
+  occurredAt: Date;
+  dispatchedAt: Date | null;
+}
+
+export interface Schemas {
+  readonly accounts: EntitySchema<AccountRow>;
+  readonly users: EntitySchema<UserRow>;
+  readonly apiTokens: EntitySchema<ApiTokenRow>;
+  readonly apis: EntitySchema<ApiRow>;
+  readonly outbox: EntitySchema<OutboxRow>;
+}
+
+export function schemas(dialect: Dialect): Schemas {
+  const t = dialectTypes(dialect);
+  const uuid = (name: string, primary = false): EntitySchemaColumnOptions => ({
+    name,
+    type: t.uuid,
+    ...(t.uuidLength ? { length: t.uuidLength } : {}),
+    primary,
+  });
+  const timestamp = (name: string, nullable = false): EntitySchemaColumnOptions => ({
+    name,
+    type: t.timestamp,
+    ...(t.timestampLength ? { length: t.timestampLength } : {}),
+    nullable,
+    transformer: timestampTransformer,
+  });
+  const text = (name: string, nullable = false): EntitySchemaColumnOptions => ({ name, type: 'text', nullable });
+  const int = (name: string): EntitySchemaColumnOptions => ({ name, type: 'integer' });
+
+  const accounts = new EntitySchema<AccountRow>({
+    name: 'Account',
+    tableName: 'accounts',
+    columns: {
+      id: { name: 'id', type: 'integer', primary: true, generated: 'increment' },
+      creationDate: timestamp('creation_date'),
+    },
+  });
+  const users = new EntitySchema<UserRow>({
+    name: 'User',
+    tableName: 'users',
+    columns: {
+      id: { name: 'id', type: 'integer', primary: true, generated: 'increment' },
+      accountId: int('account_id'),
+      email: text('email'),
+      emailVerified: { name: 'email_verified', type: 'boolean' },
+      passwordHash: text('password_hash'),
+      nickname: text('nickname'),
+      name: text('name', true),
+      givenName: text('given_name', true),
+      familyName: text('family_name', true),
+      picture: text('picture', true),
+      locale: text('locale', true),
+      creationDate: timestamp('creation_date'),
+    },
+  });
+  const apiTokens = new EntitySchema<ApiTokenRow>({
+    name: 'ApiToken',
+    tableName: 'api_tokens',
+    columns: {
+      id: uuid('id', true),
+      userId: int('user_id'),
+      name: text('name'),
+      scopes: { ...text('scopes'), transformer: jsonTransformer },
+      tokenHash: text('token_hash'),
+      creationDate: timestamp('creation_date'),
+      lastUseDate: timestamp('last_use_date', true),
+    },
+  });
+  const apis = new EntitySchema<ApiRow>({
+    name: 'Api',
+    tableName: 'apis',
+    columns: {
+      id: uuid('id', true),
+      accountId: int('account_id'),
+      userId: int('user_id'),
+      nickname: text('nickname'),
+      name: text('name'),
+      type: text('type'),
+      revision: int('revision'),
+      description: text('description', true),
+      version: text('version', true),
+      creationDate: timestamp('creation_date'),
+      updateDate: timestamp('update_date'),
+    },
+    relations: {
+      owner: { type: 'many-to-one', target: 'User', joinColumn: { name: 'user_id' }, createForeignKeyConstraints: false },
+    },
+  });
+  const outbox = new EntitySchema<OutboxRow>({
+    name: 'OutboxEvent',
+    tableName: 'outbox_events',
+    columns: {
+      id: uuid('id', true),
+      accountId: int('account_id'),
+      name: text('name'),
+      payload: text('payload'),
+      occurredAt: timestamp('occurred_at'),
+      dispatchedAt: timestamp('dispatched_at', true),
+    },
+  });
+  return { accounts, users, apiTokens, apis, outbox };
+}

@@ -1,0 +1,135 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import pg from 'pg';
+import { DataSource, type DataSourceOptions, type EntityManager } from 'typeorm';
+import { Mutex } from '../shared/mutex.js';
+import type { Dialect } from './dialect.js';
+import { MIGRATIONS } from './migrations/index.js';
+import { schemas, type Schemas } from './schema.js';
+
+export type DatabaseConfig =
+  | { readonly kind: 'sqlite'; readonly path: string }
+  | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string | undefined; readonly poolSize?: number | undefined };
+
+/** Runs `work` with an entity manager: outside a transaction, or inside one. */
+export type Run = <T>(work: (manager: EntityManager) => Promise<T>) => Promise<T>;
+
+/** Any 32-bit key of our own: serialises migrations of instances starting together on one PostgreSQL. */
+const MIGRATION_LOCK_KEY = 0x5bec_ba5e & 0x7fffffff;
+
+/**
+ * The TypeORM data source for SQLite (better-sqlite3) or PostgreSQL, with the one rule that makes
+ * SQLite safe: TypeORM drives it through a single shared connection, so every read and every
+ * transaction takes the same lock. Without it, a read could see another request's uncommitted
+ * writes, and two transactions would collide on the one connection.
+ */
+export class TypeOrmDatabase {
+  readonly dialect: Dialect;
+  readonly schemas: Schemas;
+  readonly dataSource: DataSource;
+  private readonly lock: Mutex | undefined;
+
+  constructor(private readonly config: DatabaseConfig) {
+    this.dialect = config.kind;
+    this.schemas = schemas(this.dialect);
+    const entities = Object.values(this.schemas);
+    const options: DataSourceOptions =
+      config.kind === 'sqlite'
+        ? {
+            type: 'better-sqlite3',
+            database: config.path,
+            entities,
+            migrations: MIGRATIONS,
+            enableWAL: config.path !== ':memory:',
+            prepareDatabase: (db: { pragma(source: string): unknown }) => {
+              db.pragma('foreign_keys = ON');
+              db.pragma('synchronous = NORMAL');
+              db.pragma('busy_timeout = 5000');
+            },
+          }
+        : {
+            type: 'postgres',
+            url: config.url,
+            ...(config.schema ? { schema: config.schema } : {}),
+            entities,
+            migrations: MIGRATIONS,
+            extra: { max: config.poolSize ?? 10 },
+          };
+    this.dataSource = new DataSource(options);
+    this.lock = config.kind === 'sqlite' ? new Mutex() : undefined;
+  }
+
+  /** Connects; `migrate` applies the schema. */
+  async open(): Promise<void> {
+    if (this.dataSource.isInitialized) return;
+    if (this.config.kind === 'sqlite' && this.config.path !== ':memory:') {
+      mkdirSync(dirname(this.config.path), { recursive: true });
+    }
+    if (this.config.kind === 'postgres' && this.config.schema) await createSchema(this.config.url, this.config.schema);
+    await this.dataSource.initialize();
+  }
+
+  /** Applies pending migrations; returns their names. Safe with several instances starting at once. */
+  async migrate(): Promise<string[]> {
+    if (this.dialect === 'sqlite') {
+      const applied = await this.exclusive(() => this.dataSource.runMigrations({ transaction: 'all' }));
+      return applied.map((m) => m.name);
+    }
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+      const applied = await this.dataSource.runMigrations({ transaction: 'all' });
+      return applied.map((m) => m.name);
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+      await runner.release();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.exclusive(() => this.dataSource.destroy());
+  }
+
+  /** Whether the database answers a trivial query. */
+  async ping(): Promise<boolean> {
+    try {
+      await this.read((m) => m.query('SELECT 1'));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  readonly read: Run = (work) => this.exclusive(() => work(this.dataSource.manager));
+
+  readonly transaction: Run = (work) => this.exclusive(() => this.dataSource.transaction((manager) => work(manager)));
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    return this.lock ? this.lock.run(work) : work();
+  }
+}
+
+async function createSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${client.escapeIdentifier(schema)}`);
+  } finally {
+    await client.end();
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** PostgreSQL rejects a malformed uuid with an error; to a repository it is simply not there. */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+/** A unique-constraint violation, as either driver reports it. */
+export function isUniqueViolation(error: unknown): boolean {
+  const driverError = (error as { driverError?: { code?: string } } | undefined)?.driverError ?? error;
+  const code = (driverError as { code?: string } | undefined)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}

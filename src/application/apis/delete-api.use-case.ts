@@ -1,0 +1,28 @@
+import type { AccountId } from '../../domain/account/account.js';
+import type { ApiId } from '../../domain/api/api.aggregate.js';
+import { err, ok, type Result } from '../../domain/shared/result.js';
+import { actorOf, authorize, type Principal } from '../auth/principal.js';
+import type { Clock } from '../ports/clock.port.js';
+import type { UnitOfWork } from '../ports/unit-of-work.port.js';
+import { notFound, type ApplicationError } from '../shared/application-error.js';
+
+/** Deletes an API (later: with its releases, shares and pages) and records `api.deleted`. */
+export class DeleteApi {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(principal: Principal, accountId: AccountId, apiId: ApiId): Promise<Result<void, ApplicationError>> {
+    const allowed = authorize(principal, 'api', 'write', accountId);
+    if (!allowed.ok) return allowed;
+    return this.uow.run(async (tx): Promise<Result<void, ApplicationError>> => {
+      const api = await tx.apis.get(accountId, apiId);
+      if (!api) return err(notFound('api'));
+      api.delete(actorOf(principal), this.clock.now());
+      await tx.apis.delete(accountId, apiId);
+      await tx.outbox.append(api.pullEvents());
+      return ok();
+    });
+  }
+}

@@ -1,0 +1,23 @@
+import type { AccountId } from '../../domain/account/account.js';
+import type { ApiId, ApiRecord } from '../../domain/api/api.aggregate.js';
+import { ok, type Result } from '../../domain/shared/result.js';
+import { authorize, type Principal } from '../auth/principal.js';
+import type { ApiRepository } from '../ports/api-repository.port.js';
+import type { ApplicationError } from '../shared/application-error.js';
+import type { Page, PageRequest } from '../shared/page.js';
+
+/** The account's APIs in creation order, a page at a time. */
+export class ListApis {
+  constructor(private readonly apis: ApiRepository) {}
+
+  async execute(
+    principal: Principal,
+    accountId: AccountId,
+    page: PageRequest<ApiId>,
+  ): Promise<Result<Page<ApiRecord, ApiId>, ApplicationError>> {
+    const allowed = authorize(principal, 'api', 'read', accountId);
+    if (!allowed.ok) return allowed;
+    const found = await this.apis.list(accountId, page);
+    return ok({ items: found.items.map((api) => api.toRecord()), next: found.next });
+  }
+}

@@ -1,0 +1,35 @@
+import type { AccountId, UserId } from '../../domain/account/account.js';
+import type { Actor } from '../../domain/events/domain-event.js';
+import { requiredScope, scopesPermit, type Access, type Area, type Scope } from '../../domain/token/scope.js';
+import { err, ok, type Result } from '../../domain/shared/result.js';
+import { notFound, type ApplicationError } from '../shared/application-error.js';
+
+/** Who is calling, as established by an authenticated API token. */
+export interface Principal {
+  readonly userId: UserId;
+  readonly accountId: AccountId;
+  readonly nickname: string;
+  readonly scopes: readonly Scope[];
+}
+
+export function actorOf(principal: Principal): Actor {
+  return { id: principal.userId, nickname: principal.nickname };
+}
+
+/**
+ * The one authorisation rule every use case passes through: the token's scopes must grant `access`
+ * to `area` (403 naming the scope otherwise, decided before any data is read), and the account must
+ * be the caller's own (404 otherwise: another account's existence is not revealed).
+ */
+export function authorize(
+  principal: Principal,
+  area: Area,
+  access: Access,
+  accountId: AccountId,
+): Result<void, ApplicationError> {
+  if (!scopesPermit(principal.scopes, area, access)) {
+    return err({ kind: 'InsufficientScope', scope: requiredScope(area, access) });
+  }
+  if (principal.accountId !== accountId) return err(notFound('account'));
+  return ok();
+}

@@ -1,0 +1,19 @@
+import type { AccountId } from '../../domain/account/account.js';
+import type { DomainEvent, EventPayload } from '../../domain/events/domain-event.js';
+import { token } from '../shared/token.js';
+
+/** An event as the outbox holds it, with the id every delivery of it carries. */
+export interface OutboxEvent {
+  readonly id: string;
+  readonly accountId: AccountId;
+  readonly payload: EventPayload;
+  readonly dispatched: boolean;
+}
+
+export interface EventOutbox {
+  /** Stores the events, each under a new id, in the caller's transaction. */
+  append(events: readonly DomainEvent[]): Promise<void>;
+  /** Events not yet dispatched, oldest first. */
+  pending(limit: number): Promise<OutboxEvent[]>;
+}
+export const EventOutbox = token<EventOutbox>('EventOutbox');

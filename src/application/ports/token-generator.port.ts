@@ -1,0 +1,18 @@
+import { token } from '../shared/token.js';
+
+export interface SecretToken {
+  /** Shown to its owner once. */
+  readonly token: string;
+  /** What storage keeps and looks up by. */
+  readonly hash: string;
+}
+
+export interface TokenGenerator {
+  /** A new API token (`sbt_` + 256 random bits, base64url) and its hash. */
+  generate(): SecretToken;
+  /** The hash `generate` would have stored for `token`: deterministic, one-way. */
+  hash(token: string): string;
+  /** A random password that satisfies the password policy, for the demo user. */
+  password(): string;
+}
+export const TokenGenerator = token<TokenGenerator>('TokenGenerator');

@@ -1,0 +1,25 @@
+import type { Result } from '../../domain/shared/result.js';
+import { token } from '../shared/token.js';
+import type { AccountRepository } from './account-repository.port.js';
+import type { ApiRepository } from './api-repository.port.js';
+import type { ApiTokenRepository } from './api-token-repository.port.js';
+import type { EventOutbox } from './event-outbox.port.js';
+import type { UserRepository } from './user-repository.port.js';
+
+/** Repositories bound to one transaction. */
+export interface Transaction {
+  readonly accounts: AccountRepository;
+  readonly users: UserRepository;
+  readonly tokens: ApiTokenRepository;
+  readonly apis: ApiRepository;
+  readonly outbox: EventOutbox;
+}
+
+export interface UnitOfWork {
+  /**
+   * Runs `work` in one transaction: committed when it returns an `ok` result, rolled back when it
+   * returns an error result or throws (the throw is passed on). Inside `work`, use only `tx`.
+   */
+  run<T, E>(work: (tx: Transaction) => Promise<Result<T, E>>): Promise<Result<T, E>>;
+}
+export const UnitOfWork = token<UnitOfWork>('UnitOfWork');

@@ -1,0 +1,227 @@
+import type { AccountId } from '../account/account.js';
+import type { Actor, DomainEvent } from '../events/domain-event.js';
+import { err, ok, type Result } from '../shared/result.js';
+import type { FieldError } from '../shared/field-error.js';
+import { formatTimestamp } from '../shared/time.js';
+
+export type ApiId = string;
+
+export const API_TYPES = ['private', 'public'] as const;
+export type ApiType = (typeof API_TYPES)[number];
+
+const NICKNAME = /^[a-z0-9_.-]{1,64}$/;
+const NAME_MAX_LENGTH = 200;
+
+export interface ApiState {
+  readonly id: ApiId;
+  readonly accountId: AccountId;
+  /** The user who created the API; shown as `user` in the API record. */
+  readonly owner: Actor;
+  readonly nickname: string;
+  readonly name: string;
+  readonly type: ApiType;
+  /** Starts at 1 and grows by one on every change of the API or its spec. */
+  readonly revision: number;
+  readonly description: string | null;
+  /** `info.version` of the spec, once there is one. */
+  readonly version: string | null;
+  readonly creationDate: Date;
+  readonly updateDate: Date;
+}
+
+/** The API record of the contract, as the HTTP API and event payloads show it. */
+export interface ApiRecord {
+  readonly id: ApiId;
+  readonly revision: number;
+  readonly user: Actor;
+  readonly nickname: string;
+  readonly name: string;
+  readonly type: ApiType;
+  readonly description: string | null;
+  readonly version: string | null;
+  readonly creationDate: string;
+  readonly updateDate: string;
+  readonly [key: string]: unknown;
+}
+
+export type ApiError =
+  | ({ readonly kind: 'InvalidField' } & FieldError)
+  | { readonly kind: 'RevisionMismatch'; readonly expected: number; readonly actual: number };
+
+export interface ApiChanges {
+  readonly name?: unknown;
+  readonly nickname?: unknown;
+  readonly type?: unknown;
+}
+
+function invalid(field: string, message: string): Result<never, ApiError> {
+  return err({ kind: 'InvalidField', field, message });
+}
+
+export function checkNickname(value: unknown): Result<string, ApiError> {
+  if (typeof value !== 'string' || !NICKNAME.test(value) || /^\.+$/.test(value)) {
+    return invalid('nickname', 'must be 1-64 of a-z, 0-9, "-", "_", "." and not only dots');
+  }
+  return ok(value);
+}
+
+function checkName(value: unknown): Result<string, ApiError> {
+  if (typeof value !== 'string' || value.trim().length === 0 || value.length > NAME_MAX_LENGTH) {
+    return invalid('name', `must be 1-${NAME_MAX_LENGTH} characters, not only spaces`);
+  }
+  return ok(value);
+}
+
+function checkType(value: unknown): Result<ApiType, ApiError> {
+  if (typeof value !== 'string' || !(API_TYPES as readonly string[]).includes(value)) {
+    return invalid('type', `must be one of ${API_TYPES.join(', ')}`);
+  }
+  return ok(value as ApiType);
+}
+
+export class Api {
+  private events: DomainEvent[] = [];
+
+  /** The revision storage holds, for optimistic concurrency; undefined until first stored. */
+  readonly storedRevision: number | undefined;
+
+  private constructor(
+    private state: ApiState,
+    storedRevision: number | undefined,
+  ) {
+    this.storedRevision = storedRevision;
+  }
+
+  /**
+   * A new, empty API of `accountId`, created by `owner`. Records `api.created`.
+   * Errors: `InvalidField` for `name`, `nickname` or `type` (default `private`).
+   */
+  static create(
+    input: {
+      readonly id: ApiId;
+      readonly accountId: AccountId;
+      readonly owner: Actor;
+      readonly name: unknown;
+      readonly nickname: unknown;
+      readonly type?: unknown;
+      readonly description?: string | null;
+      readonly version?: string | null;
+    },
+    now: Date,
+  ): Result<Api, ApiError> {
+    const name = checkName(input.name);
+    if (!name.ok) return name;
+    const nickname = checkNickname(input.nickname);
+    if (!nickname.ok) return nickname;
+    const type = input.type === undefined ? ok<ApiType>('private') : checkType(input.type);
+    if (!type.ok) return type;
+    const api = new Api(
+      {
+        id: input.id,
+        accountId: input.accountId,
+        owner: input.owner,
+        nickname: nickname.value,
+        name: name.value,
+        type: type.value,
+        revision: 1,
+        description: input.description ?? null,
+        version: input.version ?? null,
+        creationDate: now,
+        updateDate: now,
+      },
+      undefined,
+    );
+    api.record('api.created', input.owner, now);
+    return ok(api);
+  }
+
+  static rehydrate(state: ApiState): Api {
+    return new Api(state, state.revision);
+  }
+
+  get id(): ApiId {
+    return this.state.id;
+  }
+  get accountId(): AccountId {
+    return this.state.accountId;
+  }
+  get nickname(): string {
+    return this.state.nickname;
+  }
+  get revision(): number {
+    return this.state.revision;
+  }
+
+  /**
+   * Changes name, nickname and/or type. `expectedRevision` (from `If-Match`) must equal the current
+   * revision when given. The revision grows by one when anything actually changed.
+   * Errors: `RevisionMismatch`, `InvalidField`.
+   */
+  update(changes: ApiChanges, expectedRevision: number | undefined, now: Date): Result<void, ApiError> {
+    if (expectedRevision !== undefined && expectedRevision !== this.state.revision) {
+      return err({ kind: 'RevisionMismatch', expected: expectedRevision, actual: this.state.revision });
+    }
+    let next = this.state;
+    if (changes.name !== undefined) {
+      const name = checkName(changes.name);
+      if (!name.ok) return name;
+      next = { ...next, name: name.value };
+    }
+    if (changes.nickname !== undefined) {
+      const nickname = checkNickname(changes.nickname);
+      if (!nickname.ok) return nickname;
+      next = { ...next, nickname: nickname.value };
+    }
+    if (changes.type !== undefined) {
+      const type = checkType(changes.type);
+      if (!type.ok) return type;
+      next = { ...next, type: type.value };
+    }
+    const changed = next.name !== this.state.name || next.nickname !== this.state.nickname || next.type !== this.state.type;
+    if (changed) this.state = { ...next, revision: this.state.revision + 1, updateDate: now };
+    return ok();
+  }
+
+  /** Records `api.deleted` (by `actor`, who may not be the owner); storage removes the rows. */
+  delete(actor: Actor, now: Date): void {
+    this.record('api.deleted', actor, now);
+  }
+
+  /** Hands the recorded events to the unit of work, once. */
+  pullEvents(): DomainEvent[] {
+    const events = this.events;
+    this.events = [];
+    return events;
+  }
+
+  snapshot(): ApiState {
+    return this.state;
+  }
+
+  toRecord(): ApiRecord {
+    const s = this.state;
+    return {
+      id: s.id,
+      revision: s.revision,
+      user: { id: s.owner.id, nickname: s.owner.nickname },
+      nickname: s.nickname,
+      name: s.name,
+      type: s.type,
+      description: s.description,
+      version: s.version,
+      creationDate: formatTimestamp(s.creationDate),
+      updateDate: formatTimestamp(s.updateDate),
+    };
+  }
+
+  private record(name: 'api.created' | 'api.deleted', actor: Actor, now: Date): void {
+    this.events.push({
+      name,
+      occurredAt: now,
+      accountId: this.state.accountId,
+      actor: { id: actor.id, nickname: actor.nickname },
+      resourceType: 'Api',
+      resource: this.toRecord(),
+    });
+  }
+}

@@ -1,0 +1,125 @@
+import type { AccountId, UserId } from '../account/account.js';
+import { err, ok, type Result } from '../shared/result.js';
+import type { FieldError } from '../shared/field-error.js';
+import { checkPassword } from './password-policy.js';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const NICKNAME = /^[a-z0-9_.-]{1,64}$/;
+
+export interface UserProfile {
+  readonly nickname: string;
+  readonly name: string | null;
+  readonly givenName: string | null;
+  readonly familyName: string | null;
+  readonly picture: string | null;
+  readonly locale: string | null;
+}
+
+export interface UserState extends UserProfile {
+  readonly id: UserId;
+  readonly accountId: AccountId;
+  readonly email: string;
+  readonly emailVerified: boolean;
+  readonly passwordHash: string;
+  readonly creationDate: Date;
+}
+
+/** A user not yet stored: storage assigns the integer id. */
+export type NewUser = Omit<UserState, 'id'>;
+
+export type UserError = { readonly kind: 'InvalidField' } & FieldError;
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** A nickname derived from the e-mail's local part when none is given. */
+function nicknameFromEmail(email: string): string {
+  const local = (email.split('@')[0] ?? '').toLowerCase().replace(/[^a-z0-9_.-]/g, '-').slice(0, 64);
+  return local.length > 0 && !/^\.+$/.test(local) ? local : 'user';
+}
+
+export function isValidEmail(email: string): boolean {
+  return email.length <= 254 && EMAIL.test(email);
+}
+
+export class User {
+  private constructor(private state: UserState) {}
+
+  /**
+   * Validates a registration and returns the user to store. The password is checked against the
+   * policy here, then hashed by the caller (`hash`), so the plain text never leaves this call.
+   * Errors: `InvalidField` for `email`, `password`, `nickname` or `name`.
+   */
+  static async register(
+    input: {
+      readonly accountId: AccountId;
+      readonly email: string;
+      readonly password: string;
+      readonly nickname?: string | undefined;
+      readonly name?: string | undefined;
+      readonly emailVerified: boolean;
+    },
+    hash: (password: string) => Promise<string>,
+    now: Date,
+  ): Promise<Result<NewUser, UserError>> {
+    const email = normaliseEmail(input.email);
+    if (!isValidEmail(email)) {
+      return err({ kind: 'InvalidField', field: 'email', message: 'must be an e-mail address' });
+    }
+    const password = checkPassword(input.password, email);
+    if (!password.ok) return err({ kind: 'InvalidField', field: 'password', message: password.error.message });
+    const nickname = input.nickname ?? nicknameFromEmail(email);
+    if (!NICKNAME.test(nickname) || /^\.+$/.test(nickname)) {
+      return err({ kind: 'InvalidField', field: 'nickname', message: 'must be 1-64 of a-z, 0-9, "-", "_", "."' });
+    }
+    if (input.name !== undefined && (input.name.length === 0 || input.name.length > 200)) {
+      return err({ kind: 'InvalidField', field: 'name', message: 'must be 1-200 characters' });
+    }
+    return ok({
+      accountId: input.accountId,
+      email,
+      emailVerified: input.emailVerified,
+      passwordHash: await hash(input.password),
+      nickname,
+      name: input.name ?? null,
+      givenName: null,
+      familyName: null,
+      picture: null,
+      locale: null,
+      creationDate: now,
+    });
+  }
+
+  static rehydrate(state: UserState): User {
+    return new User(state);
+  }
+
+  get id(): UserId {
+    return this.state.id;
+  }
+  get accountId(): AccountId {
+    return this.state.accountId;
+  }
+  get email(): string {
+    return this.state.email;
+  }
+  get emailVerified(): boolean {
+    return this.state.emailVerified;
+  }
+  get nickname(): string {
+    return this.state.nickname;
+  }
+  get passwordHash(): string {
+    return this.state.passwordHash;
+  }
+
+  /** Idempotent: verifying a verified address changes nothing. */
+  verifyEmail(): void {
+    this.state = { ...this.state, emailVerified: true };
+  }
+
+  snapshot(): UserState {
+    return this.state;
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Specbase as a library: build the container (rebind any port), get the Koa app, or start the
+ * bundled server. The domain and application layers are exported for embedders and their tests.
+ */
+export { loadConfig, ConfigError, type Config } from './main/config.js';
+export { buildContainer, ConfigToken, LoggerToken, StorageToken, type Storage, type ContainerOptions } from './main/container.js';
+export { createApp, startServer, type RunningServer, type StartOptions } from './main/server.js';
+
+export * from './domain/shared/result.js';
+export * from './domain/account/account.js';
+export * from './domain/api/api.aggregate.js';
+export * from './domain/token/scope.js';
+export * from './domain/token/api-token.aggregate.js';
+export * from './domain/user/user.aggregate.js';
+export * from './domain/user/password-policy.js';
+export * from './domain/events/domain-event.js';
+
+export { Clock } from './application/ports/clock.port.js';
+export { IdGenerator } from './application/ports/id-generator.port.js';
+export { PasswordHasher } from './application/ports/password-hasher.port.js';
+export { TokenGenerator, type SecretToken } from './application/ports/token-generator.port.js';
+export { AccountRepository } from './application/ports/account-repository.port.js';
+export { UserRepository } from './application/ports/user-repository.port.js';
+export { ApiTokenRepository } from './application/ports/api-token-repository.port.js';
+export { ApiRepository, type ApiSaveError } from './application/ports/api-repository.port.js';
+export { EventOutbox, type OutboxEvent } from './application/ports/event-outbox.port.js';
+export { UnitOfWork, type Transaction } from './application/ports/unit-of-work.port.js';
+export type { ApplicationError } from './application/shared/application-error.js';
+export type { Principal } from './application/auth/principal.js';
+export { AuthenticateToken } from './application/auth/authenticate-token.use-case.js';
+export { CreateApi } from './application/apis/create-api.use-case.js';
+export { ListApis } from './application/apis/list-apis.use-case.js';
+export { GetApi } from './application/apis/get-api.use-case.js';
+export { UpdateApi } from './application/apis/update-api.use-case.js';
+export { DeleteApi } from './application/apis/delete-api.use-case.js';
+export { RegisterUser } from './application/users/register-user.use-case.js';
+export { VerifyEmail } from './application/users/verify-email.use-case.js';
+export { CreateApiToken } from './application/tokens/create-api-token.use-case.js';
+export { BootstrapDemo } from './application/bootstrap/bootstrap-demo.use-case.js';

@@ -1,0 +1,166 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import type { Container } from 'inversify';
+import type { ApplicationError } from '../application/shared/application-error.js';
+import { CreateApiToken } from '../application/tokens/create-api-token.use-case.js';
+import { RegisterUser } from '../application/users/register-user.use-case.js';
+import { VerifyEmail } from '../application/users/verify-email.use-case.js';
+import type { Result } from '../domain/shared/result.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { buildContainer, LoggerToken, StorageToken, type Storage } from './container.js';
+import { startServer } from './server.js';
+import type { Logger } from '../adapters/logging/pino-logger.js';
+
+const USAGE = `Usage: specbase <command>
+
+  serve                                  run the HTTP server (migrates first)
+  migrate                                apply pending database migrations
+  user create --email E --password P [--nickname N] [--name N] [--verified]
+  user verify --email E
+  token create --email E --name N --scopes s1,s2
+
+Configuration comes from the environment; see docs/configuration.md.`;
+
+class UsageError extends Error {}
+
+function describe(error: ApplicationError): string {
+  switch (error.kind) {
+    case 'Validation':
+      return error.errors.map((e) => `${e.field}: ${e.message}`).join('; ');
+    case 'Conflict':
+      return error.detail;
+    case 'NotFound':
+      return `no such ${error.resource}`;
+    case 'EmailNotVerified':
+      return 'the e-mail address is not verified (specbase user verify --email ...)';
+    default:
+      return error.kind;
+  }
+}
+
+function value<T>(result: Result<T, ApplicationError>): T {
+  if (!result.ok) throw new UsageError(describe(result.error));
+  return result.value;
+}
+
+function options(args: string[], spec: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>) {
+  try {
+    return parseArgs({ args, options: spec, allowPositionals: false, strict: true }).values as Record<string, string | boolean | undefined>;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function required(values: Record<string, string | boolean | undefined>, name: string): string {
+  const v = values[name];
+  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+/** Runs a one-shot command against the migrated database, then closes it. */
+async function withStorage<T>(config: Config, work: (c: Container) => Promise<T>): Promise<T> {
+  const container = buildContainer(config);
+  const storage = container.get<Storage>(StorageToken);
+  await storage.open();
+  try {
+    await storage.migrate();
+    return await work(container);
+  } finally {
+    await storage.close();
+  }
+}
+
+async function migrate(config: Config): Promise<string[]> {
+  const storage = buildContainer(config).get<Storage>(StorageToken);
+  await storage.open();
+  try {
+    return await storage.migrate();
+  } finally {
+    await storage.close();
+  }
+}
+
+async function serve(config: Config): Promise<void> {
+  const running = await startServer({ config });
+  const log = running.container.get<Logger>(LoggerToken);
+  log.info({ url: running.url, publicUrl: config.publicUrl, database: config.database.kind }, 'listening');
+  if (running.demo) {
+    const { email, password, accountId, token } = running.demo;
+    process.stdout.write(
+      [
+        '',
+        'First start on an empty database: a verified demo user was created.',
+        `  e-mail:   ${email}`,
+        `  password: ${password}`,
+        `  account:  ${accountId}`,
+        `API token: ${token}`,
+        `Try: curl -H "Authorization: Bearer ${token}" ${config.publicUrl}/api/${accountId}`,
+        '',
+      ].join('\n') + '\n',
+    );
+  }
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      log.info({ signal }, 'shutting down');
+      running.stop().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, sub, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help') {
+    process.stdout.write(USAGE + '\n');
+    return;
+  }
+  const config = loadConfig();
+  const print = (object: unknown): void => {
+    process.stdout.write(JSON.stringify(object) + '\n');
+  };
+  switch (`${command} ${command === 'serve' || command === 'migrate' ? '' : (sub ?? '')}`.trim()) {
+    case 'serve':
+      return serve(config);
+    case 'migrate': {
+      return print({ applied: await migrate(config) });
+    }
+    case 'user create': {
+      const v = options(rest, { email: { type: 'string' }, password: { type: 'string' }, nickname: { type: 'string' }, name: { type: 'string' }, verified: { type: 'boolean' } });
+      const input = {
+        email: required(v, 'email'),
+        password: required(v, 'password'),
+        nickname: typeof v['nickname'] === 'string' ? v['nickname'] : undefined,
+        name: typeof v['name'] === 'string' ? v['name'] : undefined,
+        verified: v['verified'] === true,
+      };
+      const created = await withStorage(config, async (c) => value(await c.get(RegisterUser).execute(input)));
+      return print({ userId: created.userId, accountId: created.accountId });
+    }
+    case 'user verify': {
+      const v = options(rest, { email: { type: 'string' } });
+      const email = required(v, 'email');
+      const verified = await withStorage(config, async (c) => value(await c.get(VerifyEmail).execute(email)));
+      return print({ userId: verified.userId, emailVerified: true });
+    }
+    case 'token create': {
+      const v = options(rest, { email: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' } });
+      const email = required(v, 'email');
+      const input = { name: required(v, 'name'), scopes: required(v, 'scopes').split(',').map((s) => s.trim()).filter(Boolean) };
+      const created = await withStorage(config, async (c) => value(await c.get(CreateApiToken).execute({ email }, input)));
+      return print({ id: created.id, token: created.token, scopes: created.scopes });
+    }
+    default:
+      throw new UsageError(`unknown command: ${argv.slice(0, 2).join(' ')}\n\n${USAGE}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const known = error instanceof UsageError || error instanceof ConfigError;
+  process.stderr.write(`specbase: ${known ? (error).message : String((error as Error)?.stack ?? error)}\n`);
+  process.exit(known ? 2 : 1);
+});

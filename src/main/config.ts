@@ -1,0 +1,82 @@
+import { resolve } from 'node:path';
+import type { DatabaseConfig } from '../adapters/persistence/typeorm-database.js';
+
+/** Everything the process is configured with; read from the environment only here. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly publicUrl: string;
+  readonly database: DatabaseConfig;
+  readonly logLevel: string;
+  readonly bootstrap: boolean;
+  readonly jsonMaxBytes: number;
+  readonly importMaxBytes: number;
+  readonly webhooks: {
+    readonly allowPrivateTargets: boolean;
+    readonly timeoutMs: number;
+    readonly retryBaseMs: number;
+    readonly maxAttempts: number;
+  };
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
+  if (!(value >= min && value <= max)) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, not "${raw}"`);
+  return value;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = (env[name] ?? '').toLowerCase();
+  if (raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new ConfigError(`${name} must be true or false, not "${env[name]}"`);
+}
+
+/** Reads the configuration; throws ConfigError naming the variable when one is malformed. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const databaseUrl = env['DATABASE_URL'] ?? '';
+  let database: DatabaseConfig;
+  if (databaseUrl === '') {
+    database = { kind: 'sqlite', path: resolve(env['SQLITE_PATH'] || './data/specbase.sqlite') };
+  } else if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    database = {
+      kind: 'postgres',
+      url: databaseUrl,
+      schema: env['DATABASE_SCHEMA'] || undefined,
+      poolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    };
+  } else {
+    throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql:// (leave it unset for SQLite)');
+  }
+  const logLevel = env['LOG_LEVEL'] || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const publicUrl = (env['PUBLIC_URL'] || `http://localhost:${port}`).replace(/\/+$/, '');
+  try {
+    new URL(publicUrl);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be an absolute URL, not "${publicUrl}"`);
+  }
+  return {
+    port,
+    host: env['HOST'] || '127.0.0.1',
+    publicUrl,
+    database,
+    logLevel,
+    bootstrap: !flag(env, 'SPECBASE_NO_BOOTSTRAP'),
+    jsonMaxBytes: integer(env, 'JSON_MAX_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
+    importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    webhooks: {
+      allowPrivateTargets: flag(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
+      timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
+      retryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 10_000, 1, 86_400_000),
+      maxAttempts: integer(env, 'WEBHOOK_MAX_ATTEMPTS', 15, 1, 100),
+    },
+  };
+}

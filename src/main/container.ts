@@ -1,0 +1,126 @@
+import { Container } from 'inversify';
+import { CreateApi } from '../application/apis/create-api.use-case.js';
+import { DeleteApi } from '../application/apis/delete-api.use-case.js';
+import { GetApi } from '../application/apis/get-api.use-case.js';
+import { ListApis } from '../application/apis/list-apis.use-case.js';
+import { UpdateApi } from '../application/apis/update-api.use-case.js';
+import { AuthenticateToken } from '../application/auth/authenticate-token.use-case.js';
+import { BootstrapDemo } from '../application/bootstrap/bootstrap-demo.use-case.js';
+import { AccountRepository } from '../application/ports/account-repository.port.js';
+import { ApiRepository } from '../application/ports/api-repository.port.js';
+import { ApiTokenRepository } from '../application/ports/api-token-repository.port.js';
+import { Clock } from '../application/ports/clock.port.js';
+import { EventOutbox } from '../application/ports/event-outbox.port.js';
+import { IdGenerator } from '../application/ports/id-generator.port.js';
+import { PasswordHasher } from '../application/ports/password-hasher.port.js';
+import { TokenGenerator } from '../application/ports/token-generator.port.js';
+import { UnitOfWork, type Transaction } from '../application/ports/unit-of-work.port.js';
+import { UserRepository } from '../application/ports/user-repository.port.js';
+import { token } from '../application/shared/token.js';
+import { CreateApiToken } from '../application/tokens/create-api-token.use-case.js';
+import { RegisterUser } from '../application/users/register-user.use-case.js';
+import { VerifyEmail } from '../application/users/verify-email.use-case.js';
+import { SystemClock } from '../adapters/clock/system-clock.js';
+import { RandomTokenGenerator } from '../adapters/crypto/random-token-generator.js';
+import { ScryptPasswordHasher } from '../adapters/crypto/scrypt-password-hasher.js';
+import { UuidV7IdGenerator } from '../adapters/crypto/uuid-v7-id-generator.js';
+import { createLogger, type Logger } from '../adapters/logging/pino-logger.js';
+import { InMemoryDatabase } from '../adapters/memory/in-memory-unit-of-work.js';
+import { TypeOrmDatabase } from '../adapters/persistence/typeorm-database.js';
+import { TypeOrmUnitOfWork, typeOrmRepositories } from '../adapters/persistence/typeorm-unit-of-work.js';
+import type { Config } from './config.js';
+
+/** Opening, migrating, checking and closing whatever stores the data. */
+export interface Storage {
+  /** Connects; does not change the schema. */
+  open(): Promise<void>;
+  /** Applies pending migrations and returns their names. */
+  migrate(): Promise<string[]>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export const ConfigToken = token<Config>('Config');
+export const LoggerToken = token<Logger>('Logger');
+export const StorageToken = token<Storage>('Storage');
+/** The non-transactional repositories, as one object. */
+const RepositoriesToken = token<Transaction>('Repositories');
+
+export interface ContainerOptions {
+  /** `memory` keeps everything in the process: for embedders' tests and demos. */
+  readonly storage?: 'configured' | 'memory';
+}
+
+/**
+ * The composition root: every port bound to its adapter and every use case to its ports. An
+ * embedder may `rebind` any port before the first `get` (all bindings are singletons).
+ */
+export function buildContainer(config: Config, options: ContainerOptions = {}): Container {
+  const c = new Container({ defaultScope: 'Singleton' });
+  c.bind(ConfigToken).toConstantValue(config);
+  c.bind(LoggerToken).toResolvedValue(() => createLogger(config.logLevel));
+  c.bind(Clock).toResolvedValue(() => new SystemClock());
+  c.bind(IdGenerator).toResolvedValue(() => new UuidV7IdGenerator());
+  c.bind(PasswordHasher).toResolvedValue(() => new ScryptPasswordHasher());
+  c.bind(TokenGenerator).toResolvedValue(() => new RandomTokenGenerator());
+
+  if (options.storage === 'memory') bindInMemory(c);
+  else bindTypeOrm(c, config);
+
+  c.bind(AccountRepository).toResolvedValue((r: Transaction) => r.accounts, [RepositoriesToken]);
+  c.bind(UserRepository).toResolvedValue((r: Transaction) => r.users, [RepositoriesToken]);
+  c.bind(ApiTokenRepository).toResolvedValue((r: Transaction) => r.tokens, [RepositoriesToken]);
+  c.bind(ApiRepository).toResolvedValue((r: Transaction) => r.apis, [RepositoriesToken]);
+  c.bind(EventOutbox).toResolvedValue((r: Transaction) => r.outbox, [RepositoriesToken]);
+
+  bindUseCases(c);
+  return c;
+}
+
+function bindTypeOrm(c: Container, config: Config): void {
+  c.bind(TypeOrmDatabase).toResolvedValue(() => new TypeOrmDatabase(config.database));
+  c.bind(StorageToken).toResolvedValue((db: TypeOrmDatabase) => db, [TypeOrmDatabase]);
+  c.bind(RepositoriesToken).toResolvedValue((db: TypeOrmDatabase, ids: IdGenerator) => typeOrmRepositories(db, db.read, ids), [
+    TypeOrmDatabase,
+    IdGenerator,
+  ]);
+  c.bind(UnitOfWork).toResolvedValue((db: TypeOrmDatabase, ids: IdGenerator) => new TypeOrmUnitOfWork(db, ids), [TypeOrmDatabase, IdGenerator]);
+}
+
+function bindInMemory(c: Container): void {
+  c.bind(InMemoryDatabase).toResolvedValue((ids: IdGenerator) => new InMemoryDatabase(ids), [IdGenerator]);
+  c.bind(StorageToken).toConstantValue({
+    open: async () => undefined,
+    migrate: async () => [],
+    ping: async () => true,
+    close: async () => undefined,
+  });
+  c.bind(RepositoriesToken).toResolvedValue((db: InMemoryDatabase) => db.repositories, [InMemoryDatabase]);
+  c.bind(UnitOfWork).toResolvedValue((db: InMemoryDatabase) => db, [InMemoryDatabase]);
+}
+
+function bindUseCases(c: Container): void {
+  c.bind(AuthenticateToken).toResolvedValue(
+    (tokens: ApiTokenRepository, users: UserRepository, generator: TokenGenerator, clock: Clock) => new AuthenticateToken(tokens, users, generator, clock),
+    [ApiTokenRepository, UserRepository, TokenGenerator, Clock],
+  );
+  c.bind(CreateApi).toResolvedValue((uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new CreateApi(uow, ids, clock), [UnitOfWork, IdGenerator, Clock]);
+  c.bind(ListApis).toResolvedValue((apis: ApiRepository) => new ListApis(apis), [ApiRepository]);
+  c.bind(GetApi).toResolvedValue((apis: ApiRepository) => new GetApi(apis), [ApiRepository]);
+  c.bind(UpdateApi).toResolvedValue((uow: UnitOfWork, clock: Clock) => new UpdateApi(uow, clock), [UnitOfWork, Clock]);
+  c.bind(DeleteApi).toResolvedValue((uow: UnitOfWork, clock: Clock) => new DeleteApi(uow, clock), [UnitOfWork, Clock]);
+  c.bind(RegisterUser).toResolvedValue(
+    (uow: UnitOfWork, hasher: PasswordHasher, clock: Clock) => new RegisterUser(uow, hasher, clock),
+    [UnitOfWork, PasswordHasher, Clock],
+  );
+  c.bind(VerifyEmail).toResolvedValue((uow: UnitOfWork) => new VerifyEmail(uow), [UnitOfWork]);
+  c.bind(CreateApiToken).toResolvedValue(
+    (uow: UnitOfWork, ids: IdGenerator, generator: TokenGenerator, clock: Clock) => new CreateApiToken(uow, ids, generator, clock),
+    [UnitOfWork, IdGenerator, TokenGenerator, Clock],
+  );
+  c.bind(BootstrapDemo).toResolvedValue(
+    (users: UserRepository, register: RegisterUser, create: CreateApiToken, generator: TokenGenerator) =>
+      new BootstrapDemo(users, register, create, generator),
+    [UserRepository, RegisterUser, CreateApiToken, TokenGenerator],
+  );
+}

@@ -1,0 +1,100 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Container } from 'inversify';
+import type Koa from 'koa';
+import { CreateApi } from '../application/apis/create-api.use-case.js';
+import { DeleteApi } from '../application/apis/delete-api.use-case.js';
+import { GetApi } from '../application/apis/get-api.use-case.js';
+import { ListApis } from '../application/apis/list-apis.use-case.js';
+import { UpdateApi } from '../application/apis/update-api.use-case.js';
+import { AuthenticateToken } from '../application/auth/authenticate-token.use-case.js';
+import { BootstrapDemo, type DemoCredentials } from '../application/bootstrap/bootstrap-demo.use-case.js';
+import { createHttpApp } from '../adapters/http/app.js';
+import type { Logger } from '../adapters/logging/pino-logger.js';
+import { loadConfig, type Config } from './config.js';
+import { buildContainer, ConfigToken, LoggerToken, StorageToken, type Storage } from './container.js';
+
+/** The Koa application wired from a container; mount it (or `app.callback()`) anywhere. */
+export function createApp(container: Container): Koa {
+  const config = container.get<Config>(ConfigToken);
+  const storage = container.get<Storage>(StorageToken);
+  return createHttpApp({
+    logger: container.get<Logger>(LoggerToken),
+    jsonMaxBytes: config.jsonMaxBytes,
+    health: () => storage.ping(),
+    authenticate: container.get(AuthenticateToken),
+    apis: {
+      create: container.get(CreateApi),
+      list: container.get(ListApis),
+      get: container.get(GetApi),
+      update: container.get(UpdateApi),
+      delete: container.get(DeleteApi),
+    },
+  });
+}
+
+export interface RunningServer {
+  readonly container: Container;
+  readonly server: Server;
+  /** Where it listens, e.g. `http://127.0.0.1:8080`. */
+  readonly url: string;
+  readonly port: number;
+  /** The demo credentials, when this start bootstrapped an empty database. */
+  readonly demo: DemoCredentials | null;
+  /** Stops accepting, lets requests in flight finish (up to `graceMs`), closes the database. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export interface StartOptions {
+  readonly config?: Config;
+  /** A container built (and perhaps rebound) by the caller; `config` is then taken from it. */
+  readonly container?: Container;
+}
+
+/** Opens (and migrates) the database, bootstraps an empty one, and listens. */
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const container = options.container ?? buildContainer(options.config ?? loadConfig());
+  const config = container.get<Config>(ConfigToken);
+  const storage = container.get<Storage>(StorageToken);
+  await storage.open();
+  await storage.migrate();
+  let demo: DemoCredentials | null = null;
+  if (config.bootstrap) {
+    const result = await container.get(BootstrapDemo).execute();
+    if (!result.ok) throw new Error(`bootstrap failed: ${result.error.kind}`);
+    demo = result.value;
+  }
+  const app = createApp(container);
+  const server = app.listen(config.port, config.host);
+  server.keepAliveTimeout = 5_000;
+  server.requestTimeout = 60_000;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve);
+      server.once('error', reject);
+    });
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
+  const { port, address } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+  let stopping: Promise<void> | undefined;
+  return {
+    container,
+    server,
+    url: `http://${host}:${port}`,
+    port,
+    demo,
+    stop: (graceMs = 10_000) => (stopping ??= stop(server, storage, graceMs)),
+  };
+}
+
+async function stop(server: Server, storage: Storage, graceMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+  await closed;
+  clearTimeout(timer);
+  await storage.close();
+}
