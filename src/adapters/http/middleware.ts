@@ -67,7 +67,7 @@ function problemOfThrown(error: unknown, ctx: Context, log: HttpLogger): Problem
     return { status, code: 'unsupported_media_type', title: 'Unsupported Media Type', detail: 'The request body\'s encoding is not supported.' };
   }
   if (status === 400 && error instanceof SyntaxError) {
-    return { status, code: 'invalid_json', title: 'Bad Request', detail: 'The request body is not valid JSON.' };
+    return { status, code: 'invalid_json', title: 'Bad Request', detail: `The request body is not valid JSON: ${error.message}` };
   }
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return { status: 400, code: 'invalid_request', title: 'Bad Request', detail: 'The request could not be read.' };

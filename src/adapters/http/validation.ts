@@ -13,6 +13,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * it is not a JSON object. koa-body has parsed JSON bodies by the time this runs.
  */
 export function jsonObjectBody(ctx: Context): Record<string, unknown> {
+  const empty = ctx.request.length === 0 || (ctx.request.length === undefined && ctx.get('Transfer-Encoding') === '');
+  if (empty) throwProblem(validationProblem([{ field: 'body', message: 'is required: a JSON object' }]));
   if (ctx.request.is('application/json', '+json') === false) {
     throwProblem({
       status: 415,

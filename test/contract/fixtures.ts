@@ -1,0 +1,58 @@
+import type { Transaction, UnitOfWork } from '../../src/application/ports/unit-of-work.port.js';
+import { InMemoryDatabase } from '../../src/adapters/memory/in-memory-unit-of-work.js';
+import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database.js';
+import { TypeOrmUnitOfWork, typeOrmRepositories } from '../../src/adapters/persistence/typeorm-unit-of-work.js';
+import type { NewUser } from '../../src/domain/user/user.aggregate.js';
+import { forEachDatabase } from '../support/databases.js';
+import { SequentialIds } from '../support/fakes.js';
+
+/** The persistence ports of one implementation, fresh and empty. */
+export interface PersistenceFixture {
+  readonly uow: UnitOfWork;
+  readonly repos: Transaction;
+  dispose(): Promise<void>;
+}
+
+/** Registers `suite` once per implementation: in-memory, SQLite, and PostgreSQL when configured. */
+export function forEachImplementation(name: string, suite: (make: () => Promise<PersistenceFixture>) => void): void {
+  describe(`${name} [in-memory]`, () =>
+    suite(async () => {
+      const db = new InMemoryDatabase(new SequentialIds());
+      return { uow: db, repos: db.repositories, dispose: async () => undefined };
+    }),
+  );
+  forEachDatabase(name, (target) =>
+    suite(async () => {
+      const { config, dispose } = await target.create();
+      const db = new TypeOrmDatabase(config);
+      await db.open();
+      await db.migrate();
+      const ids = new SequentialIds();
+      return {
+        uow: new TypeOrmUnitOfWork(db, ids),
+        repos: typeOrmRepositories(db, db.read, ids),
+        dispose: async () => {
+          await db.close();
+          await dispose();
+        },
+      };
+    }),
+  );
+}
+
+export function aNewUser(accountId: number, email: string, overrides: Partial<NewUser> = {}): NewUser {
+  return {
+    accountId,
+    email,
+    emailVerified: false,
+    passwordHash: 'scrypt$x',
+    nickname: email.split('@')[0] ?? 'user',
+    name: null,
+    givenName: null,
+    familyName: null,
+    picture: null,
+    locale: null,
+    creationDate: new Date('2026-11-22T10:15:00.000Z'),
+    ...overrides,
+  };
+}

@@ -1,0 +1,276 @@
+import { expect } from 'chai';
+import { CreateApi } from '../../src/application/apis/create-api.use-case.js';
+import type { UnitOfWork } from '../../src/application/ports/unit-of-work.port.js';
+import { Api } from '../../src/domain/api/api.aggregate.js';
+import { err, ok } from '../../src/domain/shared/result.js';
+import { ApiToken } from '../../src/domain/token/api-token.aggregate.js';
+import { aPrincipal } from '../support/builders.js';
+import { FixedClock, SequentialIds } from '../support/fakes.js';
+import { aNewUser, forEachImplementation, type PersistenceFixture } from './fixtures.js';
+
+const T0 = new Date('2026-11-22T10:15:00.000Z');
+const T1 = new Date('2026-11-22T10:16:00.000Z');
+let idCounter = 0;
+const uuid = () => `00000000-0000-7000-9000-${(++idCounter).toString(16).padStart(12, '0')}`;
+
+/** An account with one user; returns their ids. */
+async function seedUser(f: PersistenceFixture, email = 'ada@example.com') {
+  const result = await f.uow.run(async (tx) => {
+    const accountId = await tx.accounts.create(T0);
+    const user = await tx.users.add(aNewUser(accountId, email));
+    if (!user.ok) return err('duplicate');
+    return ok({ accountId, userId: user.value.id, nickname: user.value.nickname });
+  });
+  if (!result.ok) throw new Error(result.error);
+  return result.value;
+}
+
+function newApi(owner: { accountId: number; userId: number; nickname: string }, nickname: string, id = uuid()): Api {
+  const result = Api.create({ id, accountId: owner.accountId, owner: { id: owner.userId, nickname: owner.nickname }, name: `API ${nickname}`, nickname }, T0);
+  if (!result.ok) throw new Error('invalid api');
+  return result.value;
+}
+
+async function saved(f: PersistenceFixture, api: Api) {
+  return f.uow.run(async (tx) => {
+    const result = await tx.apis.save(api);
+    if (!result.ok) return result;
+    await tx.outbox.append(api.pullEvents());
+    return ok(undefined);
+  });
+}
+
+forEachImplementation('persistence contract', (make) => {
+  let f: PersistenceFixture;
+  beforeEach(async () => {
+    f = await make();
+  });
+  afterEach(async () => {
+    await f.dispose();
+  });
+
+  describe('AccountRepository and UserRepository', () => {
+    it('gives accounts and users positive, distinct integer ids', async () => {
+      const a = await seedUser(f, 'a@example.com');
+      const b = await seedUser(f, 'b@example.com');
+      for (const id of [a.accountId, a.userId, b.accountId, b.userId]) expect(Number.isSafeInteger(id) && id > 0).to.equal(true);
+      expect(a.accountId).to.not.equal(b.accountId);
+      expect(a.userId).to.not.equal(b.userId);
+      expect(await f.repos.accounts.exists(a.accountId)).to.equal(true);
+      expect(await f.repos.accounts.exists(987654)).to.equal(false);
+    });
+
+    it('finds users by id and e-mail, and reports whether any exist', async () => {
+      expect(await f.repos.users.any()).to.equal(false);
+      const a = await seedUser(f);
+      expect(await f.repos.users.any()).to.equal(true);
+      const byId = await f.repos.users.get(a.userId);
+      expect(byId?.snapshot()).to.deep.equal({ ...aNewUser(a.accountId, 'ada@example.com'), id: a.userId });
+      expect((await f.repos.users.getByEmail('ada@example.com'))?.id).to.equal(a.userId);
+      expect(await f.repos.users.getByEmail('nobody@example.com')).to.equal(undefined);
+      expect(await f.repos.users.get(424242)).to.equal(undefined);
+    });
+
+    it('refuses a second user with the same e-mail', async () => {
+      const a = await seedUser(f);
+      const again = await f.uow.run((tx) => tx.users.add(aNewUser(a.accountId, 'ada@example.com')));
+      expect(again).to.deep.equal({ ok: false, error: { kind: 'DuplicateEmail' } });
+    });
+
+    it('saves a verified e-mail address', async () => {
+      const a = await seedUser(f);
+      await f.uow.run(async (tx) => {
+        const user = await tx.users.get(a.userId);
+        user!.verifyEmail();
+        await tx.users.save(user!);
+        return ok(undefined);
+      });
+      expect((await f.repos.users.get(a.userId))?.emailVerified).to.equal(true);
+    });
+  });
+
+  describe('ApiTokenRepository', () => {
+    function aToken(userId: number, name: string, hash: string) {
+      const result = ApiToken.create({ id: uuid(), userId, name, scopes: ['api', 'webhook.readonly'], tokenHash: hash }, T0);
+      if (!result.ok) throw new Error('invalid token');
+      return result.value;
+    }
+
+    it('finds a token by hash only, lists a user’s tokens in creation order and records use', async () => {
+      const a = await seedUser(f);
+      const first = aToken(a.userId, 'first', 'hash-1');
+      const second = aToken(a.userId, 'second', 'hash-2');
+      await f.uow.run(async (tx) => {
+        await tx.tokens.add(first);
+        await tx.tokens.add(second);
+        return ok(undefined);
+      });
+      expect((await f.repos.tokens.findByHash('hash-2'))?.snapshot()).to.deep.equal(second.snapshot());
+      expect(await f.repos.tokens.findByHash('hash-3')).to.equal(undefined);
+      expect((await f.repos.tokens.listByUser(a.userId)).map((t) => t.name)).to.deep.equal(['first', 'second']);
+      await f.repos.tokens.recordUse(first.id, T1);
+      expect((await f.repos.tokens.findByHash('hash-1'))?.lastUseDate?.toISOString()).to.equal(T1.toISOString());
+    });
+
+    it("deletes only the user's own token", async () => {
+      const a = await seedUser(f, 'a@example.com');
+      const b = await seedUser(f, 'b@example.com');
+      const token = aToken(a.userId, 'ci', 'hash-a');
+      await f.uow.run(async (tx) => ok(await tx.tokens.add(token)));
+      expect(await f.repos.tokens.delete(b.userId, token.id)).to.equal(false);
+      expect(await f.repos.tokens.delete(a.userId, 'not-a-uuid')).to.equal(false);
+      expect(await f.repos.tokens.findByHash('hash-a')).to.not.equal(undefined);
+      expect(await f.repos.tokens.delete(a.userId, token.id)).to.equal(true);
+      expect(await f.repos.tokens.findByHash('hash-a')).to.equal(undefined);
+    });
+  });
+
+  describe('ApiRepository', () => {
+    it('stores and reads back an API with its owner, only within its account', async () => {
+      const a = await seedUser(f);
+      const api = newApi(a, 'pets');
+      expect(await saved(f, api)).to.deep.equal({ ok: true, value: undefined });
+      const read = await f.repos.apis.get(a.accountId, api.id);
+      expect(read?.toRecord()).to.deep.equal(api.toRecord());
+      expect(await f.repos.apis.get(a.accountId + 1, api.id)).to.equal(undefined);
+      expect(await f.repos.apis.get(a.accountId, 'not-a-uuid')).to.equal(undefined);
+      expect(await f.repos.apis.get(a.accountId, uuid())).to.equal(undefined);
+    });
+
+    it('lists in creation order, a page at a time, per account', async () => {
+      const a = await seedUser(f, 'a@example.com');
+      const b = await seedUser(f, 'b@example.com');
+      for (const n of ['n1', 'n2', 'n3']) await saved(f, newApi(a, n));
+      await saved(f, newApi(b, 'other'));
+      const first = await f.repos.apis.list(a.accountId, { limit: 2 });
+      expect(first.items.map((x) => x.nickname)).to.deep.equal(['n1', 'n2']);
+      expect(first.next).to.equal(first.items[1]!.id);
+      const rest = await f.repos.apis.list(a.accountId, { limit: 2, after: first.next! });
+      expect(rest.items.map((x) => x.nickname)).to.deep.equal(['n3']);
+      expect(rest.next).to.equal(null);
+      const exact = await f.repos.apis.list(a.accountId, { limit: 3 });
+      expect(exact.next).to.equal(null);
+    });
+
+    it('refuses a nickname taken in the same account, not in another', async () => {
+      const a = await seedUser(f, 'a@example.com');
+      const b = await seedUser(f, 'b@example.com');
+      await saved(f, newApi(a, 'pets'));
+      expect(await saved(f, newApi(a, 'pets'))).to.deep.equal({ ok: false, error: { kind: 'DuplicateNickname' } });
+      expect((await saved(f, newApi(b, 'pets'))).ok).to.equal(true);
+      expect((await f.repos.apis.list(a.accountId, { limit: 10 })).items).to.have.length(1);
+    });
+
+    it('updates only from the stored revision: a second writer on the same revision loses', async () => {
+      const a = await seedUser(f);
+      const api = newApi(a, 'pets');
+      await saved(f, api);
+      const one = (await f.repos.apis.get(a.accountId, api.id))!;
+      const two = (await f.repos.apis.get(a.accountId, api.id))!;
+      one.update({ name: 'One' }, undefined, T1);
+      two.update({ name: 'Two' }, undefined, T1);
+      expect(await saved(f, one)).to.deep.equal({ ok: true, value: undefined });
+      expect(await saved(f, two)).to.deep.equal({ ok: false, error: { kind: 'ConcurrentModification' } });
+      expect((await f.repos.apis.get(a.accountId, api.id))?.toRecord()).to.include({ name: 'One', revision: 2 });
+    });
+
+    it('refuses renaming onto a taken nickname', async () => {
+      const a = await seedUser(f);
+      await saved(f, newApi(a, 'one'));
+      const two = newApi(a, 'two');
+      await saved(f, two);
+      const loaded = (await f.repos.apis.get(a.accountId, two.id))!;
+      loaded.update({ nickname: 'one' }, undefined, T1);
+      expect(await saved(f, loaded)).to.deep.equal({ ok: false, error: { kind: 'DuplicateNickname' } });
+      expect((await f.repos.apis.get(a.accountId, two.id))?.nickname).to.equal('two');
+    });
+
+    it('deletes within the account only', async () => {
+      const a = await seedUser(f);
+      const api = newApi(a, 'pets');
+      await saved(f, api);
+      await f.uow.run(async (tx) => ok(await tx.apis.delete(a.accountId + 1, api.id)));
+      expect(await f.repos.apis.get(a.accountId, api.id)).to.not.equal(undefined);
+      await f.uow.run(async (tx) => ok(await tx.apis.delete(a.accountId, api.id)));
+      expect(await f.repos.apis.get(a.accountId, api.id)).to.equal(undefined);
+    });
+  });
+
+  describe('EventOutbox and UnitOfWork', () => {
+    it('keeps events with their payload, oldest first', async () => {
+      const a = await seedUser(f);
+      const api = newApi(a, 'pets');
+      await saved(f, api);
+      api.delete({ id: a.userId, nickname: a.nickname }, T1);
+      await f.uow.run(async (tx) => {
+        await tx.apis.delete(a.accountId, api.id);
+        await tx.outbox.append(api.pullEvents());
+        return ok(undefined);
+      });
+      const pending = await f.repos.outbox.pending(10);
+      expect(pending.map((e) => e.payload.name)).to.deep.equal(['api.created', 'api.deleted']);
+      expect(pending[1]).to.deep.include({ accountId: a.accountId, dispatched: false });
+      expect(pending[1]!.payload).to.deep.include({ id: pending[1]!.id, timestamp: '2026-11-22T10:16:00.000+00:00', resourceType: 'Api' });
+      expect(pending[1]!.payload.user).to.deep.equal({ id: a.userId, nickname: a.nickname });
+      expect(await f.repos.outbox.pending(1)).to.have.length(1);
+    });
+
+    it('rolls back everything when the work returns an error result', async () => {
+      const a = await seedUser(f);
+      const api = newApi(a, 'pets');
+      const result = await f.uow.run(async (tx) => {
+        await tx.apis.save(api);
+        await tx.outbox.append(api.pullEvents());
+        return err('changed my mind');
+      });
+      expect(result).to.deep.equal({ ok: false, error: 'changed my mind' });
+      expect(await f.repos.apis.get(a.accountId, api.id)).to.equal(undefined);
+      expect(await f.repos.outbox.pending(10)).to.deep.equal([]);
+    });
+
+    it('creating an API that fails after its row was written leaves neither the API nor its api.created event', async () => {
+      const a = await seedUser(f);
+      let rowWasWritten = false;
+      const failingAfterWrites: UnitOfWork = {
+        run: (work) =>
+          f.uow.run((tx) =>
+            work({
+              ...tx,
+              outbox: {
+                pending: (limit) => tx.outbox.pending(limit),
+                append: async (events) => {
+                  await tx.outbox.append(events);
+                  const inTransaction = await tx.apis.list(a.accountId, { limit: 10 });
+                  rowWasWritten = inTransaction.items.length === 1 && (await tx.outbox.pending(10)).length === 1;
+                  throw new Error('disk full');
+                },
+              },
+            }),
+          ),
+      };
+      const createApi = new CreateApi(failingAfterWrites, new SequentialIds(), new FixedClock());
+      let thrown: unknown;
+      try {
+        await createApi.execute(aPrincipal({ userId: a.userId, accountId: a.accountId, nickname: a.nickname }), {
+          accountId: a.accountId,
+          name: 'Pets',
+          nickname: 'pets',
+        });
+      } catch (error) {
+        thrown = error;
+      }
+      expect((thrown as Error | undefined)?.message).to.equal('disk full');
+      expect(rowWasWritten, 'the API and event rows existed inside the transaction').to.equal(true);
+      expect((await f.repos.apis.list(a.accountId, { limit: 10 })).items).to.deep.equal([]);
+      expect(await f.repos.outbox.pending(10)).to.deep.equal([]);
+    });
+
+    it('runs concurrent transactions without losing either', async () => {
+      const a = await seedUser(f);
+      const results = await Promise.all(['c1', 'c2', 'c3', 'c4'].map((n) => saved(f, newApi(a, n))));
+      expect(results.every((r) => r.ok)).to.equal(true);
+      expect((await f.repos.apis.list(a.accountId, { limit: 10 })).items).to.have.length(4);
+      expect(await f.repos.outbox.pending(10)).to.have.length(4);
+    });
+  });
+});

@@ -1,0 +1,33 @@
+import type { Clock } from '../../src/application/ports/clock.port.js';
+import type { IdGenerator } from '../../src/application/ports/id-generator.port.js';
+import type { PasswordHasher } from '../../src/application/ports/password-hasher.port.js';
+
+/** A clock that stands still until told to move. */
+export class FixedClock implements Clock {
+  constructor(private current = new Date('2026-11-22T10:15:00.000Z')) {}
+  now(): Date {
+    return new Date(this.current);
+  }
+  advance(ms: number): void {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+}
+
+/** UUID-shaped ids in ascending order: 00000000-0000-7000-8000-000000000001, ...02, ... */
+export class SequentialIds implements IdGenerator {
+  private n = 0;
+  next(): string {
+    this.n += 1;
+    return `00000000-0000-7000-8000-${this.n.toString(16).padStart(12, '0')}`;
+  }
+}
+
+/** Reversible and instant: unit tests check the flow, not scrypt (which has its own test). */
+export class PlainPasswordHasher implements PasswordHasher {
+  async hash(password: string): Promise<string> {
+    return `plain$${password}`;
+  }
+  async verify(password: string, hash: string): Promise<boolean> {
+    return hash === `plain$${password}`;
+  }
+}

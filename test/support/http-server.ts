@@ -1,0 +1,77 @@
+import type { DatabaseConfig } from '../../src/adapters/persistence/typeorm-database.js';
+import { RegisterUser } from '../../src/application/users/register-user.use-case.js';
+import { CreateApiToken } from '../../src/application/tokens/create-api-token.use-case.js';
+import { loadConfig } from '../../src/main/config.js';
+import { buildContainer } from '../../src/main/container.js';
+import { startServer, type RunningServer } from '../../src/main/server.js';
+import type { Scope } from '../../src/domain/token/scope.js';
+import { ApiTokenRepository } from '../../src/application/ports/api-token-repository.port.js';
+import { TokenGenerator } from '../../src/application/ports/token-generator.port.js';
+
+/** The real server on 127.0.0.1 and an ephemeral port, with small limits so tests can reach them. */
+export async function startTestServer(database: DatabaseConfig, env: Record<string, string> = {}): Promise<TestServer> {
+  const config = {
+    ...loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SPECBASE_NO_BOOTSTRAP: 'true', JSON_MAX_BYTES: '4096', ...env }),
+    database,
+  };
+  const running = await startServer({ container: buildContainer(config) });
+  return new TestServer(running);
+}
+
+export interface TestUser {
+  readonly userId: number;
+  readonly accountId: number;
+  readonly email: string;
+  readonly password: string;
+}
+
+export class TestServer {
+  constructor(readonly running: RunningServer) {}
+
+  get url(): string {
+    return this.running.url;
+  }
+
+  async user(email: string, nickname: string): Promise<TestUser> {
+    const password = 'a long passphrase';
+    const result = await this.running.container.get(RegisterUser).execute({ email, password, nickname, verified: true });
+    if (!result.ok) throw new Error(`user: ${JSON.stringify(result.error)}`);
+    return { ...result.value, email, password };
+  }
+
+  async token(user: TestUser, scopes: readonly Scope[]): Promise<string> {
+    const result = await this.running.container.get(CreateApiToken).execute({ userId: user.userId }, { name: scopes.join(' ').slice(0, 100), scopes });
+    if (!result.ok) throw new Error(`token: ${JSON.stringify(result.error)}`);
+    return result.value.token;
+  }
+
+  /** Revokes a token through the repository, as the User-API will. */
+  async revoke(user: TestUser, token: string): Promise<void> {
+    const tokens = this.running.container.get<ApiTokenRepository>(ApiTokenRepository);
+    const stored = await tokens.findByHash(this.running.container.get<TokenGenerator>(TokenGenerator).hash(token));
+    if (!stored || !(await tokens.delete(user.userId, stored.id))) throw new Error('revoke failed');
+  }
+
+  request(method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    if (options.token !== undefined) headers['Authorization'] = `Bearer ${options.token}`;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+      headers['Content-Type'] ??= 'application/json';
+    }
+    return fetch(this.url + path, { method, headers, ...(body === undefined ? {} : { body }) });
+  }
+
+  stop(): Promise<void> {
+    return this.running.stop(1000);
+  }
+}
+
+/** Reads a problem+json response, checking its media type and required members. */
+export async function problem(response: Response): Promise<{ status: number; code: string; title: string; detail: string; type: string; errors?: { field: string; message: string }[] }> {
+  if (response.headers.get('content-type') !== 'application/problem+json') {
+    throw new Error(`expected problem+json, got ${response.headers.get('content-type')} (${response.status}): ${await response.text()}`);
+  }
+  return (await response.json()) as never;
+}

@@ -1,0 +1,129 @@
+import { expect } from 'chai';
+import { Api } from '../../../src/domain/api/api.aggregate.js';
+import { eventPayload } from '../../../src/domain/events/domain-event.js';
+import { anApi } from '../../support/builders.js';
+
+const NOW = new Date('2026-11-22T11:00:00.000Z');
+const owner = { id: 7, nickname: 'ada' };
+
+function create(fields: Record<string, unknown>) {
+  return Api.create({ id: '00000000-0000-7000-8000-000000000001', accountId: 3, owner, name: 'Pets', nickname: 'pets', ...fields }, NOW);
+}
+
+describe('Api aggregate', () => {
+  describe('create', () => {
+    it('starts at revision 1, private by default, and records api.created with the API record', () => {
+      const result = create({});
+      if (!result.ok) throw new Error('expected ok');
+      const api = result.value;
+      expect(api.revision).to.equal(1);
+      expect(api.toRecord()).to.deep.equal({
+        id: '00000000-0000-7000-8000-000000000001',
+        revision: 1,
+        user: { id: 7, nickname: 'ada' },
+        nickname: 'pets',
+        name: 'Pets',
+        type: 'private',
+        description: null,
+        version: null,
+        creationDate: '2026-11-22T11:00:00.000+00:00',
+        updateDate: '2026-11-22T11:00:00.000+00:00',
+      });
+      const events = api.pullEvents();
+      expect(events.map((e) => e.name)).to.deep.equal(['api.created']);
+      expect(events[0]).to.include({ accountId: 3, resourceType: 'Api' });
+      expect(events[0]!.actor).to.deep.equal(owner);
+      expect(events[0]!.resource).to.deep.equal(api.toRecord());
+      expect(api.pullEvents()).to.deep.equal([], 'events are handed over once');
+    });
+
+    it('builds the payload of the contract from an event', () => {
+      const api = create({});
+      if (!api.ok) throw new Error('expected ok');
+      const [event] = api.value.pullEvents();
+      expect(eventPayload('e-1', event!)).to.deep.equal({
+        id: 'e-1',
+        name: 'api.created',
+        timestamp: '2026-11-22T11:00:00.000+00:00',
+        user: { id: 7, nickname: 'ada' },
+        resourceType: 'Api',
+        resource: api.value.toRecord(),
+      });
+    });
+
+    for (const nickname of ['a', 'pet-store_v2.0', 'x'.repeat(64), '0']) {
+      it(`accepts the nickname ${JSON.stringify(nickname.length > 20 ? `${nickname.slice(0, 5)}... (${nickname.length})` : nickname)}`, () => {
+        expect(create({ nickname }).ok).to.equal(true);
+      });
+    }
+    for (const nickname of ['', 'Pets', 'pet store', 'x'.repeat(65), '.', '..', '../etc', 'pets/1', 'émile', 42, null]) {
+      it(`refuses the nickname ${JSON.stringify(nickname)} naming the field`, () => {
+        const result = create({ nickname });
+        expect(result.ok).to.equal(false);
+        if (!result.ok) expect(result.error).to.include({ kind: 'InvalidField', field: 'nickname' });
+      });
+    }
+    for (const [field, value] of [['name', ''], ['name', '   '], ['name', 'x'.repeat(201)], ['name', 5], ['type', 'secret'], ['type', 1]] as const) {
+      it(`refuses ${field}=${JSON.stringify(value).slice(0, 20)}`, () => {
+        const result = create({ [field]: value });
+        expect(!result.ok && result.error.kind === 'InvalidField' && result.error.field).to.equal(field);
+      });
+    }
+    it('accepts type public', () => {
+      const result = create({ type: 'public' });
+      expect(result.ok && result.value.toRecord().type).to.equal('public');
+    });
+  });
+
+  describe('update', () => {
+    it('grows the revision by one per change and moves updateDate', () => {
+      const api = anApi().atRevision(4).build();
+      expect(api.update({ name: 'Pet Store' }, undefined, NOW).ok).to.equal(true);
+      expect(api.revision).to.equal(5);
+      expect(api.toRecord()).to.include({ name: 'Pet Store', updateDate: '2026-11-22T11:00:00.000+00:00' });
+      expect(api.update({ nickname: 'store', type: 'public' }, 5, NOW).ok).to.equal(true);
+      expect(api.revision).to.equal(6);
+    });
+
+    it('keeps the revision when nothing changes', () => {
+      const api = anApi().atRevision(2).build();
+      expect(api.update({ name: 'Pets', nickname: 'pets' }, undefined, NOW).ok).to.equal(true);
+      expect(api.revision).to.equal(2);
+    });
+
+    it('refuses a stale expected revision and changes nothing', () => {
+      const api = anApi().atRevision(3).build();
+      const result = api.update({ name: 'Other' }, 2, NOW);
+      expect(result).to.deep.equal({ ok: false, error: { kind: 'RevisionMismatch', expected: 2, actual: 3 } });
+      expect(api.toRecord()).to.include({ name: 'Pets', revision: 3 });
+    });
+
+    it('refuses an invalid change without applying the valid ones', () => {
+      const api = anApi().build();
+      const result = api.update({ name: 'Fine', nickname: 'Not Fine' }, undefined, NOW);
+      expect(!result.ok && result.error.kind).to.equal('InvalidField');
+      expect(api.toRecord()).to.include({ name: 'Pets', nickname: 'pets', revision: 1 });
+    });
+
+    it('records no event for an update (the contract has no api.updated)', () => {
+      const api = anApi().build();
+      api.update({ name: 'New' }, undefined, NOW);
+      expect(api.pullEvents()).to.deep.equal([]);
+    });
+
+    it('remembers the stored revision for optimistic concurrency', () => {
+      const api = anApi().atRevision(9).build();
+      api.update({ name: 'New' }, undefined, NOW);
+      expect(api.storedRevision).to.equal(9);
+    });
+  });
+
+  it('delete records api.deleted by the acting user, who need not be the owner', () => {
+    const api = anApi().build();
+    api.delete({ id: 99, nickname: 'bob' }, NOW);
+    const [event] = api.pullEvents();
+    expect(event).to.include({ name: 'api.deleted', resourceType: 'Api' });
+    expect(event!.actor).to.deep.equal({ id: 99, nickname: 'bob' });
+    expect(event!.resource).to.include({ id: api.id });
+  });
+});
