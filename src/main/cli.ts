@@ -83,7 +83,8 @@ async function migrate(config: Config): Promise<string[]> {
 async function serve(config: Config): Promise<void> {
   const running = await startServer({ config });
   const log = running.container.get<Logger>(LoggerToken);
-  log.info({ url: running.url, publicUrl: config.publicUrl, database: config.database.kind }, 'listening');
+  // With PORT=0 only the bound address says where to go.
+  const publicUrl = config.port === 0 ? running.url : config.publicUrl;
   if (running.demo) {
     const { email, password, accountId, token } = running.demo;
     process.stdout.write(
@@ -94,11 +95,12 @@ async function serve(config: Config): Promise<void> {
         `  password: ${password}`,
         `  account:  ${accountId}`,
         `API token: ${token}`,
-        `Try: curl -H "Authorization: Bearer ${token}" ${config.publicUrl}/api/${accountId}`,
+        `Try: curl -H "Authorization: Bearer ${token}" ${publicUrl}/api/${accountId}`,
         '',
       ].join('\n') + '\n',
     );
   }
+  log.info({ url: running.url, publicUrl, database: config.database.kind }, 'listening');
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       log.info({ signal }, 'shutting down');

@@ -8,7 +8,7 @@ import type { DatabaseConfig } from '../../src/adapters/persistence/typeorm-data
 /** A database a suite can run against: a fresh, empty one per `create()`. */
 export interface DatabaseTarget {
   readonly name: 'sqlite' | 'postgres';
-  create(): Promise<{ readonly config: DatabaseConfig; dispose(): Promise<void> }>;
+  create(): Promise<{ readonly config: DatabaseConfig; readonly dispose: () => Promise<void> }>;
 }
 
 const postgresUrl = process.env['TEST_DATABASE_URL'] ?? '';

@@ -1,0 +1,175 @@
+import { expect } from 'chai';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** The command as installed: the package's `bin`, compiled from src/. */
+const BIN = join(ROOT, 'dist/main/cli.js');
+const CLI = [BIN];
+
+function newestMtime(dir: string): number {
+  return Math.max(
+    ...readdirSync(dir, { withFileTypes: true }).map((entry) =>
+      entry.isDirectory() ? newestMtime(join(dir, entry.name)) : statSync(join(dir, entry.name)).mtimeMs,
+    ),
+  );
+}
+
+/** Builds dist/ when it is missing or older than src/, so the test never runs stale code. */
+function ensureBuilt(): void {
+  let built: number;
+  try {
+    built = statSync(BIN).mtimeMs;
+  } catch {
+    built = 0;
+  }
+  if (built < newestMtime(join(ROOT, 'src'))) {
+    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+  }
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function baseEnv(sqlitePath: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, SQLITE_PATH: sqlitePath, LOG_LEVEL: 'warn', ...extra };
+  delete env['DATABASE_URL'];
+  delete env['SPECBASE_NO_BOOTSTRAP'];
+  return env;
+}
+
+function cli(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
+  });
+}
+
+/** Starts `specbase serve` and resolves once it logs where it listens (and the token, if any). */
+function serve(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [...CLI, 'serve'], { cwd: ROOT, env: { ...env, PORT: '0', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stdout} ${stderr}`)), 15_000);
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const listening = stdout.split('\n').map((line) => {
+        try {
+          return JSON.parse(line) as { msg?: string; url?: string };
+        } catch {
+          return undefined;
+        }
+      }).find((entry) => entry?.msg === 'listening');
+      // The demo banner, when there is one, is printed before the listening line.
+      if (listening?.url) {
+        clearTimeout(timer);
+        resolvePromise({ child, url: listening.url, output: () => stdout });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolvePromise) => child.once('exit', (code) => resolvePromise(code)));
+}
+
+describe('e2e: the specbase command', function () {
+  this.timeout(60_000);
+  let dir: string;
+  before(function () {
+    this.timeout(120_000);
+    ensureBuilt();
+  });
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'specbase-cli-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('serve on an empty database prints a demo token that lists an empty account, and stops on SIGTERM', async () => {
+    const env = baseEnv(join(dir, 'db', 'specbase.sqlite'));
+    const first = await serve(env);
+    const token = /^API token: (sbt_[A-Za-z0-9_-]{43})$/m.exec(first.output())?.[1];
+    const accountId = /^ {2}account: {2}(\d+)$/m.exec(first.output())?.[1];
+    expect(token, first.output()).to.be.a('string');
+    const response = await fetch(`${first.url}/api/${accountId}`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(response.status).to.equal(200);
+    expect(await response.json()).to.deep.equal({ items: [], nextCursor: null });
+    first.child.kill('SIGTERM');
+    expect(await exited(first.child)).to.equal(0);
+
+    const second = await serve(env);
+    expect(second.output()).to.not.include('API token:');
+    const again = await fetch(`${second.url}/api/${accountId}`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(again.status, 'the token survives a restart').to.equal(200);
+    second.child.kill('SIGTERM');
+    expect(await exited(second.child)).to.equal(0);
+  });
+
+  it('user create, user verify and token create print one JSON object each', async () => {
+    const env = baseEnv(join(dir, 'specbase.sqlite'));
+    const created = await cli(['user', 'create', '--email', 'ops@example.com', '--password', 'a long passphrase', '--nickname', 'ops'], env);
+    expect(created.code, created.stderr).to.equal(0);
+    const user = JSON.parse(created.stdout) as { userId: number; accountId: number };
+    expect(user.userId).to.be.a('number');
+    expect(user.accountId).to.be.a('number');
+
+    const refused = await cli(['token', 'create', '--email', 'ops@example.com', '--name', 'ci', '--scopes', 'api'], env);
+    expect(refused.code).to.not.equal(0);
+    expect(refused.stdout).to.equal('');
+    expect(refused.stderr).to.include('not verified');
+
+    const verified = await cli(['user', 'verify', '--email', 'ops@example.com'], env);
+    expect(JSON.parse(verified.stdout)).to.deep.equal({ userId: user.userId, emailVerified: true });
+
+    const issued = await cli(['token', 'create', '--email', 'ops@example.com', '--name', 'ci', '--scopes', 'api,api_release'], env);
+    expect(issued.code, issued.stderr).to.equal(0);
+    const token = JSON.parse(issued.stdout) as { id: string; token: string; scopes: string[] };
+    expect(token.token).to.match(/^sbt_[A-Za-z0-9_-]{43}$/);
+    expect(token.scopes).to.deep.equal(['api', 'api_release']);
+
+    const server = await serve(env);
+    const response = await fetch(`${server.url}/api/${user.accountId}`, { headers: { Authorization: `Bearer ${token.token}` } });
+    expect(response.status).to.equal(200);
+    server.child.kill('SIGTERM');
+    await exited(server.child);
+  });
+
+  it('migrate applies the migrations once', async () => {
+    const env = baseEnv(join(dir, 'specbase.sqlite'));
+    const first = await cli(['migrate'], env);
+    expect(JSON.parse(first.stdout)).to.deep.equal({ applied: ['Initial1763780000000'] });
+    const second = await cli(['migrate'], env);
+    expect(JSON.parse(second.stdout)).to.deep.equal({ applied: [] });
+  });
+
+  for (const [label, args, extra, message] of [
+    ['an unknown command', ['frobnicate'], {}, 'unknown command'],
+    ['a missing flag', ['user', 'create', '--email', 'x@example.com'], {}, '--password is required'],
+    ['an unknown flag', ['user', 'verify', '--email', 'x@example.com', '--force'], {}, "Unknown option '--force'"],
+    ['a weak password', ['user', 'create', '--email', 'x@example.com', '--password', 'short'], {}, 'password: must be at least 10 characters'],
+    ['a user that does not exist', ['token', 'create', '--email', 'x@example.com', '--name', 'n', '--scopes', 'api'], {}, 'no such user'],
+    ['a malformed PORT', ['migrate'], { PORT: 'eighty' }, 'PORT must be an integer'],
+  ] as const) {
+    it(`fails with a message and no stdout for ${label}`, async () => {
+      const run = await cli([...args], baseEnv(join(dir, 'specbase.sqlite'), extra));
+      expect(run.code).to.not.equal(0);
+      expect(run.stdout).to.equal('');
+      expect(run.stderr).to.include(message);
+      expect(run.stderr).to.not.match(/\n\s+at /, 'no stack trace for a usage error');
+    });
+  }
+});
