@@ -57,18 +57,18 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const config = container.get<Config>(ConfigToken);
   const storage = container.get<Storage>(StorageToken);
   await storage.open();
-  await storage.migrate();
   let demo: DemoCredentials | null = null;
-  if (config.bootstrap) {
-    const result = await container.get(BootstrapDemo).execute();
-    if (!result.ok) throw new Error(`bootstrap failed: ${result.error.kind}`);
-    demo = result.value;
-  }
-  const app = createApp(container);
-  const server = app.listen(config.port, config.host);
-  server.keepAliveTimeout = 5_000;
-  server.requestTimeout = 60_000;
+  let server: Server;
   try {
+    await storage.migrate();
+    if (config.bootstrap) {
+      const result = await container.get(BootstrapDemo).execute();
+      if (!result.ok) throw new Error(`bootstrap failed: ${result.error.kind}`);
+      demo = result.value;
+    }
+    server = createApp(container).listen(config.port, config.host);
+    server.keepAliveTimeout = 5_000;
+    server.requestTimeout = 60_000;
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
       server.once('error', reject);

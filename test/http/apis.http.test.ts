@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { protectedRoutes, type HttpDependencies } from '../../src/adapters/http/app.js';
 import { SCOPES, type Scope } from '../../src/domain/token/scope.js';
 import { forEachDatabase } from '../support/databases.js';
 import { problem, startTestServer, type TestServer, type TestUser } from '../support/http-server.js';
@@ -85,25 +86,34 @@ forEachDatabase('Core-API: APIs over HTTP', (target) => {
   });
 
   describe('scope matrix: every scope against every APIs route', () => {
-    type Route = { name: string; method: string; expect: number; run: (token: string) => Promise<Response> };
+    /** The route table the router is built from; handlers are not called here. */
+    const table = new Map(protectedRoutes({ jsonMaxBytes: 1024, apis: {} } as unknown as HttpDependencies).map((r) => [`${r.method} ${r.path}`, r]));
+    type Route = { name: string; key: string; method: string; expect: number; run: (token: string) => Promise<Response> };
     const routes: Route[] = [
-      { name: 'GET /api/<account>', method: 'GET', expect: 200, run: (t) => server.request('GET', `/api/${ada.accountId}`, { token: t }) },
+      { name: 'GET /api/<account>', key: 'GET /api/:accountId', method: 'GET', expect: 200, run: (t) => server.request('GET', `/api/${ada.accountId}`, { token: t }) },
       {
         name: 'POST /api/<account>',
+        key: 'POST /api/:accountId',
         method: 'POST',
         expect: 201,
         run: (t) => server.request('POST', `/api/${ada.accountId}`, { token: t, body: { name: 'M', nickname: `matrix-${++counter}` } }),
       },
-      { name: 'GET /api/<account>/<api>', method: 'GET', expect: 200, run: async (t) => server.request('GET', `/api/${ada.accountId}/${(await createApi()).id}`, { token: t }) },
+      { name: 'GET /api/<account>/<api>', key: 'GET /api/:accountId/:apiId', method: 'GET', expect: 200, run: async (t) => server.request('GET', `/api/${ada.accountId}/${(await createApi()).id}`, { token: t }) },
       {
         name: 'PATCH /api/<account>/<api>',
+        key: 'PATCH /api/:accountId/:apiId',
         method: 'PATCH',
         expect: 200,
         run: async (t) => server.request('PATCH', `/api/${ada.accountId}/${(await createApi()).id}`, { token: t, body: { name: 'Renamed' } }),
       },
-      { name: 'DELETE /api/<account>/<api>', method: 'DELETE', expect: 204, run: async (t) => server.request('DELETE', `/api/${ada.accountId}/${(await createApi()).id}`, { token: t }) },
+      { name: 'DELETE /api/<account>/<api>', key: 'DELETE /api/:accountId/:apiId', method: 'DELETE', expect: 204, run: async (t) => server.request('DELETE', `/api/${ada.accountId}/${(await createApi()).id}`, { token: t }) },
     ];
     const tokens = new Map<Scope, string>();
+
+    it('covers every route of the route table', () => {
+      expect(routes.map((r) => r.key).sort()).to.deep.equal([...table.keys()].sort());
+    });
+
     before(async () => {
       for (const scope of SCOPES) tokens.set(scope, await server.token(ada, [scope]));
     });
@@ -119,7 +129,8 @@ forEachDatabase('Core-API: APIs over HTTP', (target) => {
             return;
           }
           expect(response.status).to.equal(403);
-          const needed = read ? 'api.readonly' : 'api';
+          const needed = table.get(route.key)?.scope;
+          expect(needed, 'the table declares the scope the route enforces').to.equal(read ? 'api.readonly' : 'api');
           expect(response.headers.get('www-authenticate')).to.equal(`Bearer realm="specbase", error="insufficient_scope", scope="${needed}"`);
           expect(await problem(response)).to.include({ status: 403, code: 'insufficient_scope' });
         });
@@ -338,6 +349,23 @@ forEachDatabase('Core-API: APIs over HTTP', (target) => {
       const response = await server.request('GET', '/nowhere');
       expect(response.status).to.equal(404);
       expect(await problem(response)).to.include({ code: 'not_found' });
+    });
+
+    it('answers a method no route knows with a problem+json 501', async () => {
+      const response = await server.request('PROPFIND', `/api/${ada.accountId}`, { token: adaAll });
+      expect(response.status).to.equal(501);
+      expect(await problem(response)).to.include({ code: 'not_implemented' });
+    });
+
+    it('parses +json media types such as application/merge-patch+json', async () => {
+      const api = await createApi();
+      const response = await server.request('PATCH', `/api/${ada.accountId}/${api.id}`, {
+        token: adaAll,
+        body: { name: 'Merged' },
+        headers: { 'Content-Type': 'application/merge-patch+json' },
+      });
+      expect(response.status, await response.clone().text()).to.equal(200);
+      expect(await response.json()).to.include({ name: 'Merged' });
     });
 
     it('answers a method the route lacks with a problem+json 405 and Allow', async () => {

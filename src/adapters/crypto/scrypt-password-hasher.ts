@@ -8,7 +8,7 @@ export interface ScryptParameters {
   readonly parallelization: number;
 }
 
-/** N=2^15, r=8, p=1: 32 MiB and ~60 ms a hash here (see docs/adr/0004). */
+/** N=2^15, r=8, p=1: 32 MiB and about 110 ms a hash on the 2-core CI machine (docs/adr/0004). */
 export const DEFAULT_SCRYPT: ScryptParameters = { cost: 2 ** 15, blockSize: 8, parallelization: 1 };
 
 const KEY_LENGTH = 32;

@@ -7,6 +7,7 @@ import { bearerAuthentication } from './authenticate.js';
 import type { HttpLogger } from './http-logger.js';
 import { requestContext } from './middleware.js';
 import { mountRoutes, type RouteDefinition } from './routes.js';
+import { JSON_MEDIA_TYPES } from './validation.js';
 
 export interface HttpDependencies {
   readonly logger: HttpLogger;
@@ -20,7 +21,7 @@ export interface HttpDependencies {
 
 /** Every route behind a Bearer token, as one table (docs and scope tests read it too). */
 export function protectedRoutes(deps: HttpDependencies): RouteDefinition[] {
-  const jsonBody = koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit: deps.jsonMaxBytes, jsonStrict: true });
+  const jsonBody = koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit: deps.jsonMaxBytes, jsonStrict: true, jsonTypes: JSON_MEDIA_TYPES });
   return [...apiRoutes(deps.apis, jsonBody)];
 }
 

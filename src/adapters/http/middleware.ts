@@ -42,10 +42,8 @@ export function requestContext(logger: HttpLogger): Middleware {
     const started = performance.now();
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
-        sendProblem(ctx, { status: 404, code: 'not_found', title: 'Not Found', detail: 'No such resource.' });
-      } else if (ctx.status === 405 && (ctx.body === undefined || ctx.body === null || ctx.body === '')) {
-        sendProblem(ctx, { status: 405, code: 'method_not_allowed', title: 'Method Not Allowed', detail: `${ctx.method} is not allowed here.` });
+      if (ctx.status >= 400 && (ctx.body === undefined || ctx.body === null || ctx.body === '')) {
+        sendProblem(ctx, routingProblem(ctx));
       }
     } catch (error) {
       sendProblem(ctx, problemOfThrown(error, ctx, state.log));
@@ -54,6 +52,20 @@ export function requestContext(logger: HttpLogger): Middleware {
       state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, durationMs }, 'request');
     }
   };
+}
+
+/** An error status the router set without a body (unknown path, method not allowed or not known). */
+function routingProblem(ctx: Context): Problem {
+  switch (ctx.status) {
+    case 404:
+      return { status: 404, code: 'not_found', title: 'Not Found', detail: 'No such resource.' };
+    case 405:
+      return { status: 405, code: 'method_not_allowed', title: 'Method Not Allowed', detail: `${ctx.method} is not allowed here.` };
+    case 501:
+      return { status: 501, code: 'not_implemented', title: 'Not Implemented', detail: `${ctx.method} is not supported.` };
+    default:
+      return { status: ctx.status, code: 'invalid_request', title: 'Error', detail: 'The request could not be served.' };
+  }
 }
 
 /** Errors thrown by body parsing (co-body / raw-body) carry a 4xx `status`; they are the client's. */

@@ -4,6 +4,9 @@ import type { FieldError } from '../../domain/shared/field-error.js';
 import { throwProblem } from './middleware.js';
 import { validationProblem } from './problem.js';
 
+/** The media types parsed as JSON: koa-body is configured with the same list. */
+export const JSON_MEDIA_TYPES = ['application/json', '+json'];
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -15,7 +18,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 export function jsonObjectBody(ctx: Context): Record<string, unknown> {
   const empty = ctx.request.length === 0 || (ctx.request.length === undefined && ctx.get('Transfer-Encoding') === '');
   if (empty) throwProblem(validationProblem([{ field: 'body', message: 'is required: a JSON object' }]));
-  if (ctx.request.is('application/json', '+json') === false) {
+  if (ctx.request.is(JSON_MEDIA_TYPES) === false) {
     throwProblem({
       status: 415,
       code: 'unsupported_media_type',

@@ -131,5 +131,5 @@ export function isUuid(value: string): boolean {
 export function isUniqueViolation(error: unknown): boolean {
   const driverError = (error as { driverError?: { code?: string } } | undefined)?.driverError ?? error;
   const code = (driverError as { code?: string } | undefined)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }

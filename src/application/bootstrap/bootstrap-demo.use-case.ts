@@ -18,7 +18,8 @@ export interface DemoCredentials {
 
 /**
  * On an empty database, creates a verified demo user and an API token with every scope, so a new
- * installation is usable at once. Returns null when any user already exists.
+ * installation is usable at once. Returns null when any user already exists, including when another
+ * instance bootstrapped the same database a moment earlier.
  */
 export class BootstrapDemo {
   constructor(
@@ -32,6 +33,8 @@ export class BootstrapDemo {
     if (await this.users.any()) return ok(null);
     const password = this.generator.password();
     const registered = await this.registerUser.execute({ email: DEMO_EMAIL, password, nickname: 'demo', name: 'Demo User', verified: true });
+    // Another instance starting on the same empty database got there first: nothing left to do.
+    if (!registered.ok && registered.error.kind === 'Conflict') return ok(null);
     if (!registered.ok) return registered;
     const token = await this.createToken.execute({ userId: registered.value.userId }, { name: 'demo (all scopes)', scopes: SCOPES });
     if (!token.ok) return token;

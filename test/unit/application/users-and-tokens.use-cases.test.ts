@@ -101,4 +101,11 @@ describe('user and token use cases', () => {
     expect((await s.repos.users.getByEmail(first.value.email))?.emailVerified).to.equal(true);
     expect(await s.bootstrap.execute()).to.deep.equal({ ok: true, value: null });
   });
+
+  it('lets two instances bootstrap the same empty database at once: one creates, the other stands down', async () => {
+    const s = setup();
+    const results = await Promise.all([s.bootstrap.execute(), s.bootstrap.execute()]);
+    expect(results.every((r) => r.ok)).to.equal(true);
+    expect(results.filter((r) => r.ok && r.value !== null)).to.have.length(1);
+  });
 });
