@@ -174,6 +174,24 @@ forEachImplementation('persistence contract', (make) => {
       expect((await f.repos.apis.get(a.accountId, api.id))?.toRecord()).to.include({ name: 'One', revision: 2 });
     });
 
+    it('getForUpdate lets concurrent writers of one API take turns: every one lands', async () => {
+      const a = await seedUser(f);
+      const api = newApi(a, 'pets');
+      await saved(f, api);
+      const results = await Promise.all(
+        ['w1', 'w2', 'w3', 'w4', 'w5'].map((name) =>
+          f.uow.run(async (tx) => {
+            const loaded = (await tx.apis.getForUpdate(a.accountId, api.id))!;
+            loaded.update({ name }, undefined, T1);
+            return tx.apis.save(loaded);
+          }),
+        ),
+      );
+      expect(results.map((r) => r.ok)).to.deep.equal([true, true, true, true, true]);
+      expect((await f.repos.apis.get(a.accountId, api.id))?.revision).to.equal(6);
+      expect(await f.uow.run(async (tx) => ok(await tx.apis.getForUpdate(a.accountId, 'not-a-uuid')))).to.deep.equal({ ok: true, value: undefined });
+    });
+
     it('refuses renaming onto a taken nickname', async () => {
       const a = await seedUser(f);
       await saved(f, newApi(a, 'one'));

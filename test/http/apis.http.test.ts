@@ -250,10 +250,35 @@ forEachDatabase('Core-API: APIs over HTTP', (target) => {
     it('lets concurrent updates without If-Match all land, each on a new revision', async () => {
       const api = await createApi();
       const path = `/api/${ada.accountId}/${api.id}`;
-      const responses = await Promise.all(['a', 'b', 'c', 'd'].map((n) => server.request('PATCH', path, { token: adaAll, body: { name: `name-${n}` } })));
-      expect(responses.map((r) => r.status)).to.deep.equal([200, 200, 200, 200]);
+      const writers = Array.from({ length: 8 }, (_, i) => i);
+      const responses = await Promise.all(writers.map((n) => server.request('PATCH', path, { token: adaAll, body: { name: `name-${n}` } })));
+      expect(responses.map((r) => r.status)).to.deep.equal(writers.map(() => 200));
       const revisions = await Promise.all(responses.map(async (r) => ((await r.json()) as ApiBody).revision));
-      expect([...revisions].sort()).to.deep.equal([2, 3, 4, 5]);
+      expect([...revisions].sort((a, b) => a - b)).to.deep.equal(writers.map((n) => n + 2));
+    });
+
+    it('with concurrent updates all naming the same If-Match, exactly one lands and the rest get 412', async () => {
+      const api = await createApi();
+      const path = `/api/${ada.accountId}/${api.id}`;
+      const writers = Array.from({ length: 6 }, (_, i) => i);
+      const responses = await Promise.all(
+        writers.map((n) => server.request('PATCH', path, { token: adaAll, body: { name: `name-${n}` }, headers: { 'If-Match': '"1"' } })),
+      );
+      expect(responses.map((r) => r.status).sort()).to.deep.equal([200, 412, 412, 412, 412, 412]);
+      const current = (await (await server.request('GET', path, { token: adaAll })).json()) as ApiBody;
+      expect(current.revision).to.equal(2);
+    });
+
+    it('an update racing a delete gets 404, never a 5xx', async () => {
+      const api = await createApi();
+      const path = `/api/${ada.accountId}/${api.id}`;
+      const [patch, remove] = await Promise.all([
+        server.request('PATCH', path, { token: adaAll, body: { name: 'late' } }),
+        server.request('DELETE', path, { token: adaAll }),
+      ]);
+      expect(remove.status).to.equal(204);
+      expect([200, 404]).to.include(patch.status);
+      expect((await server.request('GET', path, { token: adaAll })).status).to.equal(404);
     });
   });
 

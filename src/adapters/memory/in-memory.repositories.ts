@@ -101,6 +101,11 @@ export class InMemoryApiRepository implements ApiRepository {
     return row && row.accountId === accountId ? Api.rehydrate(row) : undefined;
   }
 
+  /** In-memory transactions run one at a time, so a plain read already excludes other writers. */
+  getForUpdate(accountId: number, id: ApiId): Promise<Api | undefined> {
+    return this.get(accountId, id);
+  }
+
   async list(accountId: number, page: PageRequest<ApiId>): Promise<Page<Api, ApiId>> {
     const after = page.after;
     const rows = [...this.state().apis.values()]

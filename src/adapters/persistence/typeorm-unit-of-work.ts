@@ -16,7 +16,7 @@ export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenera
     accounts: new TypeOrmAccountRepository(run, db.schemas),
     users: new TypeOrmUserRepository(run, db.schemas),
     tokens: new TypeOrmApiTokenRepository(run, db.schemas),
-    apis: new TypeOrmApiRepository(run, db.schemas),
+    apis: new TypeOrmApiRepository(run, db.schemas, db.dialect),
     outbox: new TypeOrmEventOutbox(run, db.schemas, ids),
   };
 }

@@ -11,6 +11,7 @@ import { eventPayload, type DomainEvent, type EventPayload } from '../../domain/
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import { ApiToken, type ApiTokenId } from '../../domain/token/api-token.aggregate.js';
 import { User, type NewUser } from '../../domain/user/user.aggregate.js';
+import type { Dialect } from './dialect.js';
 import type { ApiRow, Schemas, UserRow } from './schema.js';
 import { isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
 
@@ -142,12 +143,24 @@ export class TypeOrmApiRepository implements ApiRepository {
   constructor(
     private readonly run: Run,
     private readonly s: Schemas,
+    private readonly dialect: Dialect,
   ) {}
 
   get(accountId: number, id: ApiId): Promise<Api | undefined> {
+    return this.find(accountId, id, false);
+  }
+
+  /** PostgreSQL: `FOR UPDATE OF a`. SQLite has no row locks and needs none: its transactions run one at a time. */
+  getForUpdate(accountId: number, id: ApiId): Promise<Api | undefined> {
+    return this.find(accountId, id, this.dialect === 'postgres');
+  }
+
+  private find(accountId: number, id: ApiId, lock: boolean): Promise<Api | undefined> {
     if (!isUuid(id)) return Promise.resolve(undefined);
     return this.run(async (m) => {
-      const row = await this.withOwner(m).where('a.id = :id AND a.account_id = :accountId', { id, accountId }).getOne();
+      const query = this.withOwner(m).where('a.id = :id AND a.account_id = :accountId', { id, accountId });
+      if (lock) query.setLock('pessimistic_write', undefined, ['a']);
+      const row = await query.getOne();
       return row ? apiFromRow(row) : undefined;
     });
   }

@@ -17,7 +17,7 @@ export class DeleteApi {
     const allowed = authorize(principal, 'api', 'write', accountId);
     if (!allowed.ok) return allowed;
     return this.uow.run(async (tx): Promise<Result<void, ApplicationError>> => {
-      const api = await tx.apis.get(accountId, apiId);
+      const api = await tx.apis.getForUpdate(accountId, apiId);
       if (!api) return err(notFound('api'));
       api.delete(actorOf(principal), this.clock.now());
       await tx.apis.delete(accountId, apiId);

@@ -15,12 +15,10 @@ export interface UpdateApiInput {
   readonly expectedRevision?: number | undefined;
 }
 
-/** A writer without `If-Match` that loses a race is retried on the fresh state this many times. */
-const ATTEMPTS = 3;
-
 /**
- * Changes name, nickname or type. With `expectedRevision`, a stale revision is a RevisionConflict
- * and nothing changes; the store's revision check makes that hold across instances as well.
+ * Changes name, nickname or type. The API is read for update, so concurrent writers take turns:
+ * each lands on a new revision. With `expectedRevision`, a stale revision is a RevisionConflict
+ * and nothing changes; the store's conditional update backs that up across instances.
  */
 export class UpdateApi {
   constructor(
@@ -31,16 +29,8 @@ export class UpdateApi {
   async execute(principal: Principal, input: UpdateApiInput): Promise<Result<ApiRecord, ApplicationError>> {
     const allowed = authorize(principal, 'api', 'write', input.accountId);
     if (!allowed.ok) return allowed;
-    let result = await this.attempt(input);
-    for (let attempt = 2; attempt <= ATTEMPTS && input.expectedRevision === undefined && lostRace(result); attempt++) {
-      result = await this.attempt(input);
-    }
-    return result;
-  }
-
-  private attempt(input: UpdateApiInput): Promise<Result<ApiRecord, ApplicationError>> {
     return this.uow.run(async (tx): Promise<Result<ApiRecord, ApplicationError>> => {
-      const api = await tx.apis.get(input.accountId, input.apiId);
+      const api = await tx.apis.getForUpdate(input.accountId, input.apiId);
       if (!api) return err(notFound('api'));
       const updated = api.update(input.changes, input.expectedRevision, this.clock.now());
       if (!updated.ok) return err(apiErrorToApplication(updated.error));
@@ -50,8 +40,4 @@ export class UpdateApi {
       return ok(api.toRecord());
     });
   }
-}
-
-function lostRace(result: Result<unknown, ApplicationError>): boolean {
-  return !result.ok && result.error.kind === 'RevisionConflict' && result.error.actual === null;
 }

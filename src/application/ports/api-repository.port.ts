@@ -13,6 +13,11 @@ export type ApiSaveError =
 export interface ApiRepository {
   /** undefined when absent or when it belongs to another account. */
   get(accountId: AccountId, id: ApiId): Promise<Api | undefined>;
+  /**
+   * Like `get`, and the row stays locked for writing until the transaction ends, so concurrent
+   * writers of one API take turns instead of failing. Call inside `UnitOfWork.run` only.
+   */
+  getForUpdate(accountId: AccountId, id: ApiId): Promise<Api | undefined>;
   /** The account's APIs in creation order. */
   list(accountId: AccountId, page: PageRequest<ApiId>): Promise<Page<Api, ApiId>>;
   /** Inserts a new API or updates a stored one if its stored revision is unchanged. */
