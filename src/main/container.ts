@@ -16,6 +16,19 @@ import { PasswordHasher } from '../application/ports/password-hasher.port.js';
 import { TokenGenerator } from '../application/ports/token-generator.port.js';
 import { UnitOfWork, type Transaction } from '../application/ports/unit-of-work.port.js';
 import { UserRepository } from '../application/ports/user-repository.port.js';
+import { ReleaseRepository } from '../application/ports/release-repository.port.js';
+import { SpecCodec } from '../application/ports/spec-codec.port.js';
+import { SpecRepository } from '../application/ports/spec-repository.port.js';
+import { ChangeReleaseStatus } from '../application/releases/change-release-status.use-case.js';
+import { CreateRelease } from '../application/releases/create-release.use-case.js';
+import { DeleteRelease } from '../application/releases/delete-release.use-case.js';
+import { GetRelease } from '../application/releases/get-release.use-case.js';
+import { ListReleases } from '../application/releases/list-releases.use-case.js';
+import { ExportSpec } from '../application/specs/export-spec.use-case.js';
+import { ImportApi } from '../application/specs/import-api.use-case.js';
+import { ListDerived } from '../application/specs/list-derived.use-case.js';
+import { ReplaceSpec } from '../application/specs/replace-spec.use-case.js';
+import { SwaggerSpecCodec } from '../adapters/swagger/swagger-spec-codec.js';
 import { token } from '../application/shared/token.js';
 import { CreateApiToken } from '../application/tokens/create-api-token.use-case.js';
 import { RegisterUser } from '../application/users/register-user.use-case.js';
@@ -63,6 +76,7 @@ export function buildContainer(config: Config, options: ContainerOptions = {}): 
   c.bind(IdGenerator).toResolvedValue(() => new UuidV7IdGenerator());
   c.bind(PasswordHasher).toResolvedValue(() => new ScryptPasswordHasher());
   c.bind(TokenGenerator).toResolvedValue(() => new RandomTokenGenerator());
+  c.bind(SpecCodec).toResolvedValue(() => new SwaggerSpecCodec());
 
   if (options.storage === 'memory') bindInMemory(c);
   else bindTypeOrm(c, config);
@@ -72,6 +86,8 @@ export function buildContainer(config: Config, options: ContainerOptions = {}): 
   c.bind(ApiTokenRepository).toResolvedValue((r: Transaction) => r.tokens, [RepositoriesToken]);
   c.bind(ApiRepository).toResolvedValue((r: Transaction) => r.apis, [RepositoriesToken]);
   c.bind(EventOutbox).toResolvedValue((r: Transaction) => r.outbox, [RepositoriesToken]);
+  c.bind(SpecRepository).toResolvedValue((r: Transaction) => r.specs, [RepositoriesToken]);
+  c.bind(ReleaseRepository).toResolvedValue((r: Transaction) => r.releases, [RepositoriesToken]);
 
   bindUseCases(c);
   return c;
@@ -118,6 +134,24 @@ function bindUseCases(c: Container): void {
     (uow: UnitOfWork, ids: IdGenerator, generator: TokenGenerator, clock: Clock) => new CreateApiToken(uow, ids, generator, clock),
     [UnitOfWork, IdGenerator, TokenGenerator, Clock],
   );
+  c.bind(ImportApi).toResolvedValue(
+    (uow: UnitOfWork, codec: SpecCodec, ids: IdGenerator, clock: Clock) => new ImportApi(uow, codec, ids, clock),
+    [UnitOfWork, SpecCodec, IdGenerator, Clock],
+  );
+  c.bind(ReplaceSpec).toResolvedValue(
+    (uow: UnitOfWork, codec: SpecCodec, ids: IdGenerator, clock: Clock) => new ReplaceSpec(uow, codec, ids, clock),
+    [UnitOfWork, SpecCodec, IdGenerator, Clock],
+  );
+  c.bind(ExportSpec).toResolvedValue(
+    (apis: ApiRepository, specs: SpecRepository, releases: ReleaseRepository, codec: SpecCodec) => new ExportSpec(apis, specs, releases, codec),
+    [ApiRepository, SpecRepository, ReleaseRepository, SpecCodec],
+  );
+  c.bind(ListDerived).toResolvedValue((apis: ApiRepository, specs: SpecRepository) => new ListDerived(apis, specs), [ApiRepository, SpecRepository]);
+  c.bind(CreateRelease).toResolvedValue((uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new CreateRelease(uow, ids, clock), [UnitOfWork, IdGenerator, Clock]);
+  c.bind(ListReleases).toResolvedValue((apis: ApiRepository, releases: ReleaseRepository) => new ListReleases(apis, releases), [ApiRepository, ReleaseRepository]);
+  c.bind(GetRelease).toResolvedValue((apis: ApiRepository, releases: ReleaseRepository) => new GetRelease(apis, releases), [ApiRepository, ReleaseRepository]);
+  c.bind(ChangeReleaseStatus).toResolvedValue((uow: UnitOfWork, clock: Clock) => new ChangeReleaseStatus(uow, clock), [UnitOfWork, Clock]);
+  c.bind(DeleteRelease).toResolvedValue((uow: UnitOfWork, clock: Clock) => new DeleteRelease(uow, clock), [UnitOfWork, Clock]);
   c.bind(BootstrapDemo).toResolvedValue(
     (users: UserRepository, register: RegisterUser, create: CreateApiToken, generator: TokenGenerator) =>
       new BootstrapDemo(users, register, create, generator),

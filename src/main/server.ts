@@ -9,6 +9,15 @@ import { ListApis } from '../application/apis/list-apis.use-case.js';
 import { UpdateApi } from '../application/apis/update-api.use-case.js';
 import { AuthenticateToken } from '../application/auth/authenticate-token.use-case.js';
 import { BootstrapDemo, type DemoCredentials } from '../application/bootstrap/bootstrap-demo.use-case.js';
+import { ChangeReleaseStatus } from '../application/releases/change-release-status.use-case.js';
+import { CreateRelease } from '../application/releases/create-release.use-case.js';
+import { DeleteRelease } from '../application/releases/delete-release.use-case.js';
+import { GetRelease } from '../application/releases/get-release.use-case.js';
+import { ListReleases } from '../application/releases/list-releases.use-case.js';
+import { ExportSpec } from '../application/specs/export-spec.use-case.js';
+import { ImportApi } from '../application/specs/import-api.use-case.js';
+import { ListDerived } from '../application/specs/list-derived.use-case.js';
+import { ReplaceSpec } from '../application/specs/replace-spec.use-case.js';
 import { createHttpApp } from '../adapters/http/app.js';
 import type { Logger } from '../adapters/logging/pino-logger.js';
 import { loadConfig, type Config } from './config.js';
@@ -21,6 +30,7 @@ export function createApp(container: Container): Koa {
   return createHttpApp({
     logger: container.get<Logger>(LoggerToken),
     jsonMaxBytes: config.jsonMaxBytes,
+    importMaxBytes: config.importMaxBytes,
     health: () => storage.ping(),
     authenticate: container.get(AuthenticateToken),
     apis: {
@@ -29,6 +39,19 @@ export function createApp(container: Container): Koa {
       get: container.get(GetApi),
       update: container.get(UpdateApi),
       delete: container.get(DeleteApi),
+    },
+    specs: {
+      import: container.get(ImportApi),
+      replace: container.get(ReplaceSpec),
+      export: container.get(ExportSpec),
+      listDerived: container.get(ListDerived),
+    },
+    releases: {
+      create: container.get(CreateRelease),
+      list: container.get(ListReleases),
+      get: container.get(GetRelease),
+      changeStatus: container.get(ChangeReleaseStatus),
+      delete: container.get(DeleteRelease),
     },
   });
 }

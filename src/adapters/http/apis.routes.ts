@@ -7,9 +7,8 @@ import type { ListApis } from '../../application/apis/list-apis.use-case.js';
 import type { UpdateApi } from '../../application/apis/update-api.use-case.js';
 import type { ApiRecord } from '../../domain/api/api.aggregate.js';
 import { principalOf } from './authenticate.js';
-import { throwProblem } from './middleware.js';
+import { expectedRevision } from './conditional.js';
 import { listBody, pageRequest } from './pagination.js';
-import { validationProblem } from './problem.js';
 import { accountIdParam, param, unwrap, type RouteDefinition } from './routes.js';
 import { jsonObjectBody, validated } from './validation.js';
 import type { Middleware } from 'koa';
@@ -32,20 +31,6 @@ export interface ApiUseCases {
   readonly get: GetApi;
   readonly update: UpdateApi;
   readonly delete: DeleteApi;
-}
-
-const ENTITY_TAG = /^"([1-9][0-9]{0,15})"$/;
-
-/**
- * `If-Match`: `*` (any revision) or one strong entity tag `"<revision>"`. Weak tags never match
- * (RFC 9110 13.1.1 uses strong comparison), so they are refused as malformed.
- */
-function expectedRevision(ctx: Context): number | undefined {
-  const header = ctx.get('If-Match').trim();
-  if (header === '' || header === '*') return undefined;
-  const match = ENTITY_TAG.exec(header);
-  if (!match) throwProblem(validationProblem([{ field: 'If-Match', message: 'must be "*" or one entity tag such as "3"' }]));
-  return Number(match[1]);
 }
 
 function sendApi(ctx: Context, api: ApiRecord, status = 200): void {

@@ -3,6 +3,8 @@ import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import type { AuthenticateToken } from '../../application/auth/authenticate-token.use-case.js';
 import { apiRoutes, type ApiUseCases } from './apis.routes.js';
+import { releaseRoutes, type ReleaseUseCases } from './releases.routes.js';
+import { specRoutes, type SpecUseCases } from './specs.routes.js';
 import { bearerAuthentication } from './authenticate.js';
 import type { HttpLogger } from './http-logger.js';
 import { requestContext } from './middleware.js';
@@ -13,16 +15,20 @@ export interface HttpDependencies {
   readonly logger: HttpLogger;
   /** Largest JSON body accepted, in bytes. */
   readonly jsonMaxBytes: number;
+  /** Largest import or spec update accepted, in bytes. */
+  readonly importMaxBytes: number;
   /** Whether the database answers (for `/healthz`). */
   readonly health: () => Promise<boolean>;
   readonly authenticate: AuthenticateToken;
   readonly apis: ApiUseCases;
+  readonly specs: SpecUseCases;
+  readonly releases: ReleaseUseCases;
 }
 
 /** Every route behind a Bearer token, as one table (docs and scope tests read it too). */
 export function protectedRoutes(deps: HttpDependencies): RouteDefinition[] {
   const jsonBody = koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit: deps.jsonMaxBytes, jsonStrict: true, jsonTypes: JSON_MEDIA_TYPES });
-  return [...apiRoutes(deps.apis, jsonBody)];
+  return [...specRoutes(deps.specs, deps.importMaxBytes), ...apiRoutes(deps.apis, jsonBody), ...releaseRoutes(deps.releases, jsonBody)];
 }
 
 /** The Koa application: Core-API routes, `/healthz`, problem+json errors, request ids and logs. */

@@ -22,6 +22,7 @@ export function sendProblem(ctx: Context, problem: Problem): void {
     detail: problem.detail,
     code: problem.code,
     ...(problem.errors ? { errors: problem.errors } : {}),
+    ...(problem.line !== undefined ? { line: problem.line, column: problem.column ?? null } : {}),
   };
 }
 

@@ -6,30 +6,28 @@ import { validationProblem } from './problem.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Opaque to clients: base64url of a small JSON document naming the last item seen. */
-export function encodeCursor(after: string): string {
+export function encodeCursor(after: string | number): string {
   return Buffer.from(JSON.stringify({ after }), 'utf8').toString('base64url');
 }
 
-function decodeCursor(cursor: string): string | undefined {
+function decodeCursor(cursor: string): unknown {
   try {
-    const decoded: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    const after = (decoded as { after?: unknown } | null)?.after;
-    return typeof after === 'string' && UUID.test(after) ? after : undefined;
+    return (JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { after?: unknown } | null)?.after;
   } catch {
     return undefined;
   }
 }
 
-function single(ctx: Context, name: string): string | undefined {
+/** A query parameter given at most once. */
+export function queryParam(ctx: Context, name: string): string | undefined {
   const value = ctx.query[name];
   if (Array.isArray(value)) throwProblem(validationProblem([{ field: name, message: 'must be given once' }]));
   return value;
 }
 
-/** `?limit=` (1-200, default 50) and `?cursor=`; anything else about them is a 400. */
-export function pageRequest(ctx: Context): PageRequest {
-  const limitText = single(ctx, 'limit');
-  const cursor = single(ctx, 'cursor');
+function page<K>(ctx: Context, isKey: (after: unknown) => after is K): PageRequest<K> {
+  const limitText = queryParam(ctx, 'limit');
+  const cursor = queryParam(ctx, 'cursor');
   let limit = DEFAULT_PAGE_LIMIT;
   if (limitText !== undefined) {
     limit = /^[0-9]{1,4}$/.test(limitText) ? Number(limitText) : NaN;
@@ -39,10 +37,20 @@ export function pageRequest(ctx: Context): PageRequest {
   }
   if (cursor === undefined || cursor === '') return { limit };
   const after = decodeCursor(cursor);
-  if (after === undefined) throwProblem(validationProblem([{ field: 'cursor', message: 'is not a cursor this service issued' }]));
+  if (!isKey(after)) throwProblem(validationProblem([{ field: 'cursor', message: 'is not a cursor this service issued' }]));
   return { limit, after };
 }
 
-export function listBody<T>(items: readonly T[], next: string | null): { items: readonly T[]; nextCursor: string | null } {
+/** `?limit=` (1-200, default 50) and `?cursor=` for lists keyed by id; anything else about them is a 400. */
+export function pageRequest(ctx: Context): PageRequest {
+  return page(ctx, (after): after is string => typeof after === 'string' && UUID.test(after));
+}
+
+/** The same for lists in document order, keyed by position. */
+export function positionPageRequest(ctx: Context): PageRequest<number> {
+  return page(ctx, (after): after is number => typeof after === 'number' && Number.isSafeInteger(after) && after >= 0);
+}
+
+export function listBody<T>(items: readonly T[], next: string | number | null): { items: readonly T[]; nextCursor: string | null } {
   return { items, nextCursor: next === null ? null : encodeCursor(next) };
 }

@@ -8,6 +8,9 @@ export interface Problem {
   readonly title: string;
   readonly detail: string;
   readonly errors?: readonly FieldError[];
+  /** Where a spec failed to parse (1-based), for `unparseable_spec`. */
+  readonly line?: number | null;
+  readonly column?: number | null;
   /** Response headers that belong to this problem (`WWW-Authenticate`, `Allow`). */
   readonly headers?: Readonly<Record<string, string>>;
 }
@@ -68,6 +71,23 @@ export function problemFor(error: ApplicationError): Problem {
       return validationProblem(error.errors);
     case 'Conflict':
       return { status: 409, code: error.code, title: 'Conflict', detail: error.detail };
+    case 'UnparseableSpec':
+      return {
+        status: 400,
+        code: 'unparseable_spec',
+        title: 'Bad Request',
+        detail: error.line === null ? `The spec could not be read: ${error.message}` : `The spec could not be read at line ${error.line}, column ${error.column}: ${error.message}`,
+        line: error.line,
+        column: error.column,
+      };
+    case 'InvalidSpec':
+      return {
+        status: 422,
+        code: 'invalid_spec',
+        title: 'Unprocessable Content',
+        detail: `The spec is not valid Swagger 2.0: ${error.errors[0] ? `${error.errors[0].field}: ${error.errors[0].message}` : 'see errors'}`,
+        errors: error.errors,
+      };
     case 'RevisionConflict':
       return {
         status: 412,

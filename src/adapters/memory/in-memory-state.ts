@@ -1,7 +1,10 @@
+import type { StoredSpec } from '../../application/ports/spec-repository.port.js';
 import type { ApiState } from '../../domain/api/api.aggregate.js';
+import type { EventPayload } from '../../domain/events/domain-event.js';
+import type { ReleaseState } from '../../domain/release/release.aggregate.js';
+import type { DerivedResources } from '../../domain/spec/derived-resources.js';
 import type { ApiTokenState } from '../../domain/token/api-token.aggregate.js';
 import type { UserState } from '../../domain/user/user.aggregate.js';
-import type { EventPayload } from '../../domain/events/domain-event.js';
 
 export interface StoredEvent {
   readonly id: string;
@@ -18,6 +21,8 @@ export class InMemoryState {
   users = new Map<number, UserState>();
   tokens = new Map<string, ApiTokenState>();
   apis = new Map<string, ApiState>();
+  specs = new Map<string, { readonly spec: StoredSpec; readonly derived: DerivedResources }>();
+  releases = new Map<string, { readonly state: ReleaseState; readonly snapshot: StoredSpec }>();
   outbox: StoredEvent[] = [];
 
   /** Rows are immutable snapshots, so copying the collections is enough. */
@@ -29,6 +34,8 @@ export class InMemoryState {
     copy.users = new Map(this.users);
     copy.tokens = new Map(this.tokens);
     copy.apis = new Map(this.apis);
+    copy.specs = new Map(this.specs);
+    copy.releases = new Map(this.releases);
     copy.outbox = [...this.outbox];
     return copy;
   }

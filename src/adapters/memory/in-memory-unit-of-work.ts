@@ -8,6 +8,8 @@ import {
   InMemoryApiRepository,
   InMemoryApiTokenRepository,
   InMemoryEventOutbox,
+  InMemoryReleaseRepository,
+  InMemorySpecRepository,
   InMemoryUserRepository,
 } from './in-memory.repositories.js';
 
@@ -17,6 +19,8 @@ export function inMemoryRepositories(state: StateSource, ids: IdGenerator): Tran
     users: new InMemoryUserRepository(state),
     tokens: new InMemoryApiTokenRepository(state),
     apis: new InMemoryApiRepository(state),
+    specs: new InMemorySpecRepository(state),
+    releases: new InMemoryReleaseRepository(state),
     outbox: new InMemoryEventOutbox(state, ids),
   };
 }

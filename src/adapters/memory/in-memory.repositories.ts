@@ -4,7 +4,11 @@ import type { ApiTokenRepository } from '../../application/ports/api-token-repos
 import type { EventOutbox, OutboxEvent } from '../../application/ports/event-outbox.port.js';
 import type { IdGenerator } from '../../application/ports/id-generator.port.js';
 import type { UserRepository } from '../../application/ports/user-repository.port.js';
+import type { ReleaseRepository } from '../../application/ports/release-repository.port.js';
+import type { DerivedItem, DerivedKind, SpecRepository, StoredSpec } from '../../application/ports/spec-repository.port.js';
 import type { Page, PageRequest } from '../../application/shared/page.js';
+import { Release, type ReleaseId } from '../../domain/release/release.aggregate.js';
+import type { DerivedResources } from '../../domain/spec/derived-resources.js';
 import { Api, type ApiId } from '../../domain/api/api.aggregate.js';
 import { eventPayload, type DomainEvent } from '../../domain/events/domain-event.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
@@ -128,9 +132,13 @@ export class InMemoryApiRepository implements ApiRepository {
     return ok();
   }
 
+  /** Removes the API with its spec and releases, as the database's cascade does. */
   async delete(accountId: number, id: ApiId): Promise<void> {
     const s = this.state();
-    if (s.apis.get(id)?.accountId === accountId) s.apis.delete(id);
+    if (s.apis.get(id)?.accountId !== accountId) return;
+    s.apis.delete(id);
+    s.specs.delete(id);
+    for (const [releaseId, release] of s.releases) if (release.state.apiId === id) s.releases.delete(releaseId);
   }
 }
 
@@ -152,5 +160,73 @@ export class InMemoryEventOutbox implements EventOutbox {
     return this.state()
       .outbox.filter((e) => !e.dispatched)
       .slice(0, limit);
+  }
+}
+
+export class InMemorySpecRepository implements SpecRepository {
+  constructor(private readonly state: StateSource) {}
+
+  async save(apiId: ApiId, spec: StoredSpec, derived: DerivedResources): Promise<void> {
+    this.state().specs.set(apiId, { spec, derived });
+  }
+
+  async get(apiId: ApiId): Promise<StoredSpec | undefined> {
+    return this.state().specs.get(apiId)?.spec;
+  }
+
+  async listDerived<K extends DerivedKind>(apiId: ApiId, kind: K, page: PageRequest<number>): Promise<Page<DerivedItem<K>, number>> {
+    const all = (this.state().specs.get(apiId)?.derived[kind] ?? []) as readonly DerivedItem<K>[];
+    const start = page.after === undefined ? 0 : page.after + 1;
+    const items = all.slice(start, start + page.limit);
+    return { items, next: start + page.limit < all.length ? start + items.length - 1 : null };
+  }
+}
+
+export class InMemoryReleaseRepository implements ReleaseRepository {
+  constructor(private readonly state: StateSource) {}
+
+  private find(apiId: ApiId, version: string) {
+    return [...this.state().releases.values()].find((r) => r.state.apiId === apiId && r.state.version === version);
+  }
+
+  async get(apiId: ApiId, version: string): Promise<Release | undefined> {
+    const row = this.find(apiId, version);
+    return row && Release.rehydrate(row.state);
+  }
+
+  getForUpdate(apiId: ApiId, version: string): Promise<Release | undefined> {
+    return this.get(apiId, version);
+  }
+
+  async list(apiId: ApiId, page: PageRequest<ReleaseId>): Promise<Page<Release, ReleaseId>> {
+    const after = page.after;
+    const rows = [...this.state().releases.values()]
+      .map((r) => r.state)
+      .filter((r) => r.apiId === apiId && (after === undefined || r.id > after))
+      .sort((a, b) => (a.id < b.id ? -1 : 1));
+    const items = rows.slice(0, page.limit).map((row) => Release.rehydrate(row));
+    return { items, next: rows.length > page.limit ? (items.at(-1)?.id ?? null) : null };
+  }
+
+  async add(release: Release, snapshot: StoredSpec): Promise<Result<void, { readonly kind: 'DuplicateVersion' }>> {
+    const state = release.snapshot();
+    if (this.find(state.apiId, state.version)) return err({ kind: 'DuplicateVersion' });
+    this.state().releases.set(state.id, { state, snapshot });
+    return ok();
+  }
+
+  async save(release: Release): Promise<void> {
+    const s = this.state();
+    const row = s.releases.get(release.id);
+    if (row) s.releases.set(release.id, { ...row, state: release.snapshot() });
+  }
+
+  async delete(apiId: ApiId, id: ReleaseId): Promise<void> {
+    const s = this.state();
+    if (s.releases.get(id)?.state.apiId === apiId) s.releases.delete(id);
+  }
+
+  async snapshot(apiId: ApiId, version: string): Promise<StoredSpec | undefined> {
+    return this.find(apiId, version)?.snapshot;
   }
 }

@@ -58,12 +58,42 @@ export interface OutboxRow {
   dispatchedAt: Date | null;
 }
 
+export interface ApiSpecRow {
+  apiId: string;
+  format: 'yaml' | 'json';
+  source: string;
+  document: string;
+  updateDate: Date;
+}
+
+export interface ApiDerivedRow {
+  apiId: string;
+  kind: string;
+  position: number;
+  data: string;
+}
+
+export interface ApiReleaseRow {
+  id: string;
+  apiId: string;
+  accountId: number;
+  version: string;
+  status: 'released' | 'deprecated' | 'endOfLife';
+  releaseDate: Date;
+  format: 'yaml' | 'json';
+  source: string;
+  document: string;
+}
+
 export interface Schemas {
   readonly accounts: EntitySchema<AccountRow>;
   readonly users: EntitySchema<UserRow>;
   readonly apiTokens: EntitySchema<ApiTokenRow>;
   readonly apis: EntitySchema<ApiRow>;
   readonly outbox: EntitySchema<OutboxRow>;
+  readonly specs: EntitySchema<ApiSpecRow>;
+  readonly derived: EntitySchema<ApiDerivedRow>;
+  readonly releases: EntitySchema<ApiReleaseRow>;
 }
 
 export function schemas(dialect: Dialect): Schemas {
@@ -155,5 +185,41 @@ export function schemas(dialect: Dialect): Schemas {
       dispatchedAt: timestamp('dispatched_at', true),
     },
   });
-  return { accounts, users, apiTokens, apis, outbox };
+  const specs = new EntitySchema<ApiSpecRow>({
+    name: 'ApiSpec',
+    tableName: 'api_specs',
+    columns: {
+      apiId: uuid('api_id', true),
+      format: text('format'),
+      source: text('source'),
+      document: text('document'),
+      updateDate: timestamp('update_date'),
+    },
+  });
+  const derived = new EntitySchema<ApiDerivedRow>({
+    name: 'ApiDerived',
+    tableName: 'api_derived',
+    columns: {
+      apiId: uuid('api_id', true),
+      kind: { ...text('kind'), primary: true },
+      position: { ...int('position'), primary: true },
+      data: text('data'),
+    },
+  });
+  const releases = new EntitySchema<ApiReleaseRow>({
+    name: 'ApiRelease',
+    tableName: 'api_releases',
+    columns: {
+      id: uuid('id', true),
+      apiId: uuid('api_id'),
+      accountId: int('account_id'),
+      version: text('version'),
+      status: text('status'),
+      releaseDate: timestamp('release_date'),
+      format: text('format'),
+      source: text('source'),
+      document: text('document'),
+    },
+  });
+  return { accounts, users, apiTokens, apis, outbox, specs, derived, releases };
 }

@@ -10,6 +10,7 @@ import {
   TypeOrmEventOutbox,
   TypeOrmUserRepository,
 } from './typeorm.repositories.js';
+import { TypeOrmReleaseRepository, TypeOrmSpecRepository } from './typeorm-spec.repositories.js';
 
 export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenerator): Transaction {
   return {
@@ -17,6 +18,8 @@ export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenera
     users: new TypeOrmUserRepository(run, db.schemas),
     tokens: new TypeOrmApiTokenRepository(run, db.schemas),
     apis: new TypeOrmApiRepository(run, db.schemas, db.dialect),
+    specs: new TypeOrmSpecRepository(run, db.schemas),
+    releases: new TypeOrmReleaseRepository(run, db.schemas, db.dialect),
     outbox: new TypeOrmEventOutbox(run, db.schemas, ids),
   };
 }

@@ -4,6 +4,8 @@ import type { AccountRepository } from './account-repository.port.js';
 import type { ApiRepository } from './api-repository.port.js';
 import type { ApiTokenRepository } from './api-token-repository.port.js';
 import type { EventOutbox } from './event-outbox.port.js';
+import type { ReleaseRepository } from './release-repository.port.js';
+import type { SpecRepository } from './spec-repository.port.js';
 import type { UserRepository } from './user-repository.port.js';
 
 /** Repositories bound to one transaction. */
@@ -12,6 +14,8 @@ export interface Transaction {
   readonly users: UserRepository;
   readonly tokens: ApiTokenRepository;
   readonly apis: ApiRepository;
+  readonly specs: SpecRepository;
+  readonly releases: ReleaseRepository;
   readonly outbox: EventOutbox;
 }
 

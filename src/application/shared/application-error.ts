@@ -11,7 +11,15 @@ export type ApplicationError =
   | { readonly kind: 'EmailNotVerified' }
   | { readonly kind: 'NotFound'; readonly resource: string }
   | { readonly kind: 'Validation'; readonly errors: readonly FieldError[] }
-  | { readonly kind: 'Conflict'; readonly code: 'duplicate_nickname' | 'duplicate_email'; readonly detail: string }
+  | {
+      readonly kind: 'Conflict';
+      readonly code: 'duplicate_nickname' | 'duplicate_email' | 'duplicate_version' | 'invalid_transition' | 'no_spec';
+      readonly detail: string;
+    }
+  /** A spec part that is not YAML/JSON (400, with position) or too complex to accept safely (400). */
+  | { readonly kind: 'UnparseableSpec'; readonly message: string; readonly line: number | null; readonly column: number | null }
+  /** Parses, but is not valid Swagger 2.0 (422, with the validator's messages). */
+  | { readonly kind: 'InvalidSpec'; readonly errors: readonly FieldError[] }
   /** `actual` is null when another writer changed it between our read and our write. */
   | { readonly kind: 'RevisionConflict'; readonly expected: number; readonly actual: number | null };
 

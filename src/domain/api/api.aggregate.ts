@@ -3,6 +3,7 @@ import type { Actor, DomainEvent } from '../events/domain-event.js';
 import { err, ok, type Result } from '../shared/result.js';
 import type { FieldError } from '../shared/field-error.js';
 import { formatTimestamp } from '../shared/time.js';
+import type { SpecSummary } from '../spec/spec-document.js';
 
 export type ApiId = string;
 
@@ -56,6 +57,22 @@ export interface ApiChanges {
 
 function invalid(field: string, message: string): Result<never, ApiError> {
   return err({ kind: 'InvalidField', field, message });
+}
+
+/**
+ * A nickname made from a title when an import names none: lower case, runs of other characters
+ * turned into "-", at most 64 characters ("Pet Store (v2)" -> "pet-store-v2").
+ */
+export function nicknameFromTitle(title: string): string {
+  const slug = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9_.-]+/g, '-')
+    .replace(/^[-.]+|-+$/g, '')
+    .slice(0, 64)
+    .replace(/-+$/g, '');
+  return slug === '' ? 'api' : slug;
 }
 
 export function checkNickname(value: unknown): Result<string, ApiError> {
@@ -180,6 +197,33 @@ export class Api {
     const changed = next.name !== this.state.name || next.nickname !== this.state.nickname || next.type !== this.state.type;
     if (changed) this.state = { ...next, revision: this.state.revision + 1, updateDate: now };
     return ok();
+  }
+
+  /**
+   * Takes name, description and version from a new spec (`info.title` is the API's name). The
+   * revision grows by one. Errors: `RevisionMismatch` for a stale `expectedRevision`;
+   * `InvalidField` (`info.title`) for a title the API's name rules refuse.
+   */
+  replaceSpec(summary: SpecSummary, expectedRevision: number | undefined, now: Date): Result<void, ApiError> {
+    if (expectedRevision !== undefined && expectedRevision !== this.state.revision) {
+      return err({ kind: 'RevisionMismatch', expected: expectedRevision, actual: this.state.revision });
+    }
+    const name = checkName(summary.title);
+    if (!name.ok) return invalid('info.title', `must be 1-${NAME_MAX_LENGTH} characters, not only spaces`);
+    this.state = {
+      ...this.state,
+      name: name.value,
+      description: summary.description,
+      version: summary.version,
+      revision: this.state.revision + 1,
+      updateDate: now,
+    };
+    return ok();
+  }
+
+  /** The API as a release's event names it. */
+  asReleased(): { readonly id: ApiId; readonly accountId: AccountId; readonly nickname: string; readonly name: string } {
+    return { id: this.state.id, accountId: this.state.accountId, nickname: this.state.nickname, name: this.state.name };
   }
 
   /** Records `api.deleted` (by `actor`, who may not be the owner); storage removes the rows. */

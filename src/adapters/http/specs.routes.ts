@@ -1,0 +1,163 @@
+import { IsBoolean, IsOptional, IsString } from 'class-validator';
+import type { Context } from 'koa';
+import type { ExportSpec } from '../../application/specs/export-spec.use-case.js';
+import type { ImportApi, SpecResult } from '../../application/specs/import-api.use-case.js';
+import type { ListDerived } from '../../application/specs/list-derived.use-case.js';
+import type { ReplaceSpec } from '../../application/specs/replace-spec.use-case.js';
+import type { DerivedKind } from '../../application/ports/spec-repository.port.js';
+import type { SpecFormat } from '../../domain/spec/spec-document.js';
+import { principalOf } from './authenticate.js';
+import { expectedRevision } from './conditional.js';
+import { throwProblem } from './middleware.js';
+import { readMultipart, readRaw, type Part } from './multipart.js';
+import { listBody, positionPageRequest, queryParam } from './pagination.js';
+import { validationProblem } from './problem.js';
+import { accountIdParam, param, unwrap, type RouteDefinition } from './routes.js';
+import { validated } from './validation.js';
+
+class ImportBody {
+  @IsOptional() @IsString() nickname?: string;
+  @IsOptional() @IsString() type?: string;
+  @IsOptional() @IsBoolean() createRelease?: boolean;
+  @IsOptional() @IsString() releaseVersion?: string;
+}
+
+class ReplaceSpecBody {
+  @IsOptional() @IsString() release?: string;
+}
+
+export interface SpecUseCases {
+  readonly import: ImportApi;
+  readonly replace: ReplaceSpec;
+  readonly export: ExportSpec;
+  readonly listDerived: ListDerived;
+}
+
+const SPEC_PART_NAMES = ['spec', 'file'];
+
+function invalid(field: string, message: string): never {
+  throwProblem(validationProblem([{ field, message }]));
+}
+
+/**
+ * The parts of an import or spec update: exactly one spec part (`spec` or `file`), and an optional
+ * `body` part holding JSON, sent as a plain field or as an `application/json` part.
+ */
+function specParts<T extends object>(parts: readonly Part[], Body: new () => T): { spec: Buffer; body: T | undefined } {
+  const seen = new Set<string>();
+  for (const part of parts) {
+    if (![...SPEC_PART_NAMES, 'body'].includes(part.name)) invalid(part.name, 'is not a part this endpoint takes (spec or file, and body)');
+    if (seen.has(part.name)) invalid(part.name, 'is given more than once');
+    seen.add(part.name);
+  }
+  const specs = parts.filter((p) => SPEC_PART_NAMES.includes(p.name));
+  if (specs.length === 0) invalid('spec', 'is required: a part named spec or file holding the Swagger 2.0 document');
+  if (specs.length > 1) invalid('spec', 'send the document once, as spec or as file');
+  const bodyPart = parts.find((p) => p.name === 'body');
+  let body: T | undefined;
+  if (bodyPart) {
+    let json: unknown;
+    try {
+      json = JSON.parse(bodyPart.data.toString('utf8'));
+    } catch {
+      invalid('body', 'must be a JSON object');
+    }
+    if (typeof json !== 'object' || json === null || Array.isArray(json)) invalid('body', 'must be a JSON object');
+    body = validated(Body, json as Record<string, unknown>);
+  }
+  return { spec: specs[0]!.data, body };
+}
+
+function isMultipart(ctx: Context): boolean {
+  return ctx.request.is('multipart/form-data') === 'multipart/form-data';
+}
+
+function sendSpecResult(ctx: Context, accountId: number, result: SpecResult, status: number): void {
+  ctx.status = status;
+  ctx.set('ETag', `"${result.api.revision}"`);
+  if (status === 201) ctx.set('Location', `/api/${accountId}/${result.api.id}`);
+  ctx.body = result;
+}
+
+const FORMATS: readonly SpecFormat[] = ['yaml', 'json'];
+const MEDIA_TYPES: Record<SpecFormat, string> = { yaml: 'application/yaml; charset=utf-8', json: 'application/json; charset=utf-8' };
+
+const DERIVED: readonly [string, DerivedKind, string][] = [
+  ['endpoints', 'endpoints', 'Endpoints: one per path and method'],
+  ['models', 'models', 'Domain models: one per definition'],
+  ['environments', 'environments', 'Environments: one per scheme, host and basePath'],
+  ['auth-adapters', 'authAdapters', 'Authentication adapters: one per securityDefinition'],
+];
+
+export function specRoutes(useCases: SpecUseCases, importMaxBytes: number): RouteDefinition[] {
+  return [
+    {
+      method: 'POST',
+      path: '/api/:accountId/import',
+      scope: 'api',
+      summary: 'Import a Swagger 2.0 document as a new API (multipart: spec or file, body)',
+      handler: async (ctx) => {
+        const accountId = accountIdParam(ctx);
+        if (!isMultipart(ctx)) {
+          throwProblem({ status: 415, code: 'unsupported_media_type', title: 'Unsupported Media Type', detail: 'Send the import as multipart/form-data.' });
+        }
+        const { spec, body } = specParts(await readMultipart(ctx, importMaxBytes), ImportBody);
+        const result = unwrap(await useCases.import.execute(principalOf(ctx), { accountId, spec, ...body }));
+        sendSpecResult(ctx, accountId, result, 201);
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/api/:accountId/:apiId/spec',
+      scope: 'api',
+      summary: 'Replace the spec (multipart like import, or the raw YAML/JSON body); ?release= also releases it',
+      handler: async (ctx) => {
+        const accountId = accountIdParam(ctx);
+        const fromQuery = queryParam(ctx, 'release');
+        let spec: Buffer;
+        let release = fromQuery;
+        if (isMultipart(ctx)) {
+          const parts = specParts(await readMultipart(ctx, importMaxBytes), ReplaceSpecBody);
+          spec = parts.spec;
+          if (parts.body?.release !== undefined) {
+            if (fromQuery !== undefined) invalid('release', 'give it in the body or the query, not both');
+            release = parts.body.release;
+          }
+        } else {
+          spec = await readRaw(ctx, importMaxBytes);
+        }
+        const input = { accountId, apiId: param(ctx, 'apiId'), spec, release, expectedRevision: expectedRevision(ctx) };
+        sendSpecResult(ctx, accountId, unwrap(await useCases.replace.execute(principalOf(ctx), input)), 200);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/:accountId/:apiId/export',
+      scope: 'api.readonly',
+      summary: 'The stored document (?format=yaml|json, ?release=<version> for a release snapshot)',
+      handler: async (ctx) => {
+        const format = queryParam(ctx, 'format');
+        if (format !== undefined && !(FORMATS as readonly string[]).includes(format)) invalid('format', 'must be yaml or json');
+        const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), format: format as SpecFormat | undefined, release: queryParam(ctx, 'release') };
+        const exported = unwrap(await useCases.export.execute(principalOf(ctx), input));
+        const name = exported.release === null ? exported.nickname : `${exported.nickname}-${exported.release}`;
+        ctx.type = MEDIA_TYPES[exported.format];
+        ctx.set('Content-Disposition', `inline; filename="${name}.${exported.format}"`);
+        ctx.body = exported.text;
+      },
+    },
+    ...DERIVED.map(
+      ([segment, kind, summary]): RouteDefinition => ({
+        method: 'GET',
+        path: `/api/:accountId/:apiId/${segment}`,
+        scope: 'api.readonly',
+        summary,
+        handler: async (ctx) => {
+          const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), kind, page: positionPageRequest(ctx) };
+          const page = unwrap(await useCases.listDerived.execute(principalOf(ctx), input));
+          ctx.body = listBody(page.items, page.next);
+        },
+      }),
+    ),
+  ];
+}

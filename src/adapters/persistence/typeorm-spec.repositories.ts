@@ -1,0 +1,148 @@
+import type { EntityManager } from 'typeorm';
+import type { ReleaseRepository } from '../../application/ports/release-repository.port.js';
+import type { DerivedItem, DerivedKind, SpecRepository, StoredSpec } from '../../application/ports/spec-repository.port.js';
+import type { Page, PageRequest } from '../../application/shared/page.js';
+import type { ApiId } from '../../domain/api/api.aggregate.js';
+import { Release, type ReleaseId } from '../../domain/release/release.aggregate.js';
+import { err, ok, type Result } from '../../domain/shared/result.js';
+import type { DerivedResources } from '../../domain/spec/derived-resources.js';
+import type { Dialect } from './dialect.js';
+import type { ApiReleaseRow, Schemas } from './schema.js';
+import { isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
+
+const DERIVED_KINDS: readonly DerivedKind[] = ['endpoints', 'models', 'environments', 'authAdapters'];
+/** Rows per INSERT: 4 parameters each stays far below both databases' parameter limits. */
+const INSERT_CHUNK = 1000;
+
+export class TypeOrmSpecRepository implements SpecRepository {
+  constructor(
+    private readonly run: Run,
+    private readonly s: Schemas,
+  ) {}
+
+  save(apiId: ApiId, spec: StoredSpec, derived: DerivedResources): Promise<void> {
+    return this.run(async (m) => {
+      await m.getRepository(this.s.specs).upsert(
+        { apiId, format: spec.format, source: spec.source, document: spec.documentJson, updateDate: new Date() },
+        ['apiId'],
+      );
+      await m.getRepository(this.s.derived).delete({ apiId });
+      const rows = DERIVED_KINDS.flatMap((kind) => derived[kind].map((item, position) => ({ apiId, kind, position, data: JSON.stringify(item) })));
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+        await m.getRepository(this.s.derived).insert(rows.slice(i, i + INSERT_CHUNK));
+      }
+    });
+  }
+
+  get(apiId: ApiId): Promise<StoredSpec | undefined> {
+    if (!isUuid(apiId)) return Promise.resolve(undefined);
+    return this.run(async (m) => {
+      const row = await m.getRepository(this.s.specs).findOneBy({ apiId });
+      return row ? { format: row.format, source: row.source, documentJson: row.document } : undefined;
+    });
+  }
+
+  listDerived<K extends DerivedKind>(apiId: ApiId, kind: K, page: PageRequest<number>): Promise<Page<DerivedItem<K>, number>> {
+    return this.run(async (m) => {
+      const query = m
+        .createQueryBuilder(this.s.derived, 'd')
+        .select(['d.position', 'd.data'])
+        .where('d.api_id = :apiId AND d.kind = :kind', { apiId, kind });
+      if (page.after !== undefined) query.andWhere('d.position > :after', { after: page.after });
+      const rows = await query.orderBy('d.position', 'ASC').limit(page.limit + 1).getMany();
+      const kept = rows.slice(0, page.limit);
+      return {
+        items: kept.map((row) => JSON.parse(row.data) as DerivedItem<K>),
+        next: rows.length > page.limit ? Number(kept.at(-1)?.position) : null,
+      };
+    });
+  }
+}
+
+/** The release columns without the (possibly large) snapshot. */
+const STATE_COLUMNS = ['r.id', 'r.apiId', 'r.accountId', 'r.version', 'r.status', 'r.releaseDate'];
+
+function releaseFromRow(row: ApiReleaseRow): Release {
+  return Release.rehydrate({
+    id: row.id,
+    apiId: row.apiId,
+    accountId: Number(row.accountId),
+    version: row.version,
+    status: row.status,
+    releaseDate: row.releaseDate,
+  });
+}
+
+export class TypeOrmReleaseRepository implements ReleaseRepository {
+  constructor(
+    private readonly run: Run,
+    private readonly s: Schemas,
+    private readonly dialect: Dialect,
+  ) {}
+
+  get(apiId: ApiId, version: string): Promise<Release | undefined> {
+    return this.find(apiId, version, false);
+  }
+
+  getForUpdate(apiId: ApiId, version: string): Promise<Release | undefined> {
+    return this.find(apiId, version, this.dialect === 'postgres');
+  }
+
+  private find(apiId: ApiId, version: string, lock: boolean): Promise<Release | undefined> {
+    if (!isUuid(apiId)) return Promise.resolve(undefined);
+    return this.run(async (m) => {
+      const query = this.states(m).where('r.api_id = :apiId AND r.version = :version', { apiId, version });
+      if (lock) query.setLock('pessimistic_write');
+      const row = await query.getOne();
+      return row ? releaseFromRow(row) : undefined;
+    });
+  }
+
+  list(apiId: ApiId, page: PageRequest<ReleaseId>): Promise<Page<Release, ReleaseId>> {
+    return this.run(async (m) => {
+      const query = this.states(m).where('r.api_id = :apiId', { apiId });
+      if (page.after !== undefined) query.andWhere('r.id > :after', { after: page.after });
+      const rows = await query.orderBy('r.id', 'ASC').limit(page.limit + 1).getMany();
+      const items = rows.slice(0, page.limit).map(releaseFromRow);
+      return { items, next: rows.length > page.limit ? (items.at(-1)?.id ?? null) : null };
+    });
+  }
+
+  add(release: Release, snapshot: StoredSpec): Promise<Result<void, { readonly kind: 'DuplicateVersion' }>> {
+    return this.run(async (m) => {
+      const state = release.snapshot();
+      try {
+        await m.getRepository(this.s.releases).insert({ ...state, format: snapshot.format, source: snapshot.source, document: snapshot.documentJson });
+        return ok();
+      } catch (error) {
+        if (isUniqueViolation(error)) return err({ kind: 'DuplicateVersion' as const });
+        throw error;
+      }
+    });
+  }
+
+  save(release: Release): Promise<void> {
+    return this.run(async (m) => {
+      const { id, status } = release.snapshot();
+      await m.getRepository(this.s.releases).update({ id }, { status });
+    });
+  }
+
+  delete(apiId: ApiId, id: ReleaseId): Promise<void> {
+    return this.run(async (m) => {
+      await m.getRepository(this.s.releases).delete({ id, apiId });
+    });
+  }
+
+  snapshot(apiId: ApiId, version: string): Promise<StoredSpec | undefined> {
+    if (!isUuid(apiId)) return Promise.resolve(undefined);
+    return this.run(async (m) => {
+      const row = await m.getRepository(this.s.releases).findOne({ where: { apiId, version }, select: { format: true, source: true, document: true } });
+      return row ? { format: row.format, source: row.source, documentJson: row.document } : undefined;
+    });
+  }
+
+  private states(m: EntityManager) {
+    return m.createQueryBuilder(this.s.releases, 'r').select(STATE_COLUMNS);
+  }
+}

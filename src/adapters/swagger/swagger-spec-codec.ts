@@ -1,0 +1,175 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { Lexer, parse as parseYaml, stringify as stringifyYaml, YAMLParseError } from 'yaml';
+import type { ParsedSpec, SpecCodec, SpecError } from '../../application/ports/spec-codec.port.js';
+import { err, ok, type Result } from '../../domain/shared/result.js';
+import { isJsonObject, type JsonObject, type SpecFormat } from '../../domain/spec/spec-document.js';
+
+export interface SpecCodecLimits {
+  /** Deepest nesting accepted, in either flow (`[`, `{`) or block style. */
+  readonly maxDepth: number;
+  /** YAML aliases expanded at most; beyond it a document is an alias bomb. */
+  readonly maxAliasCount: number;
+}
+
+/** Swagger documents nest about a dozen levels (Kubernetes 1.13: 7); 128 leaves room for any real one. */
+export const DEFAULT_SPEC_LIMITS: SpecCodecLimits = { maxDepth: 128, maxAliasCount: 1000 };
+
+/** Below this many brackets no flow nesting can get near a depth the YAML parser cannot survive. */
+const BRACKETS_WORTH_LEXING = 50_000;
+
+const tooComplex = (message: string): Result<never, SpecError> => err({ kind: 'TooComplex', message });
+
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line += 1;
+    lineStart = i + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+function countBrackets(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) count++;
+  }
+  return count;
+}
+
+/** The exact flow depth, from yaml's own (iterative) lexer, so quoted brackets do not count. */
+function flowDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  for (const token of new Lexer().lex(text)) {
+    if (token === '[' || token === '{') max = Math.max(max, ++depth);
+    else if (token === ']' || token === '}') depth--;
+  }
+  return max;
+}
+
+/** Depth of a parsed value, walked without recursion. */
+function depthOf(value: unknown, limit: number): number {
+  const stack: [unknown, number][] = [[value, 1]];
+  let max = 0;
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    max = Math.max(max, depth);
+    if (max > limit) return max;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return max;
+}
+
+interface AjvLikeError {
+  readonly instancePath?: string;
+  readonly message?: string;
+  readonly params?: Record<string, unknown>;
+}
+
+/** The validator's messages as `{ path, message }`: ajv details when present, else its message. */
+function validatorErrors(error: unknown): { path: string; message: string }[] {
+  const details = (error as { details?: AjvLikeError[] }).details;
+  if (Array.isArray(details) && details.length > 0) {
+    return details.slice(0, 50).map((d) => {
+      const extra = d.params?.['additionalProperty'] ?? d.params?.['missingProperty'];
+      return { path: (d.instancePath ?? '').replace(/^\//, '').split('/').join('.') || '(document)', message: `${d.message ?? 'is invalid'}${typeof extra === 'string' ? `: ${extra}` : ''}` };
+    });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return message
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !/^Swagger schema validation failed\.?$/.test(line))
+    .slice(0, 50)
+    .map((line) => ({ path: '(document)', message: line }));
+}
+
+/**
+ * Swagger 2.0 in YAML or JSON: `JSON.parse` for JSON (fast), the `yaml` package for YAML, with
+ * limits on depth and aliases checked before anything recursive sees the text; then
+ * @apidevtools/swagger-parser, which never reads files or URLs here (external `$ref`s stay as
+ * written).
+ */
+export class SwaggerSpecCodec implements SpecCodec {
+  constructor(private readonly limits: SpecCodecLimits = DEFAULT_SPEC_LIMITS) {}
+
+  async parse(bytes: Uint8Array): Promise<Result<ParsedSpec, SpecError>> {
+    let source: string;
+    try {
+      source = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      return err({ kind: 'Unparseable', message: 'the spec is not valid UTF-8 text', line: null, column: null });
+    }
+    const parsed = this.parseText(source);
+    if (!parsed.ok) return parsed;
+    const { value, format } = parsed.value;
+    if (depthOf(value, this.limits.maxDepth) > this.limits.maxDepth) {
+      return tooComplex(`the spec nests deeper than ${this.limits.maxDepth} levels`);
+    }
+    const shape = checkSwagger2(value);
+    if (!shape.ok) return shape;
+    const documentJson = JSON.stringify(value);
+    const document = format === 'json' ? shape.value : (JSON.parse(documentJson) as JsonObject);
+    try {
+      // The validator dereferences in place: give it a copy, keep the document as written.
+      await SwaggerParser.validate(JSON.parse(documentJson) as never, {
+        resolve: { external: false },
+        dereference: { circular: 'ignore' },
+        validate: { schema: true, spec: true },
+      });
+    } catch (error) {
+      return err({ kind: 'InvalidSpec', errors: validatorErrors(error) });
+    }
+    return ok({ format, source, document, documentJson });
+  }
+
+  render(document: JsonObject, format: SpecFormat): string {
+    return format === 'json' ? JSON.stringify(document, null, 2) : stringifyYaml(document, { aliasDuplicateObjects: false, lineWidth: 0 });
+  }
+
+  private parseText(source: string): Result<{ value: unknown; format: SpecFormat }, SpecError> {
+    const first = /\S/.exec(source)?.[0];
+    if (first === undefined) return err({ kind: 'Unparseable', message: 'the spec is empty', line: null, column: null });
+    if (first === '{' || first === '[') {
+      try {
+        return ok({ value: JSON.parse(source) as unknown, format: 'json' });
+      } catch {
+        // Not strict JSON: YAML (a superset) may still read it, and reports where it fails if not.
+      }
+    }
+    if (countBrackets(source) > BRACKETS_WORTH_LEXING && flowDepth(source) > this.limits.maxDepth) {
+      return tooComplex(`the spec nests deeper than ${this.limits.maxDepth} levels`);
+    }
+    try {
+      const value: unknown = parseYaml(source, { prettyErrors: false, maxAliasCount: this.limits.maxAliasCount, merge: true, uniqueKeys: true });
+      return ok({ value, format: first === '{' || first === '[' ? 'json' : 'yaml' });
+    } catch (error) {
+      if (error instanceof YAMLParseError) {
+        if (error.code === 'RESOURCE_EXHAUSTION') return tooComplex(`the spec is too deeply nested to read (${error.message.split('\n')[0]})`);
+        const { line, column } = lineAndColumn(source, error.pos[0]);
+        return err({ kind: 'Unparseable', message: error.message.split('\n')[0] ?? 'invalid YAML', line, column });
+      }
+      if (error instanceof ReferenceError && /alias/i.test(error.message)) {
+        return tooComplex(`the spec expands too many YAML aliases (at most ${this.limits.maxAliasCount})`);
+      }
+      throw error;
+    }
+  }
+}
+
+function checkSwagger2(value: unknown): Result<JsonObject, SpecError> {
+  if (!isJsonObject(value)) {
+    return err({ kind: 'InvalidSpec', errors: [{ path: '(document)', message: 'must be a mapping (object) with swagger: "2.0"' }] });
+  }
+  if (value['swagger'] !== '2.0') {
+    const message =
+      typeof value['openapi'] === 'string'
+        ? `this is an OpenAPI ${value['openapi']} document; only Swagger 2.0 (swagger: "2.0") is accepted`
+        : 'must be "2.0" (a string): only Swagger 2.0 documents are accepted';
+    return err({ kind: 'InvalidSpec', errors: [{ path: 'swagger', message }] });
+  }
+  return ok(value);
+}

@@ -1,0 +1,36 @@
+import type { AccountId } from '../../domain/account/account.js';
+import type { ApiId } from '../../domain/api/api.aggregate.js';
+import type { ReleaseRecord } from '../../domain/release/release.aggregate.js';
+import { err, ok, type Result } from '../../domain/shared/result.js';
+import { actorOf, authorize, type Principal } from '../auth/principal.js';
+import type { Clock } from '../ports/clock.port.js';
+import type { IdGenerator } from '../ports/id-generator.port.js';
+import type { UnitOfWork } from '../ports/unit-of-work.port.js';
+import { notFound, type ApplicationError } from '../shared/application-error.js';
+import { releaseSpec } from '../specs/spec-helpers.js';
+
+/** Releases the API's current spec as `version` (409 when the API has no spec or the label is taken). */
+export class CreateRelease {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(
+    principal: Principal,
+    input: { readonly accountId: AccountId; readonly apiId: ApiId; readonly version: unknown },
+  ): Promise<Result<ReleaseRecord, ApplicationError>> {
+    const allowed = authorize(principal, 'api_release', 'write', input.accountId);
+    if (!allowed.ok) return allowed;
+    return this.uow.run(async (tx): Promise<Result<ReleaseRecord, ApplicationError>> => {
+      const api = await tx.apis.getForUpdate(input.accountId, input.apiId);
+      if (!api) return err(notFound('api'));
+      const snapshot = await tx.specs.get(api.id);
+      if (!snapshot) return err({ kind: 'Conflict', code: 'no_spec', detail: 'the API has no spec to release yet: import or PUT one first' });
+      const input2 = { releaseId: this.ids.next(), api, version: input.version, actor: actorOf(principal), snapshot, field: 'version' };
+      const released = await releaseSpec(tx, input2, this.clock.now());
+      return released.ok ? ok(released.value.toRecord()) : released;
+    });
+  }
+}

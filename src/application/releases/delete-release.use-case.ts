@@ -1,0 +1,33 @@
+import type { AccountId } from '../../domain/account/account.js';
+import type { ApiId } from '../../domain/api/api.aggregate.js';
+import { err, ok, type Result } from '../../domain/shared/result.js';
+import { actorOf, authorize, type Principal } from '../auth/principal.js';
+import type { Clock } from '../ports/clock.port.js';
+import type { UnitOfWork } from '../ports/unit-of-work.port.js';
+import { notFound, type ApplicationError } from '../shared/application-error.js';
+
+/** Deletes a release of any state with its snapshot, recording `release.deleted`. */
+export class DeleteRelease {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(
+    principal: Principal,
+    input: { readonly accountId: AccountId; readonly apiId: ApiId; readonly version: string },
+  ): Promise<Result<void, ApplicationError>> {
+    const allowed = authorize(principal, 'api_release', 'write', input.accountId);
+    if (!allowed.ok) return allowed;
+    return this.uow.run(async (tx): Promise<Result<void, ApplicationError>> => {
+      const api = await tx.apis.get(input.accountId, input.apiId);
+      if (!api) return err(notFound('api'));
+      const release = await tx.releases.getForUpdate(api.id, input.version);
+      if (!release) return err(notFound('release'));
+      release.delete(api.asReleased(), actorOf(principal), this.clock.now());
+      await tx.releases.delete(api.id, release.id);
+      await tx.outbox.append(release.pullEvents());
+      return ok();
+    });
+  }
+}

@@ -1,0 +1,51 @@
+import type { AccountId } from '../../domain/account/account.js';
+import type { ApiId } from '../../domain/api/api.aggregate.js';
+import { err, ok, type Result } from '../../domain/shared/result.js';
+import type { JsonObject, SpecFormat } from '../../domain/spec/spec-document.js';
+import { authorize, type Principal } from '../auth/principal.js';
+import type { ApiRepository } from '../ports/api-repository.port.js';
+import type { ReleaseRepository } from '../ports/release-repository.port.js';
+import type { SpecCodec } from '../ports/spec-codec.port.js';
+import type { SpecRepository, StoredSpec } from '../ports/spec-repository.port.js';
+import { notFound, type ApplicationError } from '../shared/application-error.js';
+
+export interface ExportedSpec {
+  readonly format: SpecFormat;
+  readonly text: string;
+  /** For a download name: the API's nickname and the release, if any. */
+  readonly nickname: string;
+  readonly release: string | null;
+}
+
+/**
+ * The stored document, or a release's frozen snapshot, in the asked format (default: as uploaded).
+ * In its own format the text comes back exactly as uploaded; in the other it is re-serialised.
+ */
+export class ExportSpec {
+  constructor(
+    private readonly apis: ApiRepository,
+    private readonly specs: SpecRepository,
+    private readonly releases: ReleaseRepository,
+    private readonly codec: SpecCodec,
+  ) {}
+
+  async execute(
+    principal: Principal,
+    input: { readonly accountId: AccountId; readonly apiId: ApiId; readonly format?: SpecFormat | undefined; readonly release?: string | undefined },
+  ): Promise<Result<ExportedSpec, ApplicationError>> {
+    const allowed = authorize(principal, 'api', 'read', input.accountId);
+    if (!allowed.ok) return allowed;
+    const api = await this.apis.get(input.accountId, input.apiId);
+    if (!api) return err(notFound('api'));
+    const stored = input.release === undefined ? await this.specs.get(api.id) : await this.releases.snapshot(api.id, input.release);
+    if (!stored) return err(notFound(input.release === undefined ? 'spec: the API has none yet' : 'release'));
+    const format = input.format ?? stored.format;
+    return ok({ format, text: this.render(stored, format), nickname: api.nickname, release: input.release ?? null });
+  }
+
+  private render(stored: StoredSpec, format: SpecFormat): string {
+    if (format === stored.format) return stored.source;
+    if (format === 'json') return stored.documentJson;
+    return this.codec.render(JSON.parse(stored.documentJson) as JsonObject, format);
+  }
+}
