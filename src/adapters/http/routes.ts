@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import type { Scope } from '../../domain/token/scope.js';
+import { scopesPermit, type Area, type Scope } from '../../domain/token/scope.js';
+import { principalOf } from './authenticate.js';
 import { throwProblem } from './middleware.js';
 import { problemFor } from './problem.js';
 import type { ApplicationError } from '../../application/shared/application-error.js';
@@ -23,9 +24,24 @@ export interface RouteDefinition {
   readonly handler: (ctx: Context) => Promise<void>;
 }
 
+/**
+ * Refuses a token without the route's scope before its body is read: an unauthorised caller must
+ * not make the server parse a 10 MiB import. The use case still authorises (scope and account);
+ * the scope-matrix test keeps the two in agreement.
+ */
+function requireScope(scope: Scope): Middleware {
+  const [area, readonly] = scope.split('.') as [Area, string | undefined];
+  const access = readonly === undefined ? 'write' : 'read';
+  return async (ctx, next) => {
+    if (!scopesPermit(principalOf(ctx).scopes, area, access)) throwProblem(problemFor({ kind: 'InsufficientScope', scope }));
+    await next();
+  };
+}
+
 export function mountRoutes(router: Router, routes: readonly RouteDefinition[]): void {
   for (const route of routes) {
-    router.register(route.path, [route.method], [...(route.middleware ?? []), route.handler]);
+    const guard = route.scope === null ? [] : [requireScope(route.scope)];
+    router.register(route.path, [route.method], [...guard, ...(route.middleware ?? []), route.handler]);
   }
 }
 
