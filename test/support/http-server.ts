@@ -7,6 +7,8 @@ import { startServer, type RunningServer } from '../../src/main/server.js';
 import type { Scope } from '../../src/domain/token/scope.js';
 import { ApiTokenRepository } from '../../src/application/ports/api-token-repository.port.js';
 import { TokenGenerator } from '../../src/application/ports/token-generator.port.js';
+import type { EntitySchema } from 'typeorm';
+import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database.js';
 
 /** The real server on 127.0.0.1 and an ephemeral port, with small limits so tests can reach them. */
 export async function startTestServer(database: DatabaseConfig, env: Record<string, string> = {}): Promise<TestServer> {
@@ -50,6 +52,29 @@ export class TestServer {
     const tokens = this.running.container.get<ApiTokenRepository>(ApiTokenRepository);
     const stored = await tokens.findByHash(this.running.container.get<TokenGenerator>(TokenGenerator).hash(token));
     if (!stored || !(await tokens.delete(user.userId, stored.id))) throw new Error('revoke failed');
+  }
+
+  /** Rows in every table the Core-API writes: the "nothing was written" check of bad-input tests. */
+  async rowCounts(): Promise<Record<string, number>> {
+    const db = this.running.container.get<TypeOrmDatabase>(TypeOrmDatabase);
+    const counts: Record<string, number> = {};
+    for (const [name, schema] of Object.entries(db.schemas) as [string, EntitySchema][]) counts[name] = await db.read((m) => m.count(schema));
+    return counts;
+  }
+
+  /** POST or PUT multipart/form-data built from parts (strings as plain fields, objects as file parts). */
+  multipart(
+    method: string,
+    path: string,
+    token: string,
+    parts: readonly { name: string; value: string | Uint8Array; filename?: string; type?: string }[],
+  ): Promise<Response> {
+    const form = new FormData();
+    for (const part of parts) {
+      if (part.filename === undefined && part.type === undefined && typeof part.value === 'string') form.append(part.name, part.value);
+      else form.append(part.name, new Blob([part.value], part.type ? { type: part.type } : {}), part.filename ?? 'blob');
+    }
+    return fetch(this.url + path, { method, headers: { Authorization: `Bearer ${token}` }, body: form });
   }
 
   request(method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {

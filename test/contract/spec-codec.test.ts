@@ -1,0 +1,152 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { SwaggerSpecCodec } from '../../src/adapters/swagger/swagger-spec-codec.js';
+import { deriveResources } from '../../src/domain/spec/derived-resources.js';
+import { FIXTURES, swaggerFixture } from '../support/fixtures.js';
+
+const codec = new SwaggerSpecCodec();
+const utf8 = (text: string) => new TextEncoder().encode(text);
+const minimal = (body = '') => `swagger: "2.0"\ninfo: {title: T, version: "1"}\npaths: {}\n${body}`;
+
+async function parseError(text: string | Uint8Array) {
+  const result = await codec.parse(typeof text === 'string' ? utf8(text) : text);
+  if (result.ok) throw new Error('expected an error');
+  return result.error;
+}
+
+describe('SpecCodec: SwaggerSpecCodec', function () {
+  this.timeout(30_000);
+
+  describe('real-world documents', () => {
+    for (const file of FIXTURES) {
+      it(`reads and validates ${file}, keeping the text as uploaded and the document as written`, async () => {
+        const fixture = swaggerFixture(file);
+        const result = await codec.parse(fixture.bytes);
+        if (!result.ok) throw new Error(JSON.stringify(result.error));
+        const text = fixture.bytes.toString('utf8');
+        expect(result.value.format).to.equal(fixture.format);
+        expect(result.value.source).to.equal(text);
+        const independent: unknown = fixture.format === 'json' ? JSON.parse(text) : parseYaml(text);
+        expect(result.value.document).to.deep.equal(independent);
+        expect(JSON.parse(result.value.documentJson)).to.deep.equal(independent);
+      });
+    }
+
+    it('renders a document as YAML and JSON that read back deep-equal', async () => {
+      const result = await codec.parse(swaggerFixture('petstore.json').bytes);
+      if (!result.ok) throw new Error('parse');
+      expect(parseYaml(codec.render(result.value.document, 'yaml'))).to.deep.equal(result.value.document);
+      expect(JSON.parse(codec.render(result.value.document, 'json'))).to.deep.equal(result.value.document);
+    });
+
+    it('ignores a UTF-8 byte-order mark', async () => {
+      const result = await codec.parse(utf8('\uFEFF' + minimal()));
+      expect(result.ok && result.value.source.startsWith('swagger')).to.equal(true);
+    });
+
+    it('reads JSON-looking YAML (flow style) as YAML when it is not strict JSON', async () => {
+      const result = await codec.parse(utf8("{swagger: '2.0', info: {title: T, version: '1'}, paths: {}}"));
+      expect(result.ok && result.value.document['swagger']).to.equal('2.0');
+    });
+  });
+
+  describe('external references are never read', () => {
+    it('accepts them as written and marks what needs them unresolved, reading no file and fetching no URL', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'specbase-ref-'));
+      writeFileSync(join(dir, 'evil.yaml'), 'this: [is not: valid yaml');
+      let fetched = 0;
+      const server = createServer((_req, res) => {
+        fetched += 1;
+        res.end('{}');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/x.json`;
+      try {
+        const text = minimal(`definitions:\n  Local: {$ref: "${join(dir, 'evil.yaml')}#/A"}\n  Remote: {$ref: "${url}#/X"}\n`).replace('paths: {}', `paths:\n  /far: {$ref: "${url}#/paths/far"}`);
+        const result = await codec.parse(utf8(text));
+        if (!result.ok) throw new Error(JSON.stringify(result.error));
+        expect(fetched).to.equal(0);
+        const derived = deriveResources(result.value.document);
+        expect(derived.models.map((m) => m.unresolved)).to.deep.equal([true, true]);
+        expect(derived.endpoints).to.deep.equal([{ method: null, path: '/far', operationId: null, summary: null, tags: [], deprecated: false, unresolved: true }]);
+      } finally {
+        server.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+
+  describe('input that is not a Swagger 2.0 document', () => {
+    it('refuses bytes that are not UTF-8', async () => {
+      expect(await parseError(new Uint8Array([0x73, 0x77, 0xff, 0xfe, 0x0a]))).to.deep.include({ kind: 'Unparseable', message: 'the spec is not valid UTF-8 text' });
+    });
+    it('refuses an empty document', async () => {
+      expect((await parseError('  \n ')).kind).to.equal('Unparseable');
+    });
+    it('reports where YAML fails to parse, 1-based', async () => {
+      expect(await parseError('swagger: "2.0"\ninfo:\n  title: a: b\n')).to.deep.include({ kind: 'Unparseable', line: 3, column: 10 });
+      expect(await parseError('swagger: "2.0"\n\tinfo: x\n')).to.deep.include({ kind: 'Unparseable', message: 'Tabs are not allowed as indentation', line: 2, column: 1 });
+    });
+    it('reports where JSON fails to parse', async () => {
+      const error = await parseError('{\n  "swagger": "2.0",\n  "info": {"title": "T",, }\n}');
+      expect(error).to.include({ kind: 'Unparseable', line: 3 });
+    });
+    it('refuses duplicate keys', async () => {
+      expect(await parseError('swagger: "2.0"\nswagger: "2.0"\n')).to.deep.include({ kind: 'Unparseable', line: 2, column: 1 });
+    });
+    for (const [label, text, path] of [
+      ['an OpenAPI 3 document', 'openapi: 3.0.3\ninfo: {title: T, version: "1"}\npaths: {}\n', 'swagger'],
+      ['swagger: 2.0 as a number', 'swagger: 2.0\ninfo: {title: T, version: "1"}\npaths: {}\n', 'swagger'],
+      ['a list', '- swagger: "2.0"\n', '(document)'],
+      ['a plain string', 'hello', '(document)'],
+    ] as const) {
+      it(`refuses ${label} as invalid (422), naming ${path}`, async () => {
+        const error = await parseError(text);
+        expect(error.kind).to.equal('InvalidSpec');
+        expect(error.kind === 'InvalidSpec' && error.errors[0]!.path).to.equal(path);
+      });
+    }
+    it("passes on the validator's messages", async () => {
+      const error = await parseError('swagger: "2.0"\npaths: {}\n');
+      expect(error.kind === 'InvalidSpec' && error.errors.map((e) => e.message)).to.deep.include("must have required property 'info': info");
+      const duplicate = await parseError(minimal().replace('paths: {}', 'paths:\n  /a: {get: {operationId: x, responses: {200: {description: ok}}}}\n  /b: {get: {operationId: x, responses: {200: {description: ok}}}}'));
+      expect(duplicate.kind === 'InvalidSpec' && duplicate.errors[0]!.message).to.include("Duplicate operation id 'x'");
+    });
+  });
+
+  describe('hostile input is refused fast, without exhausting memory', () => {
+    const bomb = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+      .concat(['b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'].map((name, i) => `${name}: &${name} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`))
+      .join('\n');
+    const cases: [string, () => string, number][] = [
+      ['a billion-laughs alias bomb', () => bomb, 1000],
+      ['flow nesting 1,000,000 deep (2 MB)', () => '['.repeat(1_000_000) + ']'.repeat(1_000_000), 5000],
+      ['flow nesting 100,000 deep in a mapping', () => 'a: ' + '{b: '.repeat(100_000) + '1' + '}'.repeat(100_000), 5000],
+      ['flow nesting 200 deep (over the limit, under the lexing threshold)', () => 'a: ' + '['.repeat(200) + ']'.repeat(200), 1000],
+      ['block nesting 2,000 deep', () => Array.from({ length: 2000 }, (_, i) => ' '.repeat(i) + 'k:').join('\n') + ' 1', 3000],
+      ['JSON nesting 100,000 deep', () => '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000), 3000],
+      ['quoted brackets hiding deep nesting', () => 'a: ' + '["]", '.repeat(60_000) + '1' + ']'.repeat(60_000), 5000],
+    ];
+    for (const [label, make, budgetMs] of cases) {
+      it(`refuses ${label}`, async () => {
+        const text = make();
+        const heapBefore = process.memoryUsage().heapUsed;
+        const started = performance.now();
+        const error = await parseError(text);
+        const elapsed = performance.now() - started;
+        expect(error.kind).to.equal('TooComplex');
+        expect(elapsed, 'milliseconds').to.be.below(budgetMs);
+        expect(process.memoryUsage().heapUsed - heapBefore, 'heap growth').to.be.below(512 * 1024 * 1024);
+      });
+    }
+    it('still accepts a document with a few aliases', async () => {
+      const result = await codec.parse(utf8(minimal('x-common: &common {description: shared}\nresponses:\n  ok: *common\n  also: *common\n')));
+      expect(result.ok, JSON.stringify(!result.ok && result.error)).to.equal(true);
+    });
+  });
+});
