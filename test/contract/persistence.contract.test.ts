@@ -4,6 +4,9 @@ import type { UnitOfWork } from '../../src/application/ports/unit-of-work.port.j
 import { Api } from '../../src/domain/api/api.aggregate.js';
 import { err, ok } from '../../src/domain/shared/result.js';
 import { ApiToken } from '../../src/domain/token/api-token.aggregate.js';
+import { Release } from '../../src/domain/release/release.aggregate.js';
+import { deriveResources } from '../../src/domain/spec/derived-resources.js';
+import type { StoredSpec } from '../../src/application/ports/spec-repository.port.js';
 import { aPrincipal } from '../support/builders.js';
 import { FixedClock, SequentialIds } from '../support/fakes.js';
 import { aNewUser, forEachImplementation, type PersistenceFixture } from './fixtures.js';
@@ -211,6 +214,112 @@ forEachImplementation('persistence contract', (make) => {
       expect(await f.repos.apis.get(a.accountId, api.id)).to.not.equal(undefined);
       await f.uow.run(async (tx) => ok(await tx.apis.delete(a.accountId, api.id)));
       expect(await f.repos.apis.get(a.accountId, api.id)).to.equal(undefined);
+    });
+  });
+
+  describe('SpecRepository', () => {
+    const document = {
+      swagger: '2.0',
+      info: { title: 'T', version: '1' },
+      schemes: ['https', 'http'],
+      paths: Object.fromEntries(Array.from({ length: 7 }, (_, i) => [`/p${i}`, { get: { operationId: `op${i}` }, post: {} }])),
+      definitions: { A: { type: 'object' }, B: { $ref: '#/definitions/A' } },
+      securityDefinitions: { key: { type: 'apiKey', in: 'header', name: 'X-Key' } },
+    };
+    const spec: StoredSpec = { format: 'yaml', source: 'swagger: "2.0"\n# as uploaded, comments and all\n', documentJson: JSON.stringify(document) };
+
+    it('keeps the text as uploaded and the canonical JSON; nothing for an API without a spec', async () => {
+      const a = await seedUser(f);
+      const api = newApi(a, 'pets');
+      await saved(f, api);
+      expect(await f.repos.specs.get(api.id)).to.equal(undefined);
+      await f.uow.run(async (tx) => ok(await tx.specs.save(api.id, spec, deriveResources(document))));
+      expect(await f.repos.specs.get(api.id)).to.deep.equal(spec);
+      expect(await f.repos.specs.get('not-a-uuid')).to.equal(undefined);
+    });
+
+    it('pages derived resources in document order, per kind, and replaces them with the spec', async () => {
+      const a = await seedUser(f);
+      const api = newApi(a, 'pets');
+      await saved(f, api);
+      const derived = deriveResources(document);
+      await f.uow.run(async (tx) => ok(await tx.specs.save(api.id, spec, derived)));
+      const first = await f.repos.specs.listDerived(api.id, 'endpoints', { limit: 5 });
+      expect(first.items).to.deep.equal(derived.endpoints.slice(0, 5));
+      expect(first.next).to.equal(4);
+      const rest = await f.repos.specs.listDerived(api.id, 'endpoints', { limit: 100, after: first.next! });
+      expect(rest.items).to.deep.equal(derived.endpoints.slice(5));
+      expect(rest.next).to.equal(null);
+      expect((await f.repos.specs.listDerived(api.id, 'models', { limit: 10 })).items).to.deep.equal(derived.models);
+      expect((await f.repos.specs.listDerived(api.id, 'environments', { limit: 10 })).items).to.deep.equal(derived.environments);
+      expect((await f.repos.specs.listDerived(api.id, 'authAdapters', { limit: 10 })).items).to.deep.equal(derived.authAdapters);
+
+      const smaller = { ...document, paths: { '/only': { get: {} } } };
+      await f.uow.run(async (tx) => ok(await tx.specs.save(api.id, { ...spec, documentJson: JSON.stringify(smaller) }, deriveResources(smaller))));
+      expect((await f.repos.specs.listDerived(api.id, 'endpoints', { limit: 100 })).items.map((e) => e.path)).to.deep.equal(['/only']);
+    });
+
+    it('goes with its API', async () => {
+      const a = await seedUser(f);
+      const api = newApi(a, 'pets');
+      await saved(f, api);
+      await f.uow.run(async (tx) => ok(await tx.specs.save(api.id, spec, deriveResources(document))));
+      await f.uow.run(async (tx) => ok(await tx.apis.delete(a.accountId, api.id)));
+      expect(await f.repos.specs.get(api.id)).to.equal(undefined);
+      expect((await f.repos.specs.listDerived(api.id, 'endpoints', { limit: 10 })).items).to.deep.equal([]);
+    });
+  });
+
+  describe('ReleaseRepository', () => {
+    const snapshot = (n: number): StoredSpec => ({ format: 'json', source: `{"swagger":"2.0","n":${n}}`, documentJson: `{"swagger":"2.0","n":${n}}` });
+    function aRelease(api: Api, version: string, at = T0) {
+      const result = Release.release({ id: uuid(), api: api.asReleased(), version, actor: { id: 1, nickname: 'ada' } }, at);
+      if (!result.ok) throw new Error('invalid release');
+      return result.value;
+    }
+
+    it('stores releases with frozen snapshots, lists them by release date and refuses a taken label', async () => {
+      const a = await seedUser(f);
+      const api = newApi(a, 'pets');
+      await saved(f, api);
+      const one = aRelease(api, '1.0.0');
+      const two = aRelease(api, '2.0.0', T1);
+      expect(await f.uow.run((tx) => tx.releases.add(one, snapshot(1)))).to.deep.equal({ ok: true, value: undefined });
+      expect(await f.uow.run((tx) => tx.releases.add(two, snapshot(2)))).to.deep.equal({ ok: true, value: undefined });
+      expect(await f.uow.run((tx) => tx.releases.add(aRelease(api, '1.0.0'), snapshot(3)))).to.deep.equal({ ok: false, error: { kind: 'DuplicateVersion' } });
+      expect((await f.repos.releases.get(api.id, '2.0.0'))?.snapshot()).to.deep.equal(two.snapshot());
+      expect(await f.repos.releases.get(api.id, '3.0.0')).to.equal(undefined);
+      expect(await f.repos.releases.snapshot(api.id, '1.0.0')).to.deep.equal(snapshot(1));
+      const page = await f.repos.releases.list(api.id, { limit: 1 });
+      expect(page.items.map((r) => r.version)).to.deep.equal(['1.0.0']);
+      expect((await f.repos.releases.list(api.id, { limit: 1, after: page.next! })).items.map((r) => r.version)).to.deep.equal(['2.0.0']);
+    });
+
+    it('stores a status change, and frees a label on delete', async () => {
+      const a = await seedUser(f);
+      const api = newApi(a, 'pets');
+      await saved(f, api);
+      const release = aRelease(api, '1.0.0');
+      await f.uow.run((tx) => tx.releases.add(release, snapshot(1)));
+      await f.uow.run(async (tx) => {
+        const loaded = (await tx.releases.getForUpdate(api.id, '1.0.0'))!;
+        loaded.deprecate(api.asReleased(), { id: 1, nickname: 'ada' }, T1);
+        return ok(await tx.releases.save(loaded));
+      });
+      expect((await f.repos.releases.get(api.id, '1.0.0'))?.status).to.equal('deprecated');
+      await f.uow.run(async (tx) => ok(await tx.releases.delete(api.id, release.id)));
+      expect(await f.repos.releases.get(api.id, '1.0.0')).to.equal(undefined);
+      expect(await f.repos.releases.snapshot(api.id, '1.0.0')).to.equal(undefined);
+      expect((await f.uow.run((tx) => tx.releases.add(aRelease(api, '1.0.0'), snapshot(9)))).ok).to.equal(true);
+    });
+
+    it('goes with its API', async () => {
+      const a = await seedUser(f);
+      const api = newApi(a, 'pets');
+      await saved(f, api);
+      await f.uow.run((tx) => tx.releases.add(aRelease(api, '1.0.0'), snapshot(1)));
+      await f.uow.run(async (tx) => ok(await tx.apis.delete(a.accountId, api.id)));
+      expect((await f.repos.releases.list(api.id, { limit: 10 })).items).to.deep.equal([]);
     });
   });
 
