@@ -52,6 +52,7 @@ describe('SpecCodec: SwaggerSpecCodec', function () {
     it('reads JSON-looking YAML (flow style) as YAML when it is not strict JSON', async () => {
       const result = await codec.parse(utf8("{swagger: '2.0', info: {title: T, version: '1'}, paths: {}}"));
       expect(result.ok && result.value.document['swagger']).to.equal('2.0');
+      expect(result.ok && result.value.format, 'stored as YAML, so a JSON export is real JSON').to.equal('yaml');
     });
   });
 

@@ -145,7 +145,8 @@ export class SwaggerSpecCodec implements SpecCodec {
     }
     try {
       const value: unknown = parseYaml(source, { prettyErrors: false, maxAliasCount: this.limits.maxAliasCount, merge: true, uniqueKeys: true });
-      return ok({ value, format: first === '{' || first === '[' ? 'json' : 'yaml' });
+      // Only strict JSON is stored as JSON: flow-style YAML must not be served as application/json.
+      return ok({ value, format: 'yaml' });
     } catch (error) {
       if (error instanceof YAMLParseError) {
         if (error.code === 'RESOURCE_EXHAUSTION') return tooComplex(`the spec is too deeply nested to read (${error.message.split('\n')[0]})`);

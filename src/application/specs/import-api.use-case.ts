@@ -11,7 +11,7 @@ import type { IdGenerator } from '../ports/id-generator.port.js';
 import type { SpecCodec } from '../ports/spec-codec.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import type { ApplicationError } from '../shared/application-error.js';
-import { releaseSpec, specErrorToApplication, storedOf } from './spec-helpers.js';
+import { documentFieldError, releaseSpec, specErrorToApplication, storedOf } from './spec-helpers.js';
 
 export interface ImportApiInput {
   readonly accountId: AccountId;
@@ -72,7 +72,7 @@ export class ImportApi {
     );
     if (!created.ok) {
       const error = created.error;
-      return err(apiErrorToApplication(error.kind === 'InvalidField' && error.field === 'name' ? { ...error, field: 'info.title' } : error));
+      return err(documentFieldError(apiErrorToApplication(error.kind === 'InvalidField' && error.field === 'name' ? { ...error, field: 'info.title' } : error)));
     }
     const api = created.value;
     const derived = deriveResources(spec.document);
@@ -84,9 +84,10 @@ export class ImportApi {
       let release = null;
       if (input.createRelease) {
         const version = input.releaseVersion ?? summary.version;
+        const field = input.releaseVersion === undefined ? 'info.version' : 'releaseVersion';
         const released = await releaseSpec(
           tx,
-          { releaseId: this.ids.next(), api, version, actor: actorOf(principal), snapshot: storedOf(spec), field: 'releaseVersion' },
+          { releaseId: this.ids.next(), api, version, actor: actorOf(principal), snapshot: storedOf(spec), field },
           now,
         );
         if (!released.ok) return released;

@@ -18,6 +18,12 @@ export function specErrorToApplication(error: SpecError): ApplicationError {
   }
 }
 
+/** A field of the document that the API's rules refuse is a problem with the document (422), not the request. */
+export function documentFieldError(error: ApplicationError): ApplicationError {
+  if (error.kind === 'Validation' && error.errors.every((e) => e.field.startsWith('info.'))) return { kind: 'InvalidSpec', errors: error.errors };
+  return error;
+}
+
 export function storedOf(spec: ParsedSpec): StoredSpec {
   return { format: spec.format, source: spec.source, documentJson: spec.documentJson };
 }
@@ -28,12 +34,21 @@ export function storedOf(spec: ParsedSpec): StoredSpec {
  */
 export async function releaseSpec(
   tx: Transaction,
-  input: { readonly releaseId: string; readonly api: Api; readonly version: unknown; readonly actor: Actor; readonly snapshot: StoredSpec; readonly field: string },
+  input: {
+    readonly releaseId: string;
+    readonly api: Api;
+    readonly version: unknown;
+    readonly actor: Actor;
+    readonly snapshot: StoredSpec;
+    /** Where the label came from: a request field (400), or `info.version` of the document (422). */
+    readonly field: string;
+  },
   now: Date,
 ): Promise<Result<Release, ApplicationError>> {
   const released = Release.release({ id: input.releaseId, api: input.api.asReleased(), version: input.version, actor: input.actor }, now);
   if (!released.ok) {
-    return err({ kind: 'Validation', errors: [{ field: input.field, message: 'must be 1-64 of A-Z, a-z, 0-9, ".", "_", "+", "-", starting with a letter or digit' }] });
+    const error = { field: input.field, message: 'must be 1-64 of A-Z, a-z, 0-9, ".", "_", "+", "-", starting with a letter or digit, to be a release label' };
+    return err(input.field === 'info.version' ? { kind: 'InvalidSpec', errors: [error] } : { kind: 'Validation', errors: [error] });
   }
   const release = released.value;
   const added = await tx.releases.add(release, input.snapshot);
