@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: Specbase's read path against a bare Koa 3 server answering a fixed JSON body.
+ * `npm run bench`: Specbase's read path against a bare Koa 3 server answering a fixed JSON body,
+ * then the import benchmark of bench/import.ts (import time against parse + validate alone).
  *
  * Target (from the issue): req/s at least 0.5x a bare Koa 3 server answering a fixed JSON body,
  * with p99 latency reported. Every server runs in its own child process (so the load generator
@@ -8,21 +9,33 @@
  * time on PostgreSQL when BENCH_DATABASE_URL or TEST_DATABASE_URL is set (in a throw-away schema).
  *
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each Specbase child into <dir> (when it stops).
+ * Shared helpers (child processes, backends, the table) are in bench/common.ts.
  *
  * A report, not a test: exits 0 whether or not the target is met; non-zero only when something
  * crashed (or was interrupted).
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import type { ChildProcess } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
-
-const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+import {
+  type Backend,
+  backendsFromEnv,
+  checkInterrupted,
+  expectStatus,
+  formatTable,
+  installSignalHandlers,
+  Interrupted,
+  isInterrupted,
+  median,
+  onInterrupt,
+  prepareBackend,
+  profileOptions,
+  startChild,
+  stopAllChildren,
+  stopChild,
+} from './common.js';
+import { benchImports, reportImports, type ImportResult } from './import.js';
 
 const CONNECTIONS = 16;
 const DURATION_S = 5;
@@ -30,88 +43,12 @@ const WARMUP_S = 1;
 const ROUNDS = 3;
 const SEEDED_APIS = 20;
 const TARGET_RATIO = 0.5;
-const CHILD_START_TIMEOUT_MS = 60_000;
-const LOCAL = /^http:\/\/127\.0\.0\.1:[0-9]+$/;
-
-// ---------------------------------------------------------------------------------------------
-// Child processes
-
-const children = new Set<ChildProcess>();
-
-interface ReadyMessage {
-  readonly type: 'ready';
-  readonly url: string;
-  readonly token?: string;
-  readonly accountId?: number;
-}
-
-function isReadyMessage(message: unknown): message is ReadyMessage {
-  const m = message as Partial<ReadyMessage> | null;
-  return typeof m === 'object' && m !== null && m.type === 'ready' && typeof m.url === 'string';
-}
-
-/** Forks `bench/<script>` under `node --import tsx` and waits for its `ready` message. */
-function startChild(script: string, env: NodeJS.ProcessEnv, nodeOptions: readonly string[] = []): Promise<{ child: ChildProcess; ready: ReadyMessage }> {
-  const child = fork(join(BENCH_DIR, script), [], {
-    cwd: ROOT,
-    env,
-    execArgv: [...nodeOptions, '--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`${script} did not report ready within ${CHILD_START_TIMEOUT_MS} ms`)), CHILD_START_TIMEOUT_MS);
-    const onMessage = (message: unknown): void => {
-      if (!isReadyMessage(message)) return;
-      cleanup();
-      if (!LOCAL.test(message.url)) reject(new Error(`${script} listens on ${message.url}, not on 127.0.0.1`));
-      else resolve({ child, ready: message });
-    };
-    const onExit = (code: number | null, signal: NodeJS.Signals | null): void =>
-      fail(new Error(`${script} exited before it was ready (${signal ?? `exit code ${code}`})`));
-    const onError = (error: Error): void => fail(error);
-    function cleanup(): void {
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      child.off('error', onError);
-    }
-    function fail(error: Error): void {
-      cleanup();
-      reject(error);
-    }
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-    child.once('error', onError);
-  });
-}
-
-/** SIGTERM, then SIGKILL after a grace period; resolves once the child has exited. */
-async function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-  await exited;
-  clearTimeout(timer);
-}
-
-async function stopAllChildren(): Promise<void> {
-  await Promise.all([...children].map((child) => stopChild(child)));
-}
 
 // ---------------------------------------------------------------------------------------------
 // Load
 
-let interrupted = false;
 let running: autocannon.Instance | undefined;
-
-class Interrupted extends Error {}
-
-function checkInterrupted(): void {
-  if (interrupted) throw new Interrupted('interrupted');
-}
+onInterrupt(() => running?.stop());
 
 function cannon(url: string, headers: Record<string, string>, duration: number): Promise<autocannon.Result> {
   checkInterrupted();
@@ -138,12 +75,6 @@ interface Target {
   readonly runs: Run[];
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
 interface Figure {
   readonly reqPerSec: number;
   readonly p99Ms: number;
@@ -166,12 +97,6 @@ function figure(target: Target): Figure {
 // ---------------------------------------------------------------------------------------------
 // One backend
 
-interface Backend {
-  readonly name: string;
-  /** PostgreSQL only. */
-  readonly databaseUrl?: string;
-}
-
 interface BackendResult {
   readonly backend: string;
   readonly bodyBytes: number;
@@ -181,36 +106,16 @@ interface BackendResult {
   readonly http: Figure;
 }
 
-async function expectStatus(response: Response, status: number, what: string): Promise<string> {
-  const text = await response.text();
-  if (response.status !== status) throw new Error(`${what}: expected HTTP ${status}, got ${response.status}: ${text.slice(0, 500)}`);
-  return text;
-}
-
-async function dropSchema(url: string, schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS ${client.escapeIdentifier(schema)} CASCADE`);
-  } finally {
-    await client.end();
-  }
-}
-
 async function benchBackend(backend: Backend): Promise<BackendResult> {
-  const tmp = await mkdtemp(join(tmpdir(), 'specbase-bench-'));
-  const schema = backend.databaseUrl === undefined ? undefined : `bench_${randomBytes(6).toString('hex')}`;
+  const prepared = await prepareBackend(backend, 'specbase-bench');
+  const { tmp, schema, specbaseEnv } = prepared;
   const started = new Set<ChildProcess>();
   try {
     const baseEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
-    const specbaseEnv: NodeJS.ProcessEnv =
-      backend.databaseUrl === undefined
-        ? { ...baseEnv, DATABASE_URL: '', DATABASE_SCHEMA: '', BENCH_SQLITE_PATH: join(tmp, 'specbase.sqlite') }
-        : { ...baseEnv, DATABASE_URL: backend.databaseUrl, DATABASE_SCHEMA: schema };
-    const profileDir = process.env['BENCH_CPU_PROF'];
-    const specbase = await startChild('serve-specbase.ts', specbaseEnv, profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+    const specbase = await startChild('serve-specbase.ts', specbaseEnv, profileOptions(), true);
     started.add(specbase.child);
-    const { url, token, accountId } = specbase.ready;
+    const { url } = specbase;
+    const { token, accountId } = specbase.ready;
     if (token === undefined || accountId === undefined) throw new Error('serve-specbase.ts reported no demo token');
     const headers = { authorization: `Bearer ${token}` };
     console.log(`[${backend.name}] Specbase at ${url}${schema ? ` (schema ${schema})` : ''}; seeding ${SEEDED_APIS} APIs`);
@@ -237,25 +142,25 @@ async function benchBackend(backend: Backend): Promise<BackendResult> {
     const bodyFile = join(tmp, 'body.json');
     await writeFile(bodyFile, listBody);
     const baselineEnv = { ...baseEnv, BENCH_BODY_FILE: bodyFile };
-    const koa = await startChild('serve-baseline-koa.ts', baselineEnv);
+    const koa = await startChild('serve-baseline-koa.ts', baselineEnv, [], true);
     started.add(koa.child);
-    const http = await startChild('serve-baseline-http.ts', baselineEnv);
+    const http = await startChild('serve-baseline-http.ts', baselineEnv, [], true);
     started.add(http.child);
-    for (const [name, baselineUrl] of [['bare Koa', koa.ready.url], ['bare node:http', http.ready.url]] as const) {
+    for (const [name, baselineUrl] of [['bare Koa', koa.url], ['bare node:http', http.url]] as const) {
       const text = await expectStatus(await fetch(baselineUrl, { headers }), 200, name);
       if (text !== listBody) throw new Error(`${name} does not answer the captured list body`);
     }
     const bodyBytes = Buffer.byteLength(listBody);
     console.log(
       `[${backend.name}] list body ${bodyBytes} B, single-API body ${Buffer.byteLength(singleBody)} B; ` +
-        `baselines at ${koa.ready.url} (Koa), ${http.ready.url} (node:http)`,
+        `baselines at ${koa.url} (Koa), ${http.url} (node:http)`,
     );
 
     const targets: Target[] = [
       { key: 'list', label: 'Specbase list', url: listUrl, runs: [] },
       { key: 'single', label: 'Specbase single', url: singleUrl, runs: [] },
-      { key: 'koa', label: 'bare Koa', url: koa.ready.url, runs: [] },
-      { key: 'http', label: 'bare node:http', url: http.ready.url, runs: [] },
+      { key: 'koa', label: 'bare Koa', url: koa.url, runs: [] },
+      { key: 'http', label: 'bare node:http', url: http.url, runs: [] },
     ];
     for (const target of targets) {
       const warm = await cannon(target.url, headers, WARMUP_S);
@@ -277,26 +182,12 @@ async function benchBackend(backend: Backend): Promise<BackendResult> {
     return { backend: backend.name, bodyBytes, list: byKey('list'), single: byKey('single'), koa: byKey('koa'), http: byKey('http') };
   } finally {
     await Promise.all([...started].map((child) => stopChild(child)));
-    if (schema !== undefined && backend.databaseUrl !== undefined) {
-      try {
-        await dropSchema(backend.databaseUrl, schema);
-      } catch (error) {
-        console.error(`[${backend.name}] could not drop schema ${schema}:`, error);
-        process.exitCode = 1;
-      }
-    }
-    await rm(tmp, { recursive: true, force: true });
+    await prepared.cleanup();
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Report
-
-function formatTable(rows: readonly (readonly string[])[]): string {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const line = (row: readonly string[]): string => row.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ').trimEnd();
-  return [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.slice(1).map(line)].join('\n');
-}
 
 const rate = (value: number): string => Math.round(value).toLocaleString('en-US');
 
@@ -346,18 +237,10 @@ function report(results: readonly BackendResult[]): void {
 // ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      interrupted = true;
-      console.error(`\n${signal}: stopping the servers`);
-      running?.stop();
-    });
-  }
+  installSignalHandlers();
 
-  const backends: Backend[] = [{ name: 'SQLite' }];
-  const databaseUrl = process.env['BENCH_DATABASE_URL'] || process.env['TEST_DATABASE_URL'] || '';
-  if (databaseUrl !== '') backends.push({ name: 'PostgreSQL', databaseUrl });
-  else console.log('(set BENCH_DATABASE_URL or TEST_DATABASE_URL to also run on PostgreSQL)');
+  const backends = backendsFromEnv();
+  if (backends.length === 1) console.log('(set BENCH_DATABASE_URL or TEST_DATABASE_URL to also run on PostgreSQL)');
 
   const results: BackendResult[] = [];
   let failure: Error | undefined;
@@ -370,11 +253,21 @@ async function main(): Promise<void> {
     await stopAllChildren();
   }
   if (results.length > 0) report(results);
+
+  // The import benchmark (bench/import.ts): its own servers, on fresh databases.
+  let importResults: ImportResult[] = [];
+  if (!isInterrupted()) {
+    console.log('');
+    const imports = await benchImports(backends);
+    importResults = imports.results;
+    failure ??= imports.failure;
+  }
+  if (importResults.length > 0) reportImports(importResults);
   if (failure !== undefined) throw failure;
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof Interrupted || interrupted) {
+  if (error instanceof Interrupted || isInterrupted()) {
     process.exitCode = 130;
     return;
   }

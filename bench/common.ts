@@ -1,0 +1,234 @@
+/**
+ * What the benchmarks (bench/run.ts, bench/import.ts) share: child processes, interruption,
+ * backends (SQLite, and PostgreSQL in a throw-away schema), medians and the report table.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+export const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+const CHILD_START_TIMEOUT_MS = 60_000;
+const LOCAL = /^http:\/\/127\.0\.0\.1:[0-9]+$/;
+
+// ---------------------------------------------------------------------------------------------
+// Interruption
+
+export class Interrupted extends Error {}
+
+let interrupted = false;
+const interruptHooks = new Set<() => void>();
+
+export function isInterrupted(): boolean {
+  return interrupted;
+}
+
+export function checkInterrupted(): void {
+  if (interrupted) throw new Interrupted('interrupted');
+}
+
+/** Runs `hook` on SIGINT/SIGTERM (e.g. to stop a load generator); returns the unregistration. */
+export function onInterrupt(hook: () => void): () => void {
+  interruptHooks.add(hook);
+  return () => interruptHooks.delete(hook);
+}
+
+export function installSignalHandlers(): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      interrupted = true;
+      console.error(`\n${signal}: stopping the servers`);
+      for (const hook of interruptHooks) hook();
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Child processes
+
+const children = new Set<ChildProcess>();
+
+export interface ReadyMessage {
+  readonly type: 'ready';
+  readonly url?: string;
+  readonly token?: string;
+  readonly accountId?: number;
+}
+
+function isReadyMessage(message: unknown): message is ReadyMessage {
+  const m = message as Partial<ReadyMessage> | null;
+  return typeof m === 'object' && m !== null && m.type === 'ready' && (m.url === undefined || typeof m.url === 'string');
+}
+
+export interface StartedChild {
+  readonly child: ChildProcess;
+  readonly ready: ReadyMessage;
+}
+
+export interface ServerChild extends StartedChild {
+  readonly url: string;
+}
+
+/**
+ * Forks `bench/<script>` under `node --import tsx` and waits for its `ready` message. With
+ * `listens`, the message must carry a 127.0.0.1 url.
+ */
+export function startChild(script: string, env: NodeJS.ProcessEnv, nodeOptions: readonly string[], listens: true): Promise<ServerChild>;
+export function startChild(script: string, env: NodeJS.ProcessEnv, nodeOptions: readonly string[], listens: false): Promise<StartedChild>;
+export function startChild(script: string, env: NodeJS.ProcessEnv, nodeOptions: readonly string[], listens: boolean): Promise<StartedChild> {
+  const child = fork(join(BENCH_DIR, script), [], {
+    cwd: ROOT,
+    env,
+    execArgv: [...nodeOptions, '--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`${script} did not report ready within ${CHILD_START_TIMEOUT_MS} ms`)), CHILD_START_TIMEOUT_MS);
+    const onMessage = (message: unknown): void => {
+      if (!isReadyMessage(message)) return;
+      cleanup();
+      if (!listens) resolve({ child, ready: message });
+      else if (message.url === undefined || !LOCAL.test(message.url)) reject(new Error(`${script} listens on ${message.url}, not on 127.0.0.1`));
+      else {
+        const started: ServerChild = { child, ready: message, url: message.url };
+        resolve(started);
+      }
+    };
+    const onExit = (code: number | null, signal: NodeJS.Signals | null): void =>
+      fail(new Error(`${script} exited before it was ready (${signal ?? `exit code ${code}`})`));
+    const onError = (error: Error): void => fail(error);
+    function cleanup(): void {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      child.off('error', onError);
+    }
+    function fail(error: Error): void {
+      cleanup();
+      reject(error);
+    }
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+    child.once('error', onError);
+  });
+}
+
+/** SIGTERM, then SIGKILL after a grace period; resolves once the child has exited. */
+export async function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+export async function stopAllChildren(): Promise<void> {
+  await Promise.all([...children].map((child) => stopChild(child)));
+}
+
+/**
+ * `--cpu-prof` options when BENCH_CPU_PROF=<dir> is set (the profiles are written when the child
+ * stops): into <dir>, or into <dir>/<subdir>. Node names each file CPU.<date>.<time>.<pid>.<tid>...;
+ * the main thread is tid 0 (the tsx loader thread writes a profile of its own).
+ */
+export function profileOptions(subdir?: string): string[] {
+  const base = process.env['BENCH_CPU_PROF'];
+  if (!base) return [];
+  const dir = subdir === undefined ? base : join(base, subdir);
+  mkdirSync(dir, { recursive: true });
+  return ['--cpu-prof', `--cpu-prof-dir=${dir}`];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Backends
+
+export interface Backend {
+  readonly name: string;
+  /** PostgreSQL only. */
+  readonly databaseUrl?: string;
+}
+
+/** SQLite always; PostgreSQL too when BENCH_DATABASE_URL or TEST_DATABASE_URL is set. */
+export function backendsFromEnv(): Backend[] {
+  const backends: Backend[] = [{ name: 'SQLite' }];
+  const databaseUrl = process.env['BENCH_DATABASE_URL'] || process.env['TEST_DATABASE_URL'] || '';
+  if (databaseUrl !== '') backends.push({ name: 'PostgreSQL', databaseUrl });
+  return backends;
+}
+
+export interface PreparedBackend {
+  /** A fresh temporary directory, removed by `cleanup`. */
+  readonly tmp: string;
+  /** PostgreSQL only: the throw-away schema. */
+  readonly schema: string | undefined;
+  /** The environment of a serve-specbase.ts child on a fresh database. */
+  readonly specbaseEnv: NodeJS.ProcessEnv;
+  /** Removes the temporary directory and drops the schema (sets a failing exit code if it cannot). */
+  cleanup(): Promise<void>;
+}
+
+async function dropSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS ${client.escapeIdentifier(schema)} CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function prepareBackend(backend: Backend, prefix: string): Promise<PreparedBackend> {
+  const tmp = await mkdtemp(join(tmpdir(), `${prefix}-`));
+  const schema = backend.databaseUrl === undefined ? undefined : `bench_${randomBytes(6).toString('hex')}`;
+  const baseEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
+  const specbaseEnv: NodeJS.ProcessEnv =
+    backend.databaseUrl === undefined
+      ? { ...baseEnv, DATABASE_URL: '', DATABASE_SCHEMA: '', BENCH_SQLITE_PATH: join(tmp, 'specbase.sqlite') }
+      : { ...baseEnv, DATABASE_URL: backend.databaseUrl, DATABASE_SCHEMA: schema };
+  return {
+    tmp,
+    schema,
+    specbaseEnv,
+    async cleanup() {
+      if (schema !== undefined && backend.databaseUrl !== undefined) {
+        try {
+          await dropSchema(backend.databaseUrl, schema);
+        } catch (error) {
+          console.error(`[${backend.name}] could not drop schema ${schema}:`, error);
+          process.exitCode = 1;
+        }
+      }
+      await rm(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP, figures and the report
+
+export async function expectStatus(response: Response, status: number, what: string): Promise<string> {
+  const text = await response.text();
+  if (response.status !== status) throw new Error(`${what}: expected HTTP ${status}, got ${response.status}: ${text.slice(0, 500)}`);
+  return text;
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export function formatTable(rows: readonly (readonly string[])[]): string {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  const line = (row: readonly string[]): string => row.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ').trimEnd();
+  return [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.slice(1).map(line)].join('\n');
+}
