@@ -9,11 +9,13 @@ import type { Result } from '../domain/shared/result.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { buildContainer, LoggerToken, StorageToken, type Storage } from './container.js';
 import { startServer } from './server.js';
+import { WebhookWorker } from './webhook-worker.js';
 import type { Logger } from '../adapters/logging/pino-logger.js';
 
 const USAGE = `Usage: specbase <command>
 
-  serve                                  run the HTTP server (migrates first)
+  serve                                  run the HTTP server (migrates first; a webhook worker too unless WEBHOOK_WORKER=false)
+  worker                                 run a webhook worker alone (several may share one PostgreSQL)
   migrate                                apply pending database migrations
   user create --email E --password P [--nickname N] [--name N] [--verified]
   user verify --email E
@@ -115,6 +117,30 @@ async function serve(config: Config): Promise<void> {
   }
 }
 
+/** A webhook worker without the HTTP server, until SIGTERM or SIGINT. */
+async function runWorker(config: Config): Promise<void> {
+  const container = buildContainer(config);
+  const storage = container.get<Storage>(StorageToken);
+  await storage.open();
+  await storage.migrate();
+  const worker = container.get(WebhookWorker);
+  const log = container.get<Logger>(LoggerToken);
+  worker.start();
+  log.info({ database: config.database.kind }, 'webhook worker started');
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      log.info({ signal }, 'webhook worker stopping');
+      void worker
+        .stop()
+        .then(() => storage.close())
+        .then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+    });
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, sub, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help') {
@@ -125,9 +151,11 @@ async function main(argv: string[]): Promise<void> {
   const print = (object: unknown): void => {
     process.stdout.write(JSON.stringify(object) + '\n');
   };
-  switch (`${command} ${command === 'serve' || command === 'migrate' ? '' : (sub ?? '')}`.trim()) {
+  switch (`${command} ${['serve', 'migrate', 'worker'].includes(command) ? '' : (sub ?? '')}`.trim()) {
     case 'serve':
       return serve(config);
+    case 'worker':
+      return runWorker(config);
     case 'migrate': {
       return print({ applied: await migrate(config) });
     }

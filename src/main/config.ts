@@ -16,6 +16,10 @@ export interface Config {
     readonly timeoutMs: number;
     readonly retryBaseMs: number;
     readonly maxAttempts: number;
+    /** Whether `serve` runs a webhook worker in its own process. */
+    readonly worker: boolean;
+    /** How often an idle worker looks for work from elsewhere. */
+    readonly pollMs: number;
   };
 }
 
@@ -77,6 +81,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
       retryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 10_000, 1, 86_400_000),
       maxAttempts: integer(env, 'WEBHOOK_MAX_ATTEMPTS', 15, 1, 100),
+      worker: env['WEBHOOK_WORKER'] === undefined || env['WEBHOOK_WORKER'] === '' ? true : flag(env, 'WEBHOOK_WORKER'),
+      pollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 10, 600_000),
     },
   };
 }

@@ -29,6 +29,26 @@ import { ImportApi } from '../application/specs/import-api.use-case.js';
 import { ListDerived } from '../application/specs/list-derived.use-case.js';
 import { ReplaceSpec } from '../application/specs/replace-spec.use-case.js';
 import { SwaggerSpecCodec } from '../adapters/swagger/swagger-spec-codec.js';
+import { MathRandom } from '../adapters/crypto/math-random.js';
+import { HttpWebhookSender } from '../adapters/webhooks/http-webhook-sender.js';
+import { SsrfGuard } from '../adapters/webhooks/ssrf-guard.js';
+import { DeliveryRepository } from '../application/ports/delivery-repository.port.js';
+import { Random } from '../application/ports/random.port.js';
+import { WebhookRepository } from '../application/ports/webhook-repository.port.js';
+import { WebhookSender, WebhookTargetPolicy } from '../application/ports/webhook-sender.port.js';
+import { DeliverDue } from '../application/webhooks/deliver-due.service.js';
+import { ListDeliveries, PingWebhook, Redeliver } from '../application/webhooks/deliveries.use-cases.js';
+import { DispatchEvents } from '../application/webhooks/dispatch-events.service.js';
+import {
+  CreateWebhook,
+  DeleteWebhook,
+  GetWebhook,
+  ListWebhooks,
+  SetWebhookActive,
+  UpdateWebhook,
+} from '../application/webhooks/webhook-management.use-cases.js';
+import { DEFAULT_RETRY_POLICY } from '../domain/webhook/retry-policy.js';
+import { WebhookWorker, WorkSignal } from './webhook-worker.js';
 import { token } from '../application/shared/token.js';
 import { CreateApiToken } from '../application/tokens/create-api-token.use-case.js';
 import { RegisterUser } from '../application/users/register-user.use-case.js';
@@ -77,6 +97,11 @@ export function buildContainer(config: Config, options: ContainerOptions = {}): 
   c.bind(PasswordHasher).toResolvedValue(() => new ScryptPasswordHasher());
   c.bind(TokenGenerator).toResolvedValue(() => new RandomTokenGenerator());
   c.bind(SpecCodec).toResolvedValue(() => new SwaggerSpecCodec());
+  c.bind(Random).toResolvedValue(() => new MathRandom());
+  c.bind(WorkSignal).toConstantValue(new WorkSignal());
+  c.bind(SsrfGuard).toResolvedValue(() => new SsrfGuard({ allowPrivateTargets: config.webhooks.allowPrivateTargets }));
+  c.bind(WebhookTargetPolicy).toResolvedValue((guard: SsrfGuard) => guard, [SsrfGuard]);
+  c.bind(WebhookSender).toResolvedValue((guard: SsrfGuard) => new HttpWebhookSender({ timeoutMs: config.webhooks.timeoutMs, guard }), [SsrfGuard]);
 
   if (options.storage === 'memory') bindInMemory(c);
   else bindTypeOrm(c, config);
@@ -88,8 +113,11 @@ export function buildContainer(config: Config, options: ContainerOptions = {}): 
   c.bind(EventOutbox).toResolvedValue((r: Transaction) => r.outbox, [RepositoriesToken]);
   c.bind(SpecRepository).toResolvedValue((r: Transaction) => r.specs, [RepositoriesToken]);
   c.bind(ReleaseRepository).toResolvedValue((r: Transaction) => r.releases, [RepositoriesToken]);
+  c.bind(WebhookRepository).toResolvedValue((r: Transaction) => r.webhooks, [RepositoriesToken]);
+  c.bind(DeliveryRepository).toResolvedValue((r: Transaction) => r.deliveries, [RepositoriesToken]);
 
   bindUseCases(c);
+  bindWebhooks(c, config);
   return c;
 }
 
@@ -100,11 +128,14 @@ function bindTypeOrm(c: Container, config: Config): void {
     TypeOrmDatabase,
     IdGenerator,
   ]);
-  c.bind(UnitOfWork).toResolvedValue((db: TypeOrmDatabase, ids: IdGenerator) => new TypeOrmUnitOfWork(db, ids), [TypeOrmDatabase, IdGenerator]);
+  c.bind(UnitOfWork).toResolvedValue(
+    (db: TypeOrmDatabase, ids: IdGenerator, signal: WorkSignal) => new TypeOrmUnitOfWork(db, ids, () => signal.notify()),
+    [TypeOrmDatabase, IdGenerator, WorkSignal],
+  );
 }
 
 function bindInMemory(c: Container): void {
-  c.bind(InMemoryDatabase).toResolvedValue((ids: IdGenerator) => new InMemoryDatabase(ids), [IdGenerator]);
+  c.bind(InMemoryDatabase).toResolvedValue((ids: IdGenerator, signal: WorkSignal) => new InMemoryDatabase(ids, () => signal.notify()), [IdGenerator, WorkSignal]);
   c.bind(StorageToken).toConstantValue({
     open: async () => undefined,
     migrate: async () => [],
@@ -156,5 +187,38 @@ function bindUseCases(c: Container): void {
     (users: UserRepository, register: RegisterUser, create: CreateApiToken, generator: TokenGenerator) =>
       new BootstrapDemo(users, register, create, generator),
     [UserRepository, RegisterUser, CreateApiToken, TokenGenerator],
+  );
+}
+
+function bindWebhooks(c: Container, config: Config): void {
+  const retry = { ...DEFAULT_RETRY_POLICY, baseMs: config.webhooks.retryBaseMs, maxAttempts: config.webhooks.maxAttempts };
+  c.bind(CreateWebhook).toResolvedValue(
+    (uow: UnitOfWork, ids: IdGenerator, generator: TokenGenerator, policy: WebhookTargetPolicy, clock: Clock) => new CreateWebhook(uow, ids, generator, policy, clock),
+    [UnitOfWork, IdGenerator, TokenGenerator, WebhookTargetPolicy, Clock],
+  );
+  c.bind(ListWebhooks).toResolvedValue((webhooks: WebhookRepository) => new ListWebhooks(webhooks), [WebhookRepository]);
+  c.bind(GetWebhook).toResolvedValue((webhooks: WebhookRepository) => new GetWebhook(webhooks), [WebhookRepository]);
+  c.bind(UpdateWebhook).toResolvedValue(
+    (uow: UnitOfWork, policy: WebhookTargetPolicy, clock: Clock) => new UpdateWebhook(uow, policy, clock),
+    [UnitOfWork, WebhookTargetPolicy, Clock],
+  );
+  c.bind(DeleteWebhook).toResolvedValue((uow: UnitOfWork) => new DeleteWebhook(uow), [UnitOfWork]);
+  c.bind(SetWebhookActive).toResolvedValue((uow: UnitOfWork, clock: Clock) => new SetWebhookActive(uow, clock), [UnitOfWork, Clock]);
+  c.bind(PingWebhook).toResolvedValue((uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new PingWebhook(uow, ids, clock), [UnitOfWork, IdGenerator, Clock]);
+  c.bind(ListDeliveries).toResolvedValue(
+    (webhooks: WebhookRepository, deliveries: DeliveryRepository) => new ListDeliveries(webhooks, deliveries),
+    [WebhookRepository, DeliveryRepository],
+  );
+  c.bind(Redeliver).toResolvedValue((uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new Redeliver(uow, ids, clock), [UnitOfWork, IdGenerator, Clock]);
+  c.bind(DispatchEvents).toResolvedValue((uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new DispatchEvents(uow, ids, clock), [UnitOfWork, IdGenerator, Clock]);
+  c.bind(DeliverDue).toResolvedValue(
+    (uow: UnitOfWork, sender: WebhookSender, clock: Clock, random: Random) =>
+      new DeliverDue(uow, sender, clock, random, { retry, leaseMs: config.webhooks.timeoutMs + 30_000, batchSize: 32 }),
+    [UnitOfWork, WebhookSender, Clock, Random],
+  );
+  c.bind(WebhookWorker).toResolvedValue(
+    (dispatch: DispatchEvents, deliver: DeliverDue, signal: WorkSignal, log: Logger) =>
+      new WebhookWorker(dispatch, deliver, signal, log, { pollMs: config.webhooks.pollMs, dispatchBatch: 100 }),
+    [DispatchEvents, DeliverDue, WorkSignal, LoggerToken],
   );
 }

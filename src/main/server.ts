@@ -18,6 +18,16 @@ import { ExportSpec } from '../application/specs/export-spec.use-case.js';
 import { ImportApi } from '../application/specs/import-api.use-case.js';
 import { ListDerived } from '../application/specs/list-derived.use-case.js';
 import { ReplaceSpec } from '../application/specs/replace-spec.use-case.js';
+import { ListDeliveries, PingWebhook, Redeliver } from '../application/webhooks/deliveries.use-cases.js';
+import {
+  CreateWebhook,
+  DeleteWebhook,
+  GetWebhook,
+  ListWebhooks,
+  SetWebhookActive,
+  UpdateWebhook,
+} from '../application/webhooks/webhook-management.use-cases.js';
+import { WebhookWorker } from './webhook-worker.js';
 import { createHttpApp } from '../adapters/http/app.js';
 import type { Logger } from '../adapters/logging/pino-logger.js';
 import { loadConfig, type Config } from './config.js';
@@ -52,6 +62,17 @@ export function createApp(container: Container): Koa {
       get: container.get(GetRelease),
       changeStatus: container.get(ChangeReleaseStatus),
       delete: container.get(DeleteRelease),
+    },
+    webhooks: {
+      create: container.get(CreateWebhook),
+      list: container.get(ListWebhooks),
+      get: container.get(GetWebhook),
+      update: container.get(UpdateWebhook),
+      delete: container.get(DeleteWebhook),
+      setActive: container.get(SetWebhookActive),
+      ping: container.get(PingWebhook),
+      deliveries: container.get(ListDeliveries),
+      redeliver: container.get(Redeliver),
     },
   });
 }
@@ -89,6 +110,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       if (!result.ok) throw new Error(`bootstrap failed: ${result.error.kind}`);
       demo = result.value;
     }
+    if (config.webhooks.worker) container.get(WebhookWorker).start();
     server = createApp(container).listen(config.port, config.host);
     server.keepAliveTimeout = 5_000;
     server.requestTimeout = 60_000;
@@ -97,6 +119,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       server.once('error', reject);
     });
   } catch (error) {
+    await container.get(WebhookWorker).stop();
     await storage.close();
     throw error;
   }
@@ -109,15 +132,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     url: `http://${host}:${port}`,
     port,
     demo,
-    stop: (graceMs = 10_000) => (stopping ??= stop(server, storage, graceMs)),
+    stop: (graceMs = 10_000) => (stopping ??= stop(server, container.get(WebhookWorker), storage, graceMs)),
   };
 }
 
-async function stop(server: Server, storage: Storage, graceMs: number): Promise<void> {
+async function stop(server: Server, worker: WebhookWorker, storage: Storage, graceMs: number): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-  await closed;
+  await Promise.all([closed, worker.stop()]);
   clearTimeout(timer);
   await storage.close();
 }

@@ -365,6 +365,8 @@ forEachImplementation('persistence contract', (make) => {
               ...tx,
               outbox: {
                 pending: (limit) => tx.outbox.pending(limit),
+                claimPending: (limit) => tx.outbox.claimPending(limit),
+                markDispatched: (ids, at) => tx.outbox.markDispatched(ids, at),
                 append: async (events) => {
                   await tx.outbox.append(events);
                   const inTransaction = await tx.apis.list(a.accountId, { limit: 10 });

@@ -13,7 +13,7 @@ import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database
 /** The real server on 127.0.0.1 and an ephemeral port, with small limits so tests can reach them. */
 export async function startTestServer(database: DatabaseConfig, env: Record<string, string> = {}): Promise<TestServer> {
   const config = {
-    ...loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SPECBASE_NO_BOOTSTRAP: 'true', JSON_MAX_BYTES: '4096', ...env }),
+    ...loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SPECBASE_NO_BOOTSTRAP: 'true', JSON_MAX_BYTES: '4096', WEBHOOK_WORKER: 'false', ...env }),
     database,
   };
   const running = await startServer({ container: buildContainer(config) });

@@ -19,4 +19,8 @@ export class RandomTokenGenerator implements TokenGenerator {
   password(): string {
     return randomBytes(18).toString('base64url');
   }
+
+  webhookSecret(): string {
+    return randomBytes(32).toString('hex');
+  }
 }

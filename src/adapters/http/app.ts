@@ -5,6 +5,7 @@ import type { AuthenticateToken } from '../../application/auth/authenticate-toke
 import { apiRoutes, type ApiUseCases } from './apis.routes.js';
 import { releaseRoutes, type ReleaseUseCases } from './releases.routes.js';
 import { specRoutes, type SpecUseCases } from './specs.routes.js';
+import { webhookRoutes, type WebhookUseCases } from './webhooks.routes.js';
 import { bearerAuthentication } from './authenticate.js';
 import type { HttpLogger } from './http-logger.js';
 import { requestContext } from './middleware.js';
@@ -23,12 +24,13 @@ export interface HttpDependencies {
   readonly apis: ApiUseCases;
   readonly specs: SpecUseCases;
   readonly releases: ReleaseUseCases;
+  readonly webhooks: WebhookUseCases;
 }
 
 /** Every route behind a Bearer token, as one table (docs and scope tests read it too). */
 export function protectedRoutes(deps: HttpDependencies): RouteDefinition[] {
   const jsonBody = koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit: deps.jsonMaxBytes, jsonStrict: true, jsonTypes: JSON_MEDIA_TYPES });
-  return [...specRoutes(deps.specs, deps.importMaxBytes), ...apiRoutes(deps.apis, jsonBody), ...releaseRoutes(deps.releases, jsonBody)];
+  return [...specRoutes(deps.specs, deps.importMaxBytes), ...apiRoutes(deps.apis, jsonBody), ...releaseRoutes(deps.releases, jsonBody), ...webhookRoutes(deps.webhooks, jsonBody)];
 }
 
 /** The Koa application: Core-API routes, `/healthz`, problem+json errors, request ids and logs. */
@@ -51,7 +53,7 @@ export function createHttpApp(deps: HttpDependencies): Koa {
   app.use(open.routes());
 
   const api = new Router();
-  api.use(['/api'], bearerAuthentication(deps.authenticate));
+  api.use(['/api', '/webhooks'], bearerAuthentication(deps.authenticate));
   mountRoutes(api, protectedRoutes(deps));
   app.use(api.routes());
   app.use(api.allowedMethods());

@@ -5,6 +5,8 @@ import type { ReleaseState } from '../../domain/release/release.aggregate.js';
 import type { DerivedResources } from '../../domain/spec/derived-resources.js';
 import type { ApiTokenState } from '../../domain/token/api-token.aggregate.js';
 import type { UserState } from '../../domain/user/user.aggregate.js';
+import type { DeliveryState } from '../../domain/webhook/delivery.aggregate.js';
+import type { WebhookState } from '../../domain/webhook/webhook.aggregate.js';
 
 export interface StoredEvent {
   readonly id: string;
@@ -24,6 +26,8 @@ export class InMemoryState {
   specs = new Map<string, { readonly spec: StoredSpec; readonly derived: DerivedResources }>();
   releases = new Map<string, { readonly state: ReleaseState; readonly snapshot: StoredSpec }>();
   outbox: StoredEvent[] = [];
+  webhooks = new Map<string, WebhookState>();
+  deliveries = new Map<string, { readonly state: DeliveryState; readonly dispatchKey: string | null; readonly leaseUntil: Date | null }>();
 
   /** Rows are immutable snapshots, so copying the collections is enough. */
   clone(): InMemoryState {
@@ -37,6 +41,8 @@ export class InMemoryState {
     copy.specs = new Map(this.specs);
     copy.releases = new Map(this.releases);
     copy.outbox = [...this.outbox];
+    copy.webhooks = new Map(this.webhooks);
+    copy.deliveries = new Map(this.deliveries);
     return copy;
   }
 }

@@ -11,6 +11,8 @@ import {
   InMemoryReleaseRepository,
   InMemorySpecRepository,
   InMemoryUserRepository,
+  InMemoryWebhookRepository,
+  InMemoryDeliveryRepository,
 } from './in-memory.repositories.js';
 
 export function inMemoryRepositories(state: StateSource, ids: IdGenerator): Transaction {
@@ -22,6 +24,8 @@ export function inMemoryRepositories(state: StateSource, ids: IdGenerator): Tran
     specs: new InMemorySpecRepository(state),
     releases: new InMemoryReleaseRepository(state),
     outbox: new InMemoryEventOutbox(state, ids),
+    webhooks: new InMemoryWebhookRepository(state),
+    deliveries: new InMemoryDeliveryRepository(state),
   };
 }
 
@@ -34,15 +38,23 @@ export class InMemoryDatabase implements UnitOfWork {
   private readonly lock = new Mutex();
   readonly repositories: Transaction;
 
-  constructor(private readonly ids: IdGenerator) {
+  /** @param onWork called after a commit that stored outbox events or deliveries. */
+  constructor(
+    private readonly ids: IdGenerator,
+    private readonly onWork: () => void = () => undefined,
+  ) {
     this.repositories = inMemoryRepositories(() => this.committed, ids);
   }
 
   run<T, E>(work: (tx: Transaction) => Promise<Result<T, E>>): Promise<Result<T, E>> {
     return this.lock.run(async () => {
       const copy = this.committed.clone();
+      const before = copy.outbox.length + copy.deliveries.size;
       const result = await work(inMemoryRepositories(() => copy, this.ids));
-      if (result.ok) this.committed = copy;
+      if (result.ok) {
+        this.committed = copy;
+        if (copy.outbox.length + copy.deliveries.size > before) this.onWork();
+      }
       return result;
     });
   }

@@ -8,6 +8,11 @@ import type { ReleaseRepository } from '../../application/ports/release-reposito
 import type { DerivedItem, DerivedKind, SpecRepository, StoredSpec } from '../../application/ports/spec-repository.port.js';
 import type { Page, PageRequest } from '../../application/shared/page.js';
 import { Release, type ReleaseId } from '../../domain/release/release.aggregate.js';
+import type { DeliveryRepository } from '../../application/ports/delivery-repository.port.js';
+import type { WebhookRepository } from '../../application/ports/webhook-repository.port.js';
+import type { EventName } from '../../domain/events/domain-event.js';
+import { Delivery, type DeliveryId } from '../../domain/webhook/delivery.aggregate.js';
+import { Webhook, type WebhookId } from '../../domain/webhook/webhook.aggregate.js';
 import type { DerivedResources } from '../../domain/spec/derived-resources.js';
 import { Api, type ApiId } from '../../domain/api/api.aggregate.js';
 import { eventPayload, type DomainEvent } from '../../domain/events/domain-event.js';
@@ -161,6 +166,17 @@ export class InMemoryEventOutbox implements EventOutbox {
       .outbox.filter((e) => !e.dispatched)
       .slice(0, limit);
   }
+
+  /** In-memory transactions run one at a time: nothing to skip. */
+  claimPending(limit: number): Promise<OutboxEvent[]> {
+    return this.pending(limit);
+  }
+
+  async markDispatched(ids: readonly string[]): Promise<void> {
+    const s = this.state();
+    const done = new Set(ids);
+    s.outbox = s.outbox.map((e) => (done.has(e.id) ? { ...e, dispatched: true } : e));
+  }
 }
 
 export class InMemorySpecRepository implements SpecRepository {
@@ -228,5 +244,95 @@ export class InMemoryReleaseRepository implements ReleaseRepository {
 
   async snapshot(apiId: ApiId, version: string): Promise<StoredSpec | undefined> {
     return this.find(apiId, version)?.snapshot;
+  }
+}
+
+function page<T extends { readonly id: string }>(rows: readonly T[], request: PageRequest<string>, newestFirst = false): { rows: T[]; next: string | null } {
+  const after = request.after;
+  const sorted = [...rows].sort((a, b) => (a.id < b.id ? -1 : 1) * (newestFirst ? -1 : 1));
+  const filtered = after === undefined ? sorted : sorted.filter((r) => (newestFirst ? r.id < after : r.id > after));
+  const kept = filtered.slice(0, request.limit);
+  return { rows: kept, next: filtered.length > request.limit ? (kept.at(-1)?.id ?? null) : null };
+}
+
+export class InMemoryWebhookRepository implements WebhookRepository {
+  constructor(private readonly state: StateSource) {}
+
+  async get(accountId: number, id: WebhookId): Promise<Webhook | undefined> {
+    const row = this.state().webhooks.get(id);
+    return row && row.accountId === accountId ? Webhook.rehydrate(row) : undefined;
+  }
+
+  getForUpdate(accountId: number, id: WebhookId): Promise<Webhook | undefined> {
+    return this.get(accountId, id);
+  }
+
+  async list(accountId: number, request: PageRequest<WebhookId>): Promise<Page<Webhook, WebhookId>> {
+    const { rows, next } = page([...this.state().webhooks.values()].filter((w) => w.accountId === accountId), request);
+    return { items: rows.map((row) => Webhook.rehydrate(row)), next };
+  }
+
+  async subscribers(accountId: number, event: EventName): Promise<Webhook[]> {
+    return [...this.state().webhooks.values()]
+      .filter((w) => w.accountId === accountId && w.active && w.events.includes(event))
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .map((row) => Webhook.rehydrate(row));
+  }
+
+  async save(webhook: Webhook): Promise<void> {
+    this.state().webhooks.set(webhook.id, webhook.snapshot());
+  }
+
+  /** Removes the webhook and its delivery log, as the database's cascade does. */
+  async delete(accountId: number, id: WebhookId): Promise<void> {
+    const s = this.state();
+    if (s.webhooks.get(id)?.accountId !== accountId) return;
+    s.webhooks.delete(id);
+    for (const [deliveryId, row] of s.deliveries) if (row.state.webhookId === id) s.deliveries.delete(deliveryId);
+  }
+}
+
+export class InMemoryDeliveryRepository implements DeliveryRepository {
+  constructor(private readonly state: StateSource) {}
+
+  async add(delivery: Delivery, dispatchKey: string | null): Promise<boolean> {
+    const s = this.state();
+    const state = delivery.snapshot();
+    if (dispatchKey !== null && [...s.deliveries.values()].some((d) => d.state.webhookId === state.webhookId && d.dispatchKey === dispatchKey)) return false;
+    s.deliveries.set(state.id, { state, dispatchKey, leaseUntil: null });
+    return true;
+  }
+
+  async get(webhookId: WebhookId, id: DeliveryId): Promise<Delivery | undefined> {
+    const row = this.state().deliveries.get(id);
+    return row && row.state.webhookId === webhookId ? Delivery.rehydrate(row.state) : undefined;
+  }
+
+  getForUpdate(webhookId: WebhookId, id: DeliveryId): Promise<Delivery | undefined> {
+    return this.get(webhookId, id);
+  }
+
+  async list(webhookId: WebhookId, request: PageRequest<DeliveryId>): Promise<Page<Delivery, DeliveryId>> {
+    const mine = [...this.state().deliveries.values()].map((d) => d.state).filter((d) => d.webhookId === webhookId);
+    const { rows, next } = page(mine, request, true);
+    return { items: rows.map((row) => Delivery.rehydrate(row)), next };
+  }
+
+  async save(delivery: Delivery): Promise<void> {
+    const s = this.state();
+    const row = s.deliveries.get(delivery.id);
+    if (row) s.deliveries.set(delivery.id, { ...row, state: delivery.snapshot(), leaseUntil: null });
+  }
+
+  async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<Delivery[]> {
+    const s = this.state();
+    const due = [...s.deliveries.values()]
+      .filter((d) => d.state.state === 'pending' && d.state.nextAttemptDate !== null && d.state.nextAttemptDate <= now)
+      .sort((a, b) => (a.state.id < b.state.id ? -1 : 1));
+    const heads = new Map<string, (typeof due)[number]>();
+    for (const d of due) if (!heads.has(d.state.webhookId)) heads.set(d.state.webhookId, d);
+    const claimed = [...heads.values()].filter((d) => d.leaseUntil === null || d.leaseUntil <= now).slice(0, limit);
+    for (const d of claimed) s.deliveries.set(d.state.id, { ...d, leaseUntil });
+    return claimed.map((d) => Delivery.rehydrate(d.state));
   }
 }

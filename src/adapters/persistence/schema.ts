@@ -85,6 +85,35 @@ export interface ApiReleaseRow {
   document: string;
 }
 
+export interface WebhookRow {
+  id: string;
+  accountId: number;
+  targetUrl: string;
+  events: string[];
+  secret: string;
+  active: boolean;
+  creationDate: Date;
+  updateDate: Date;
+  lastResponse: { status: number | null; body: string; durationMs: number; date: string } | null;
+  failingSince: Date | null;
+  deactivationReason: string | null;
+}
+
+export interface DeliveryRow {
+  id: string;
+  webhookId: string;
+  accountId: number;
+  eventId: string;
+  event: string;
+  dispatchKey: string | null;
+  payload: string;
+  state: 'pending' | 'succeeded' | 'failed';
+  attempts: { date: string; status: number | null; durationMs: number; error: string | null; responseBody: string }[];
+  nextAttemptDate: Date | null;
+  leaseUntil: Date | null;
+  creationDate: Date;
+}
+
 export interface Schemas {
   readonly accounts: EntitySchema<AccountRow>;
   readonly users: EntitySchema<UserRow>;
@@ -94,6 +123,8 @@ export interface Schemas {
   readonly specs: EntitySchema<ApiSpecRow>;
   readonly derived: EntitySchema<ApiDerivedRow>;
   readonly releases: EntitySchema<ApiReleaseRow>;
+  readonly webhooks: EntitySchema<WebhookRow>;
+  readonly deliveries: EntitySchema<DeliveryRow>;
 }
 
 export function schemas(dialect: Dialect): Schemas {
@@ -221,5 +252,41 @@ export function schemas(dialect: Dialect): Schemas {
       document: text('document'),
     },
   });
-  return { accounts, users, apiTokens, apis, outbox, specs, derived, releases };
+  const json = (name: string, nullable = false): EntitySchemaColumnOptions => ({ ...text(name, nullable), transformer: jsonTransformer });
+  const webhooks = new EntitySchema<WebhookRow>({
+    name: 'Webhook',
+    tableName: 'webhooks',
+    columns: {
+      id: uuid('id', true),
+      accountId: int('account_id'),
+      targetUrl: text('target_url'),
+      events: json('events'),
+      secret: text('secret'),
+      active: { name: 'active', type: 'boolean' },
+      creationDate: timestamp('creation_date'),
+      updateDate: timestamp('update_date'),
+      lastResponse: json('last_response', true),
+      failingSince: timestamp('failing_since', true),
+      deactivationReason: text('deactivation_reason', true),
+    },
+  });
+  const deliveries = new EntitySchema<DeliveryRow>({
+    name: 'WebhookDelivery',
+    tableName: 'webhook_deliveries',
+    columns: {
+      id: uuid('id', true),
+      webhookId: uuid('webhook_id'),
+      accountId: int('account_id'),
+      eventId: uuid('event_id'),
+      event: text('event'),
+      dispatchKey: { ...uuid('dispatch_key'), nullable: true },
+      payload: text('payload'),
+      state: text('state'),
+      attempts: json('attempts'),
+      nextAttemptDate: timestamp('next_attempt_date', true),
+      leaseUntil: timestamp('lease_until', true),
+      creationDate: timestamp('creation_date'),
+    },
+  });
+  return { accounts, users, apiTokens, apis, outbox, specs, derived, releases, webhooks, deliveries };
 }

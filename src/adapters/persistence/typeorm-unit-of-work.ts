@@ -11,8 +11,14 @@ import {
   TypeOrmUserRepository,
 } from './typeorm.repositories.js';
 import { TypeOrmReleaseRepository, TypeOrmSpecRepository } from './typeorm-spec.repositories.js';
+import { TypeOrmDeliveryRepository, TypeOrmWebhookRepository } from './typeorm-webhook.repositories.js';
 
-export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenerator): Transaction {
+/** Set when a transaction writes something the webhook worker should look at. */
+export interface WorkMarker {
+  value: boolean;
+}
+
+export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenerator, work: WorkMarker = { value: false }): Transaction {
   return {
     accounts: new TypeOrmAccountRepository(run, db.schemas),
     users: new TypeOrmUserRepository(run, db.schemas),
@@ -20,7 +26,9 @@ export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenera
     apis: new TypeOrmApiRepository(run, db.schemas, db.dialect),
     specs: new TypeOrmSpecRepository(run, db.schemas),
     releases: new TypeOrmReleaseRepository(run, db.schemas, db.dialect),
-    outbox: new TypeOrmEventOutbox(run, db.schemas, ids),
+    outbox: new TypeOrmEventOutbox(run, db.schemas, ids, db.dialect, work),
+    webhooks: new TypeOrmWebhookRepository(run, db.schemas, db.dialect),
+    deliveries: new TypeOrmDeliveryRepository(run, db.schemas, db.dialect, work),
   };
 }
 
@@ -28,22 +36,29 @@ export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenera
 class Rollback extends Error {}
 
 export class TypeOrmUnitOfWork implements UnitOfWork {
+  /**
+   * @param onWork called after a commit that stored outbox events or deliveries, so an in-process
+   *   webhook worker starts at once instead of at its next poll.
+   */
   constructor(
     private readonly db: TypeOrmDatabase,
     private readonly ids: IdGenerator,
+    private readonly onWork: () => void = () => undefined,
   ) {}
 
   async run<T, E>(work: (tx: Transaction) => Promise<Result<T, E>>): Promise<Result<T, E>> {
     let result: Result<T, E> | undefined;
+    const marker: WorkMarker = { value: false };
     try {
       await this.db.transaction(async (manager: EntityManager) => {
         const inTransaction: Run = (w) => w(manager);
-        result = await work(typeOrmRepositories(this.db, inTransaction, this.ids));
+        result = await work(typeOrmRepositories(this.db, inTransaction, this.ids, marker));
         if (!result.ok) throw new Rollback();
       });
     } catch (error) {
       if (!(error instanceof Rollback)) throw error;
     }
+    if (result?.ok && marker.value) this.onWork();
     return result as Result<T, E>;
   }
 }

@@ -12,7 +12,7 @@ import { err, ok, type Result } from '../../domain/shared/result.js';
 import { ApiToken, type ApiTokenId } from '../../domain/token/api-token.aggregate.js';
 import { User, type NewUser } from '../../domain/user/user.aggregate.js';
 import type { Dialect } from './dialect.js';
-import type { ApiRow, Schemas, UserRow } from './schema.js';
+import type { ApiRow, OutboxRow, Schemas, UserRow } from './schema.js';
 import { isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
 
 export class TypeOrmAccountRepository implements AccountRepository {
@@ -213,11 +213,17 @@ export class TypeOrmApiRepository implements ApiRepository {
   }
 }
 
+function outboxEvent(row: OutboxRow): OutboxEvent {
+  return { id: row.id, accountId: Number(row.accountId), payload: JSON.parse(row.payload) as EventPayload, dispatched: row.dispatchedAt !== null };
+}
+
 export class TypeOrmEventOutbox implements EventOutbox {
   constructor(
     private readonly run: Run,
     private readonly s: Schemas,
     private readonly ids: IdGenerator,
+    private readonly dialect: Dialect,
+    private readonly work: { value: boolean } = { value: false },
   ) {}
 
   append(events: readonly DomainEvent[]): Promise<void> {
@@ -235,18 +241,29 @@ export class TypeOrmEventOutbox implements EventOutbox {
         };
       });
       await m.getRepository(this.s.outbox).insert(rows);
+      this.work.value = true;
     });
   }
 
   pending(limit: number): Promise<OutboxEvent[]> {
     return this.run(async (m) => {
       const rows = await m.getRepository(this.s.outbox).find({ where: { dispatchedAt: IsNull() }, order: { id: 'ASC' }, take: limit });
-      return rows.map((row) => ({
-        id: row.id,
-        accountId: Number(row.accountId),
-        payload: JSON.parse(row.payload) as EventPayload,
-        dispatched: row.dispatchedAt !== null,
-      }));
+      return rows.map(outboxEvent);
+    });
+  }
+
+  claimPending(limit: number): Promise<OutboxEvent[]> {
+    return this.run(async (m) => {
+      const query = m.createQueryBuilder(this.s.outbox, 'o').where('o.dispatched_at IS NULL').orderBy('o.id', 'ASC').limit(limit);
+      if (this.dialect === 'postgres') query.setLock('pessimistic_write').setOnLocked('skip_locked');
+      return (await query.getMany()).map(outboxEvent);
+    });
+  }
+
+  markDispatched(ids: readonly string[], at: Date): Promise<void> {
+    if (ids.length === 0) return Promise.resolve();
+    return this.run(async (m) => {
+      await m.createQueryBuilder().update(this.s.outbox).set({ dispatchedAt: at }).whereInIds([...ids]).execute();
     });
   }
 }

@@ -15,5 +15,12 @@ export interface EventOutbox {
   append(events: readonly DomainEvent[]): Promise<void>;
   /** Events not yet dispatched, oldest first. */
   pending(limit: number): Promise<OutboxEvent[]>;
+  /**
+   * Like `pending`, locking the rows so that concurrent dispatchers take different events (rows
+   * another transaction holds are skipped). Inside `UnitOfWork.run` only.
+   */
+  claimPending(limit: number): Promise<OutboxEvent[]>;
+  /** Marks events dispatched (their deliveries are recorded in the same transaction). */
+  markDispatched(ids: readonly string[], at: Date): Promise<void>;
 }
 export const EventOutbox = token<EventOutbox>('EventOutbox');

@@ -14,5 +14,7 @@ export interface TokenGenerator {
   hash(token: string): string;
   /** A random password that satisfies the password policy, for the demo user. */
   password(): string;
+  /** A webhook secret: 64 hex characters (256 bits). */
+  webhookSecret(): string;
 }
 export const TokenGenerator = token<TokenGenerator>('TokenGenerator');

@@ -7,6 +7,8 @@ import type { EventOutbox } from './event-outbox.port.js';
 import type { ReleaseRepository } from './release-repository.port.js';
 import type { SpecRepository } from './spec-repository.port.js';
 import type { UserRepository } from './user-repository.port.js';
+import type { DeliveryRepository } from './delivery-repository.port.js';
+import type { WebhookRepository } from './webhook-repository.port.js';
 
 /** Repositories bound to one transaction. */
 export interface Transaction {
@@ -17,6 +19,8 @@ export interface Transaction {
   readonly specs: SpecRepository;
   readonly releases: ReleaseRepository;
   readonly outbox: EventOutbox;
+  readonly webhooks: WebhookRepository;
+  readonly deliveries: DeliveryRepository;
 }
 
 export interface UnitOfWork {

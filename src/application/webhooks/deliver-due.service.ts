@@ -1,0 +1,80 @@
+import { ok } from '../../domain/shared/result.js';
+import { isSuccess, type Delivery } from '../../domain/webhook/delivery.aggregate.js';
+import { retrySpanMs, type RetryPolicy } from '../../domain/webhook/retry-policy.js';
+import type { Clock } from '../ports/clock.port.js';
+import type { Random } from '../ports/random.port.js';
+import type { UnitOfWork } from '../ports/unit-of-work.port.js';
+import type { WebhookSender } from '../ports/webhook-sender.port.js';
+
+export interface DeliverySettings {
+  readonly retry: RetryPolicy;
+  /** How long a claimed delivery stays leased: longer than one attempt can take. */
+  readonly leaseMs: number;
+  /** Deliveries claimed per round. */
+  readonly batchSize: number;
+}
+
+/**
+ * Sends the due deliveries: leases a batch (each webhook's oldest due delivery at most, so its
+ * events go out in order), sends them in parallel, then records each attempt with the webhook's
+ * last response. A webhook whose delivery ran out of attempts without any success since that
+ * delivery began is deactivated, with the reason its owner sees. A worker killed mid-delivery
+ * leaves a lease that expires, and the delivery is sent again (at least once).
+ */
+export class DeliverDue {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly sender: WebhookSender,
+    private readonly clock: Clock,
+    private readonly random: Random,
+    private readonly settings: DeliverySettings,
+  ) {}
+
+  /** One round; returns how many deliveries it attempted. */
+  async execute(): Promise<number> {
+    const now = this.clock.now();
+    const claimed = await this.uow.run(async (tx) =>
+      ok(await tx.deliveries.claimDue(now, new Date(now.getTime() + this.settings.leaseMs), this.settings.batchSize)),
+    );
+    const deliveries = claimed.ok ? claimed.value : [];
+    await Promise.all(deliveries.map((delivery) => this.attempt(delivery)));
+    return deliveries.length;
+  }
+
+  private async attempt(claimed: Delivery): Promise<void> {
+    const webhook = await this.uow.run(async (tx) => ok(await tx.webhooks.get(claimed.snapshot().accountId, claimed.webhookId)));
+    const target = webhook.ok ? webhook.value : undefined;
+    if (!target || !target.active) {
+      await this.uow.run(async (tx) => {
+        const delivery = await tx.deliveries.getForUpdate(claimed.webhookId, claimed.id);
+        if (delivery?.status === 'pending') {
+          delivery.abandon(target ? 'the webhook is inactive' : 'the webhook was deleted', this.clock.now());
+          await tx.deliveries.save(delivery);
+        }
+        return ok(undefined);
+      });
+      return;
+    }
+    const attemptDate = this.clock.now();
+    const outcome = await this.sender.send({ targetUrl: target.targetUrl, secret: target.secret, eventId: claimed.eventId, body: claimed.payload, attemptDate });
+    await this.uow.run(async (tx) => {
+      const delivery = await tx.deliveries.getForUpdate(claimed.webhookId, claimed.id);
+      const webhook = await tx.webhooks.getForUpdate(claimed.snapshot().accountId, claimed.webhookId);
+      if (!delivery || delivery.status !== 'pending') return ok(undefined);
+      const now = this.clock.now();
+      delivery.recordAttempt(outcome, attemptDate, this.settings.retry, this.random.next());
+      await tx.deliveries.save(delivery);
+      if (webhook) {
+        webhook.recordResponse({ status: outcome.status, body: outcome.error ?? outcome.responseBody, durationMs: outcome.durationMs }, now);
+        const since = webhook.failingSince;
+        const first = delivery.firstAttemptDate;
+        if (delivery.snapshot().state === 'failed' && !isSuccess(outcome) && since !== null && first !== null && since.getTime() <= first.getTime()) {
+          const hours = Math.round(retrySpanMs(this.settings.retry) / 3600_000);
+          webhook.deactivate(`deactivated after ${delivery.snapshot().attempts.length} failed attempts over about ${hours} h without a successful delivery; last: ${outcome.error ?? `HTTP ${outcome.status}`}`, now);
+        }
+        await tx.webhooks.save(webhook);
+      }
+      return ok(undefined);
+    });
+  }
+}

@@ -1,0 +1,87 @@
+import type { AccountId } from '../../domain/account/account.js';
+import { err, ok, type Result } from '../../domain/shared/result.js';
+import { formatTimestamp } from '../../domain/shared/time.js';
+import { Delivery, type DeliveryId, type DeliveryRecord } from '../../domain/webhook/delivery.aggregate.js';
+import type { WebhookId } from '../../domain/webhook/webhook.aggregate.js';
+import { actorOf, authorize, type Principal } from '../auth/principal.js';
+import type { Clock } from '../ports/clock.port.js';
+import type { DeliveryRepository } from '../ports/delivery-repository.port.js';
+import type { IdGenerator } from '../ports/id-generator.port.js';
+import type { UnitOfWork } from '../ports/unit-of-work.port.js';
+import type { WebhookRepository } from '../ports/webhook-repository.port.js';
+import { notFound, type ApplicationError } from '../shared/application-error.js';
+import type { Page, PageRequest } from '../shared/page.js';
+
+/** The delivery log of a webhook, newest first. */
+export class ListDeliveries {
+  constructor(
+    private readonly webhooks: WebhookRepository,
+    private readonly deliveries: DeliveryRepository,
+  ) {}
+
+  async execute(
+    principal: Principal,
+    input: { readonly accountId: AccountId; readonly webhookId: WebhookId; readonly page: PageRequest<DeliveryId> },
+  ): Promise<Result<Page<DeliveryRecord, DeliveryId>, ApplicationError>> {
+    const allowed = authorize(principal, 'webhook', 'read', input.accountId);
+    if (!allowed.ok) return allowed;
+    const webhook = await this.webhooks.get(input.accountId, input.webhookId);
+    if (!webhook) return err(notFound('webhook'));
+    const page = await this.deliveries.list(webhook.id, input.page);
+    return ok({ items: page.items.map((d) => d.toRecord()), next: page.next });
+  }
+}
+
+/** Sends a `ping` event to the webhook at once (active or not), as a delivery of its own. */
+export class PingWebhook {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(principal: Principal, input: { readonly accountId: AccountId; readonly webhookId: WebhookId }): Promise<Result<DeliveryRecord, ApplicationError>> {
+    const allowed = authorize(principal, 'webhook', 'write', input.accountId);
+    if (!allowed.ok) return allowed;
+    return this.uow.run(async (tx): Promise<Result<DeliveryRecord, ApplicationError>> => {
+      const webhook = await tx.webhooks.get(input.accountId, input.webhookId);
+      if (!webhook) return err(notFound('webhook'));
+      const now = this.clock.now();
+      const eventId = this.ids.next();
+      const payload = { id: eventId, name: 'ping', timestamp: formatTimestamp(now), user: actorOf(principal), resourceType: 'Webhook', resource: webhook.toRecord() };
+      const delivery = Delivery.schedule(
+        { id: this.ids.next(), webhookId: webhook.id, accountId: webhook.accountId, eventId, event: 'ping', payload: JSON.stringify(payload) },
+        now,
+      );
+      await tx.deliveries.add(delivery, null);
+      return ok(delivery.toRecord());
+    });
+  }
+}
+
+/** Sends a delivery's event again, same event id and body, as a new delivery. */
+export class Redeliver {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(
+    principal: Principal,
+    input: { readonly accountId: AccountId; readonly webhookId: WebhookId; readonly deliveryId: DeliveryId },
+  ): Promise<Result<DeliveryRecord, ApplicationError>> {
+    const allowed = authorize(principal, 'webhook', 'write', input.accountId);
+    if (!allowed.ok) return allowed;
+    return this.uow.run(async (tx): Promise<Result<DeliveryRecord, ApplicationError>> => {
+      const webhook = await tx.webhooks.get(input.accountId, input.webhookId);
+      if (!webhook) return err(notFound('webhook'));
+      const original = await tx.deliveries.get(webhook.id, input.deliveryId);
+      if (!original) return err(notFound('delivery'));
+      const { eventId, event, payload } = original.snapshot();
+      const delivery = Delivery.schedule({ id: this.ids.next(), webhookId: webhook.id, accountId: webhook.accountId, eventId, event, payload }, this.clock.now());
+      await tx.deliveries.add(delivery, null);
+      return ok(delivery.toRecord());
+    });
+  }
+}

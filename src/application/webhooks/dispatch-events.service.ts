@@ -1,0 +1,44 @@
+import { Delivery } from '../../domain/webhook/delivery.aggregate.js';
+import { ok } from '../../domain/shared/result.js';
+import type { Clock } from '../ports/clock.port.js';
+import type { IdGenerator } from '../ports/id-generator.port.js';
+import type { UnitOfWork } from '../ports/unit-of-work.port.js';
+
+/**
+ * Fans outbox events out to the active webhooks of their account that subscribe to them: one
+ * delivery per webhook, and the event marked dispatched, in one transaction. A crash before the
+ * commit leaves the event undispatched for the next run; deliveries keyed by event id make a
+ * repeated fan-out impossible, so nothing is lost or doubled.
+ */
+export class DispatchEvents {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Dispatches up to `limit` events; returns how many deliveries it scheduled and events it took. */
+  async execute(limit: number): Promise<{ readonly events: number; readonly deliveries: number }> {
+    const result = await this.uow.run(async (tx) => {
+      const events = await tx.outbox.claimPending(limit);
+      const now = this.clock.now();
+      let deliveries = 0;
+      for (const event of events) {
+        const { payload } = event;
+        for (const webhook of await tx.webhooks.subscribers(event.accountId, payload.name)) {
+          const delivery = Delivery.schedule(
+            { id: this.ids.next(), webhookId: webhook.id, accountId: event.accountId, eventId: event.id, event: payload.name, payload: JSON.stringify(payload) },
+            now,
+          );
+          if (await tx.deliveries.add(delivery, event.id)) deliveries += 1;
+        }
+      }
+      await tx.outbox.markDispatched(
+        events.map((e) => e.id),
+        now,
+      );
+      return ok({ events: events.length, deliveries });
+    });
+    return result.ok ? result.value : { events: 0, deliveries: 0 };
+  }
+}

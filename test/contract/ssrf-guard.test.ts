@@ -1,0 +1,185 @@
+import { expect } from 'chai';
+import type { LookupAddress } from 'node:dns';
+import { guardedLookup, isForbiddenAddress, REFUSALS, SsrfGuard } from '../../src/adapters/webhooks/ssrf-guard.js';
+
+/** A resolver that never touches the network: names map to fixed answers; anything else is NXDOMAIN. */
+function fakeDns(table: Record<string, string[]>) {
+  const asked: string[] = [];
+  const lookup = async (hostname: string) => {
+    asked.push(hostname);
+    const answer = table[hostname];
+    if (answer === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    return answer;
+  };
+  return { lookup, asked };
+}
+
+const PUBLIC = '93.184.216.34';
+
+describe('SsrfGuard', () => {
+  describe('isForbiddenAddress', () => {
+    const forbidden = [
+      '127.0.0.1', '127.255.255.254', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.1.1',
+      '169.254.169.254', '169.254.0.1', '100.64.0.1', '100.100.100.200', '0.0.0.0', '0.1.2.3',
+      '255.255.255.255', '224.0.0.1', '239.255.255.250', '198.18.0.1', '198.19.255.255', '192.0.0.192',
+      '192.0.2.1', '198.51.100.7', '203.0.113.9', '240.0.0.1', '168.63.129.16',
+      '::1', '::', 'fe80::1', 'fe80::1%eth0', 'febf::1', 'fc00::1', 'fd00:ec2::254', 'ff02::1', 'fec0::1',
+      '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '::ffff:169.254.169.254', '::ffff:0:127.0.0.1',
+      '::127.0.0.1', '64:ff9b::127.0.0.1', '64:ff9b::a9fe:a9fe', '64:ff9b:1::1', '2002:7f00:1::1', '2002:a9fe:a9fe::',
+      '2001:db8::1', '2001:2::1', '100::1', '4000::1', '5f00::1',
+      '[::1]', 'not-an-ip', '', '1.2.3', '2130706433x',
+    ];
+    const allowed = [PUBLIC, '8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '198.20.0.1', '2606:2800:220:1:248:1893:25c8:1946',
+      '2a00:1450:4001:80b::200e', '::ffff:93.184.216.34', '64:ff9b::5db8:d822', '2002:5db8:d822::1'];
+
+    for (const ip of forbidden) it(`forbids ${JSON.stringify(ip)}`, () => expect(isForbiddenAddress(ip)).to.equal(true));
+    for (const ip of allowed) it(`allows ${ip}`, () => expect(isForbiddenAddress(ip)).to.equal(false));
+
+    it('forbids a Teredo address whose client or server is private, allows one with public ends', () => {
+      // 2001:0:<server>:<flags>:<port>:<client XOR ffff:ffff>
+      expect(isForbiddenAddress('2001:0:7f00:1:0:0:a2b:d8cb')).to.equal(true); // server 127.0.0.1
+      expect(isForbiddenAddress('2001:0:5db8:d822:0:0:f5ff:fffe')).to.equal(true); // client 10.0.0.1
+      expect(isForbiddenAddress('2001:0:5db8:d822:0:0:f7f7:f7f7')).to.equal(false); // client 8.8.8.8
+    });
+  });
+
+  describe('refusal() with private targets refused', () => {
+    const { lookup, asked } = fakeDns({
+      'hooks.example.com': [PUBLIC, '2606:2800:220:1:248:1893:25c8:1946'],
+      'intranet.example.com': ['10.1.2.3'],
+      'mixed.example.com': [PUBLIC, '127.0.0.1'],
+      'metadata.example.com': ['169.254.169.254'],
+      'mapped.example.com': ['::ffff:192.168.0.1'],
+      'nothing.example.com': [],
+    });
+    const guard = new SsrfGuard({ allowPrivateTargets: false, lookup });
+    beforeEach(() => asked.splice(0));
+
+    const refusedLiterals = [
+      'http://127.0.0.1/', 'http://127.0.0.1:8080/hook', 'http://[::1]/', 'http://10.0.0.1/', 'http://169.254.169.254/latest/meta-data/',
+      'http://2130706433/', 'http://0x7f.1/', 'http://017700000001/', 'http://127.1/', 'http://[::ffff:127.0.0.1]/',
+      'http://[fd00:ec2::254]/', 'http://100.100.100.200/', 'http://0.0.0.0/', 'http://0/', 'https://[fe80::1]/',
+      'http://192.168.0.10/', 'http://172.20.0.1/', 'http://224.0.0.1/', 'http://255.255.255.255/', 'http://198.18.0.1/',
+    ];
+    for (const url of refusedLiterals) {
+      it(`refuses ${url} without a lookup`, async () => {
+        expect(await guard.refusal(url)).to.equal(REFUSALS.forbiddenHost);
+        expect(asked).to.deep.equal([]);
+      });
+    }
+
+    for (const url of ['http://localhost/', 'http://LOCALHOST:3000/', 'http://localhost./', 'http://api.localhost/', 'https://a.b.localhost/x']) {
+      it(`refuses ${url} without a lookup`, async () => {
+        expect(await guard.refusal(url)).to.equal(REFUSALS.forbiddenHost);
+        expect(asked).to.deep.equal([]);
+      });
+    }
+
+    it('refuses a name that resolves to a private, metadata or IPv4-mapped private address', async () => {
+      expect(await guard.refusal('https://intranet.example.com/hook')).to.equal(REFUSALS.forbiddenResolution);
+      expect(await guard.refusal('http://metadata.example.com/')).to.equal(REFUSALS.forbiddenResolution);
+      expect(await guard.refusal('http://mapped.example.com/')).to.equal(REFUSALS.forbiddenResolution);
+    });
+
+    it('refuses a name when any one of its addresses is forbidden', async () => {
+      expect(await guard.refusal('http://mixed.example.com/')).to.equal(REFUSALS.forbiddenResolution);
+    });
+
+    it('refuses a name that does not resolve or resolves to nothing', async () => {
+      expect(await guard.refusal('https://missing.example.com/')).to.equal('the host does not resolve');
+      expect(await guard.refusal('https://nothing.example.com/')).to.equal('the host does not resolve');
+    });
+
+    it('accepts a name whose every address is public (checked, never connected to)', async () => {
+      expect(await guard.refusal('https://hooks.example.com/specbase?x=1')).to.equal(null);
+      expect(asked).to.deep.equal(['hooks.example.com']);
+    });
+
+    it('accepts public IP literals', async () => {
+      expect(await guard.refusal(`http://${PUBLIC}/`)).to.equal(null);
+      expect(await guard.refusal('https://[2606:2800:220:1:248:1893:25c8:1946]:8443/')).to.equal(null);
+      expect(asked).to.deep.equal([]);
+    });
+
+    for (const url of ['ftp://hooks.example.com/', 'file:///etc/passwd', 'gopher://hooks.example.com/', 'javascript:alert(1)', 'ws://hooks.example.com/']) {
+      it(`refuses the scheme of ${url}`, async () => {
+        expect(await guard.refusal(url)).to.equal('only http and https targets are allowed');
+      });
+    }
+
+    for (const url of ['http://user:pass@hooks.example.com/', 'https://user@hooks.example.com/', 'http://:pass@hooks.example.com/']) {
+      it(`refuses credentials in ${url}`, async () => {
+        expect(await guard.refusal(url)).to.equal(REFUSALS.credentials);
+        expect(asked).to.deep.equal([]);
+      });
+    }
+
+    it('refuses a URL that does not parse or is longer than 2048 characters', async () => {
+      expect(await guard.refusal('not a url')).to.equal(REFUSALS.invalidUrl);
+      expect(await guard.refusal('http://')).to.equal(REFUSALS.invalidUrl);
+      const base = 'https://hooks.example.com/';
+      expect(await guard.refusal(base + 'a'.repeat(2048 - base.length))).to.equal(null);
+      expect(await guard.refusal(base + 'a'.repeat(2049 - base.length))).to.equal(REFUSALS.tooLong);
+    });
+  });
+
+  describe('refusal() with private targets allowed', () => {
+    const { lookup, asked } = fakeDns({ 'intranet.example.com': ['10.1.2.3'] });
+    const guard = new SsrfGuard({ allowPrivateTargets: true, lookup });
+
+    it('allows loopback, private, link-local and localhost targets', async () => {
+      for (const url of ['http://127.0.0.1:3000/', 'http://localhost/', 'http://[::1]/', 'http://10.0.0.1/', 'http://169.254.169.254/', 'http://intranet.example.com/']) {
+        expect(await guard.refusal(url), url).to.equal(null);
+      }
+      expect(asked).to.deep.equal([]);
+    });
+
+    it('still refuses other schemes and credentials', async () => {
+      expect(await guard.refusal('ftp://127.0.0.1/')).to.equal('only http and https targets are allowed');
+      expect(await guard.refusal('http://user:pass@127.0.0.1/')).to.equal(REFUSALS.credentials);
+    });
+  });
+
+  describe('guardedLookup', () => {
+    const { lookup } = fakeDns({
+      'hooks.example.com': [PUBLIC, '2606:2800:220:1:248:1893:25c8:1946'],
+      'intranet.example.com': ['10.1.2.3'],
+    });
+    const run = (guard: SsrfGuard, hostname: string, options: { all?: boolean; family?: number }) =>
+      new Promise<{ err: NodeJS.ErrnoException | null; address: string | LookupAddress[]; family: number | undefined }>((resolve) => {
+        guardedLookup(guard)(hostname, options, (err, address, family) => resolve({ err, address, family }));
+      });
+    const strict = new SsrfGuard({ allowPrivateTargets: false, lookup });
+
+    it('answers every vetted address with its family when options.all is set', async () => {
+      const result = await run(strict, 'hooks.example.com', { all: true });
+      expect(result.err).to.equal(null);
+      expect(result.address).to.deep.equal([
+        { address: PUBLIC, family: 4 },
+        { address: '2606:2800:220:1:248:1893:25c8:1946', family: 6 },
+      ]);
+    });
+
+    it('answers one address and its family otherwise, honouring options.family', async () => {
+      expect(await run(strict, 'hooks.example.com', {})).to.deep.equal({ err: null, address: PUBLIC, family: 4 });
+      expect(await run(strict, 'hooks.example.com', { family: 6 })).to.deep.equal({
+        err: null, address: '2606:2800:220:1:248:1893:25c8:1946', family: 6,
+      });
+    });
+
+    it('fails the lookup when an address is forbidden, or the name does not resolve', async () => {
+      const refused = await run(strict, 'intranet.example.com', { all: true });
+      expect(refused.err?.code).to.equal('ERR_WEBHOOK_TARGET_REFUSED');
+      expect(refused.err?.message).to.equal(REFUSALS.forbiddenResolution);
+      const local = await run(strict, 'localhost', {});
+      expect(local.err?.code).to.equal('ERR_WEBHOOK_TARGET_REFUSED');
+      const missing = await run(strict, 'missing.example.com', {});
+      expect(missing.err?.code).to.equal('ENOTFOUND');
+    });
+
+    it('passes private addresses through when private targets are allowed', async () => {
+      const open = new SsrfGuard({ allowPrivateTargets: true, lookup });
+      expect(await run(open, 'intranet.example.com', {})).to.deep.equal({ err: null, address: '10.1.2.3', family: 4 });
+    });
+  });
+});

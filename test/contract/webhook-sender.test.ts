@@ -1,0 +1,394 @@
+import { expect } from 'chai';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { Webhook } from 'standardwebhooks';
+import type { OutgoingDelivery } from '../../src/application/ports/webhook-sender.port.js';
+import { HttpWebhookSender } from '../../src/adapters/webhooks/http-webhook-sender.js';
+import { serviceSignature, standardWebhookSignature, verifyServiceSignature } from '../../src/adapters/webhooks/signatures.js';
+import { REFUSALS, SsrfGuard } from '../../src/adapters/webhooks/ssrf-guard.js';
+
+interface Received {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: Buffer;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
+
+/** A real HTTP server on 127.0.0.1:0 that records what reaches it. */
+class Receiver {
+  readonly received: Received[] = [];
+  connections = 0;
+  private handler: Handler = (_req, res) => res.end('ok');
+  private readonly server: Server;
+
+  private constructor() {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks);
+        this.received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+        this.handler(req, res, body);
+      });
+    });
+    this.server.on('connection', () => this.connections++);
+  }
+
+  static async start(): Promise<Receiver> {
+    const receiver = new Receiver();
+    await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
+    return receiver;
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  url(path = '/hook'): string {
+    return `http://127.0.0.1:${this.port}${path}`;
+  }
+
+  respond(handler: Handler): void {
+    this.handler = handler;
+  }
+
+  reset(): void {
+    this.received.splice(0);
+    this.connections = 0;
+    this.handler = (_req, res) => res.end('ok');
+  }
+
+  /** Resolves once the server holds no open connection; fails after a second. */
+  async idle(): Promise<void> {
+    const deadline = performance.now() + 1000;
+    for (;;) {
+      const open = await new Promise<number>((resolve, reject) =>
+        this.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+      );
+      if (open === 0) return;
+      if (performance.now() > deadline) throw new Error(`${open} connection(s) still open`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** An independent computation through WebCrypto rather than node:crypto's createHmac. */
+async function hmac(secret: string, message: Uint8Array, encoding: 'hex' | 'base64'): Promise<string> {
+  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return Buffer.from(await crypto.subtle.sign('HMAC', key, message)).toString(encoding);
+}
+
+const SECRET = 'a'.repeat(8) + '0123456789abcdef0123456789abcdef0123456789abcdef01234567';
+const EVENT_ID = '0193a0f2-7c1e-7b3a-9d4e-1f2a3b4c5d6e';
+const PAYLOAD = {
+  id: EVENT_ID,
+  name: 'api.created',
+  timestamp: '2026-11-22T10:15:00.000+00:00',
+  user: { id: 7, nickname: 'zoë' },
+  resourceType: 'Api',
+  resource: { id: '0193a0f2-0000-7000-8000-000000000001', nickname: 'petstore', name: 'Pets – “naïve” 🐾' },
+};
+const BODY = JSON.stringify(PAYLOAD);
+
+function delivery(targetUrl: string, overrides: Partial<OutgoingDelivery> = {}): OutgoingDelivery {
+  return { targetUrl, secret: SECRET, eventId: EVENT_ID, body: BODY, attemptDate: new Date(), ...overrides };
+}
+
+function standardHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const pick = (name: string) => String(headers[name]);
+  return { 'webhook-id': pick('webhook-id'), 'webhook-timestamp': pick('webhook-timestamp'), 'webhook-signature': pick('webhook-signature') };
+}
+
+describe('WebhookSender: HttpWebhookSender', function () {
+  this.timeout(5000);
+  let receiver: Receiver;
+  let other: Receiver;
+  const open = new HttpWebhookSender({ timeoutMs: 2000, guard: new SsrfGuard({ allowPrivateTargets: true }) });
+
+  before(async () => {
+    receiver = await Receiver.start();
+    other = await Receiver.start();
+  });
+  beforeEach(() => {
+    receiver.reset();
+    other.reset();
+  });
+  afterEach(async () => {
+    await receiver.idle();
+    await other.idle();
+  });
+  after(async () => {
+    await receiver.close();
+    await other.close();
+  });
+
+  describe('signatures', () => {
+    it('X-Service-Signature is the hex HMAC-SHA256 of the target URL followed by the raw body bytes', async () => {
+      const url = 'https://hooks.example.com/specbase?x=1';
+      const expected = await hmac(SECRET, Buffer.concat([Buffer.from(url), Buffer.from(BODY)]), 'hex');
+      expect(serviceSignature(SECRET, url, BODY)).to.equal(expected).and.match(/^[0-9a-f]{64}$/);
+      expect(serviceSignature(SECRET, url, Buffer.from(BODY))).to.equal(expected);
+    });
+
+    it('webhook-signature is v1, and the base64 HMAC-SHA256 of "id.timestamp.body"', async () => {
+      const expected = await hmac(SECRET, Buffer.from(`${EVENT_ID}.1795342500.${BODY}`), 'base64');
+      expect(standardWebhookSignature(SECRET, EVENT_ID, 1795342500, BODY)).to.equal(`v1,${expected}`);
+    });
+
+    it('uses the UTF-8 bytes of a non-ASCII secret as the key', async () => {
+      const secret = 'sécret-🔑-0123456789';
+      const expected = await hmac(secret, Buffer.concat([Buffer.from('http://x/'), Buffer.from(BODY)]), 'hex');
+      expect(serviceSignature(secret, 'http://x/', BODY)).to.equal(expected);
+    });
+
+    it('verifyServiceSignature accepts the signature and refuses a changed URL, body, secret or malformed header', () => {
+      const url = 'https://hooks.example.com/a';
+      const signature = serviceSignature(SECRET, url, BODY);
+      expect(verifyServiceSignature(SECRET, url, BODY, signature)).to.equal(true);
+      expect(verifyServiceSignature(SECRET, url, Buffer.from(BODY), signature.toUpperCase())).to.equal(true);
+      expect(verifyServiceSignature(SECRET, 'https://hooks.example.com/b', BODY, signature)).to.equal(false);
+      expect(verifyServiceSignature(SECRET, url, BODY + ' ', signature)).to.equal(false);
+      expect(verifyServiceSignature(SECRET + 'x', url, BODY, signature)).to.equal(false);
+      expect(verifyServiceSignature(SECRET, url, BODY, signature.slice(2))).to.equal(false);
+      expect(verifyServiceSignature(SECRET, url, BODY, undefined)).to.equal(false);
+      expect(verifyServiceSignature(SECRET, url, BODY, 'zz'.repeat(32))).to.equal(false);
+    });
+  });
+
+  describe('a delivery as a receiver sees it', () => {
+    it('POSTs the exact body with the contract headers, verifiable with the standardwebhooks package', async () => {
+      const attemptDate = new Date();
+      const outcome = await open.send(delivery(receiver.url('/hook?team=1'), { attemptDate }));
+      expect(outcome).to.include({ status: 200, error: null, responseBody: 'ok' });
+
+      expect(receiver.received).to.have.length(1);
+      const [request] = receiver.received;
+      expect(request!.method).to.equal('POST');
+      expect(request!.url).to.equal('/hook?team=1');
+      expect(request!.body.toString('utf8')).to.equal(BODY);
+      const headers = request!.headers;
+      expect(headers['content-type']).to.equal('application/json');
+      expect(headers['content-length']).to.equal(String(Buffer.byteLength(BODY)));
+      expect(headers['user-agent']).to.equal('Specbase-Webhooks/1');
+      expect(headers['webhook-id']).to.equal(EVENT_ID);
+      expect(headers['webhook-timestamp']).to.equal(String(Math.floor(attemptDate.getTime() / 1000)));
+
+      const expectedService = await hmac(SECRET, Buffer.concat([Buffer.from(receiver.url('/hook?team=1')), request!.body]), 'hex');
+      expect(headers['x-service-signature']).to.equal(expectedService);
+      expect(verifyServiceSignature(SECRET, receiver.url('/hook?team=1'), request!.body, String(headers['x-service-signature']))).to.equal(true);
+
+      const verified = new Webhook(SECRET, { format: 'raw' }).verify(request!.body.toString('utf8'), standardHeaders(headers));
+      expect(verified).to.deep.equal(PAYLOAD);
+      expect(() => new Webhook(SECRET, { format: 'raw' }).verify(request!.body.toString('utf8') + ' ', standardHeaders(headers))).to.throw(
+        'No matching signature found',
+      );
+    });
+
+    it('signs a non-ASCII secret with its UTF-8 bytes: standardwebhooks needs the key as bytes, not as a string', async () => {
+      const secret = 'sécret-🔑-0123456789';
+      await open.send(delivery(receiver.url(), { secret }));
+      const [request] = receiver.received;
+      const body = request!.body.toString('utf8');
+      const headers = standardHeaders(request!.headers);
+      expect(new Webhook(new TextEncoder().encode(secret), { format: 'raw' }).verify(body, headers)).to.deep.equal(PAYLOAD);
+      // With a string, format 'raw' keeps the low byte of each UTF-16 unit (not UTF-8): only ASCII secrets match.
+      expect(() => new Webhook(secret, { format: 'raw' }).verify(body, headers)).to.throw('No matching signature found');
+    });
+
+    it('sends a configured User-Agent', async () => {
+      const sender = new HttpWebhookSender({ timeoutMs: 2000, guard: new SsrfGuard({ allowPrivateTargets: true }), userAgent: 'Test/9' });
+      await sender.send(delivery(receiver.url()));
+      expect(receiver.received[0]!.headers['user-agent']).to.equal('Test/9');
+    });
+  });
+
+  describe('outcomes', () => {
+    it('a 200 gives status 200, no error, and at most the first 1024 bytes of a 5 KB body', async () => {
+      receiver.respond((_req, res) => res.end('x'.repeat(5 * 1024)));
+      const outcome = await open.send(delivery(receiver.url()));
+      expect(outcome.status).to.equal(200);
+      expect(outcome.error).to.equal(null);
+      expect(outcome.responseBody).to.equal('x'.repeat(1024));
+      expect(Number.isInteger(outcome.durationMs)).to.equal(true);
+      expect(outcome.durationMs).to.be.within(0, 2000);
+    });
+
+    it('drops a multi-byte character cut at the 1 KiB mark instead of mangling it', async () => {
+      receiver.respond((_req, res) => res.end('€'.repeat(1000)));
+      const outcome = await open.send(delivery(receiver.url()));
+      expect(outcome.responseBody).to.equal('€'.repeat(341));
+    });
+
+    it('stops reading a long response after 1 KiB and closes the connection', async () => {
+      receiver.respond((_req, res) => {
+        res.writeHead(200);
+        const chunk = 'y'.repeat(64 * 1024);
+        // Would take ~10 s to send in full; the sender must not wait for it.
+        const interval = setInterval(() => (res.destroyed ? clearInterval(interval) : res.write(chunk)), 5);
+        res.on('close', () => clearInterval(interval));
+      });
+      const started = performance.now();
+      const outcome = await open.send(delivery(receiver.url()));
+      expect(outcome).to.include({ status: 200, error: null, responseBody: 'y'.repeat(1024) });
+      expect(performance.now() - started).to.be.below(1000);
+    });
+
+    it('a 500 gives status 500 and its body', async () => {
+      receiver.respond((_req, res) => {
+        res.statusCode = 500;
+        res.end('{"error":"boom"}');
+      });
+      expect(await open.send(delivery(receiver.url()))).to.include({ status: 500, error: null, responseBody: '{"error":"boom"}' });
+    });
+
+    it('a 302 gives status 302 and the redirect is not followed', async () => {
+      receiver.respond((_req, res) => {
+        res.writeHead(302, { Location: other.url('/elsewhere') });
+        res.end();
+      });
+      const outcome = await open.send(delivery(receiver.url()));
+      expect(outcome).to.include({ status: 302, error: null });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(other.connections).to.equal(0);
+      expect(other.received).to.have.length(0);
+    });
+
+    it('a receiver that never answers gives a timeout within timeoutMs and a margin, and the connection is closed', async () => {
+      receiver.respond(() => undefined);
+      const sender = new HttpWebhookSender({ timeoutMs: 300, guard: new SsrfGuard({ allowPrivateTargets: true }) });
+      const started = performance.now();
+      const outcome = await sender.send(delivery(receiver.url()));
+      const elapsed = performance.now() - started;
+      expect(outcome).to.include({ status: null, error: 'timed out after 300 ms', responseBody: '' });
+      expect(outcome.durationMs).to.be.within(290, 800);
+      expect(elapsed).to.be.within(290, 800);
+      expect(receiver.received).to.have.length(1);
+    });
+
+    it('a receiver that sends its status and then stalls keeps its status and the body so far, within the timeout', async () => {
+      receiver.respond((_req, res) => {
+        res.writeHead(202);
+        res.write('partial');
+      });
+      const sender = new HttpWebhookSender({ timeoutMs: 300, guard: new SsrfGuard({ allowPrivateTargets: true }) });
+      const started = performance.now();
+      const outcome = await sender.send(delivery(receiver.url()));
+      expect(outcome).to.include({ status: 202, error: null, responseBody: 'partial' });
+      expect(performance.now() - started).to.be.within(290, 800);
+    });
+
+    it('a closed port gives status null and a short error', async () => {
+      const closed = await Receiver.start();
+      const url = closed.url();
+      await closed.close();
+      const outcome = await open.send(delivery(url));
+      expect(outcome).to.include({ status: null, error: 'connection refused (ECONNREFUSED)', responseBody: '' });
+    });
+
+    it('a connection closed without a response gives status null and a short error', async () => {
+      receiver.respond((req) => req.socket.destroy());
+      const outcome = await open.send(delivery(receiver.url()));
+      expect(outcome).to.include({ status: null, error: 'connection reset (ECONNRESET)' });
+    });
+
+    it('an https target that does not speak TLS gives status null and a TLS error', async () => {
+      const outcome = await open.send(delivery(`https://127.0.0.1:${receiver.port}/hook`));
+      expect(outcome.status).to.equal(null);
+      expect(outcome.error).to.match(/^(TLS handshake failed|TLS error|connection reset) \(/);
+    });
+
+    it('reaches localhost by name when private targets are allowed', async () => {
+      const outcome = await open.send(delivery(`http://localhost:${receiver.port}/hook`));
+      expect(outcome).to.include({ status: 200, error: null });
+    });
+  });
+
+  describe('the SSRF guard in front of the connection', () => {
+    const lookups: string[] = [];
+    const dns = {
+      'public.example.com': ['93.184.216.34'],
+      'private.example.com': ['10.0.0.1'],
+      'loopback.example.com': ['127.0.0.1'],
+    } as Record<string, string[]>;
+    const guard = new SsrfGuard({
+      allowPrivateTargets: false,
+      lookup: async (hostname) => {
+        lookups.push(hostname);
+        const answer = dns[hostname];
+        if (answer === undefined) throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
+        return answer;
+      },
+    });
+    const strict = new HttpWebhookSender({ timeoutMs: 1000, guard });
+    beforeEach(() => lookups.splice(0));
+
+    const refused = (port: number) => [
+      `http://127.0.0.1:${port}/`,
+      `http://localhost:${port}/`,
+      `http://[::1]:${port}/`,
+      `http://10.0.0.1:${port}/`,
+      `http://169.254.169.254:${port}/latest/meta-data/`,
+      `http://2130706433:${port}/`,
+      `http://0x7f.1:${port}/`,
+      `http://[::ffff:127.0.0.1]:${port}/`,
+      `http://[fd00:ec2::254]:${port}/`,
+      `http://100.100.100.200:${port}/`,
+      `http://0.0.0.0:${port}/`,
+      `http://loopback.example.com:${port}/`,
+      `http://private.example.com:${port}/`,
+      `ftp://127.0.0.1:${port}/`,
+      `http://user:pass@127.0.0.1:${port}/`,
+    ];
+
+    it('refusal() refuses loopback, private, metadata and odd literal forms, bad schemes and credentials', async () => {
+      for (const url of refused(receiver.port)) expect(await guard.refusal(url), url).to.be.a('string');
+    });
+
+    it('send() refuses the same targets without opening any connection', async () => {
+      for (const url of refused(receiver.port)) {
+        // Checked first, so a guard regression fails here instead of sending traffic off this host.
+        const refusal = await guard.refusal(url);
+        expect(refusal, url).to.be.a('string');
+        expect(await strict.send(delivery(url)), url).to.deep.equal({ status: null, durationMs: 0, responseBody: '', error: refusal });
+      }
+      expect(receiver.connections).to.equal(0);
+      expect(receiver.received).to.have.length(0);
+    });
+
+    it('accepts a name resolving to a public address (refusal() only: nothing connects off this host)', async () => {
+      expect(await guard.refusal('https://public.example.com/hook')).to.equal(null);
+      expect(lookups).to.deep.equal(['public.example.com']);
+    });
+
+    it('vets the address again at connect time: a DNS answer that turns private after the check is refused', async () => {
+      let calls = 0;
+      const rebinding = new SsrfGuard({
+        allowPrivateTargets: false,
+        lookup: async () => (++calls === 1 ? ['93.184.216.34'] : ['127.0.0.1']),
+      });
+      const sender = new HttpWebhookSender({ timeoutMs: 1000, guard: rebinding });
+      const outcome = await sender.send(delivery(`http://rebind.example.com:${receiver.port}/hook`));
+      expect(calls).to.equal(2);
+      expect(outcome).to.include({ status: null, error: REFUSALS.forbiddenResolution });
+      expect(receiver.connections).to.equal(0);
+    });
+
+    it('bounds a stalled DNS answer by the same timeout', async () => {
+      const stalled = new SsrfGuard({ allowPrivateTargets: false, lookup: () => new Promise<string[]>(() => undefined) });
+      const sender = new HttpWebhookSender({ timeoutMs: 200, guard: stalled });
+      const started = performance.now();
+      const outcome = await sender.send(delivery(`http://slow-dns.example.com:${receiver.port}/hook`));
+      expect(outcome).to.include({ status: null, error: 'timed out after 200 ms' });
+      expect(performance.now() - started).to.be.within(190, 700);
+      expect(receiver.connections).to.equal(0);
+    });
+  });
+});
