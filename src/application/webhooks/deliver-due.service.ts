@@ -44,7 +44,8 @@ export class DeliverDue {
   private async attempt(claimed: Delivery): Promise<void> {
     const webhook = await this.uow.run(async (tx) => ok(await tx.webhooks.get(claimed.snapshot().accountId, claimed.webhookId)));
     const target = webhook.ok ? webhook.value : undefined;
-    if (!target || !target.active) {
+    // A ping goes out whatever the webhook's state; events only to active webhooks.
+    if (!target || (!target.active && claimed.snapshot().event !== 'ping')) {
       await this.uow.run(async (tx) => {
         const delivery = await tx.deliveries.getForUpdate(claimed.webhookId, claimed.id);
         if (delivery?.status === 'pending') {
@@ -65,7 +66,8 @@ export class DeliverDue {
       delivery.recordAttempt(outcome, attemptDate, this.settings.retry, this.random.next());
       await tx.deliveries.save(delivery);
       if (webhook) {
-        webhook.recordResponse({ status: outcome.status, body: outcome.error ?? outcome.responseBody, durationMs: outcome.durationMs }, now);
+        // Dated like the attempt, so a streak and the delivery's first attempt compare exactly.
+        webhook.recordResponse({ status: outcome.status, body: outcome.error ?? outcome.responseBody, durationMs: outcome.durationMs }, attemptDate);
         const since = webhook.failingSince;
         const first = delivery.firstAttemptDate;
         if (delivery.snapshot().state === 'failed' && !isSuccess(outcome) && since !== null && first !== null && since.getTime() <= first.getTime()) {
