@@ -7,6 +7,8 @@ import { ApiToken } from '../../src/domain/token/api-token.aggregate.js';
 import { Release } from '../../src/domain/release/release.aggregate.js';
 import { deriveResources } from '../../src/domain/spec/derived-resources.js';
 import type { StoredSpec } from '../../src/application/ports/spec-repository.port.js';
+import { Webhook } from '../../src/domain/webhook/webhook.aggregate.js';
+import { Delivery } from '../../src/domain/webhook/delivery.aggregate.js';
 import { aPrincipal } from '../support/builders.js';
 import { FixedClock, SequentialIds } from '../support/fakes.js';
 import { aNewUser, forEachImplementation, type PersistenceFixture } from './fixtures.js';
@@ -320,6 +322,114 @@ forEachImplementation('persistence contract', (make) => {
       await f.uow.run((tx) => tx.releases.add(aRelease(api, '1.0.0'), snapshot(1)));
       await f.uow.run(async (tx) => ok(await tx.apis.delete(a.accountId, api.id)));
       expect((await f.repos.releases.list(api.id, { limit: 10 })).items).to.deep.equal([]);
+    });
+  });
+
+  describe('WebhookRepository and DeliveryRepository', () => {
+    const policy = { baseMs: 1000, capMs: 60_000, maxAttempts: 3 };
+    async function aWebhook(accountId: number, fields: Record<string, unknown> = {}) {
+      const result = Webhook.create({ id: uuid(), accountId, targetUrl: 'https://hooks.example.com/in', events: ['api.created'], secret: 's'.repeat(20), active: true, ...fields }, T0);
+      if (!result.ok) throw new Error('invalid webhook');
+      await f.uow.run(async (tx) => ok(await tx.webhooks.save(result.value)));
+      return result.value;
+    }
+    const aDelivery = (webhook: Webhook, eventId = uuid(), at = T0) =>
+      Delivery.schedule({ id: uuid(), webhookId: webhook.id, accountId: webhook.accountId, eventId, event: 'api.created', payload: `{"id":"${eventId}"}` }, at);
+    const add = (delivery: Delivery, key: string | null) => f.uow.run(async (tx) => ok(await tx.deliveries.add(delivery, key)));
+    const claim = (now: Date, limit = 10) => f.uow.run(async (tx) => ok(await tx.deliveries.claimDue(now, new Date(now.getTime() + 30_000), limit)));
+
+    it('stores webhooks per account and finds the active subscribers of an event', async () => {
+      const a = await seedUser(f, 'a@example.com');
+      const b = await seedUser(f, 'b@example.com');
+      const one = await aWebhook(a.accountId);
+      await aWebhook(a.accountId, { active: false });
+      await aWebhook(a.accountId, { events: ['api.deleted'] });
+      await aWebhook(b.accountId);
+      expect((await f.repos.webhooks.get(a.accountId, one.id))?.snapshot()).to.deep.equal(one.snapshot());
+      expect(await f.repos.webhooks.get(b.accountId, one.id)).to.equal(undefined);
+      expect((await f.repos.webhooks.list(a.accountId, { limit: 10 })).items).to.have.length(3);
+      expect((await f.repos.webhooks.subscribers(a.accountId, 'api.created')).map((w) => w.id)).to.deep.equal([one.id]);
+    });
+
+    it('keeps the last response and a deactivation', async () => {
+      const a = await seedUser(f);
+      const webhook = await aWebhook(a.accountId);
+      webhook.recordResponse({ status: 500, body: 'boom', durationMs: 12 }, T1);
+      webhook.deactivate('gave up', T1);
+      await f.uow.run(async (tx) => ok(await tx.webhooks.save(webhook)));
+      expect((await f.repos.webhooks.get(a.accountId, webhook.id))?.snapshot()).to.deep.equal(webhook.snapshot());
+    });
+
+    it('fans an event out to a webhook once: a second add with the same dispatch key is refused', async () => {
+      const a = await seedUser(f);
+      const webhook = await aWebhook(a.accountId);
+      const eventId = uuid();
+      expect(await add(aDelivery(webhook, eventId), eventId)).to.deep.equal({ ok: true, value: true });
+      expect(await add(aDelivery(webhook, eventId), eventId)).to.deep.equal({ ok: true, value: false });
+      expect(await add(aDelivery(webhook, eventId), null), 'a redelivery has no key').to.deep.equal({ ok: true, value: true });
+      expect((await f.repos.deliveries.list(webhook.id, { limit: 10 })).items).to.have.length(2);
+    });
+
+    it('lists a delivery log newest first and stores attempts', async () => {
+      const a = await seedUser(f);
+      const webhook = await aWebhook(a.accountId);
+      const first = aDelivery(webhook);
+      const second = aDelivery(webhook);
+      await add(first, null);
+      await add(second, null);
+      first.recordAttempt({ status: 500, durationMs: 3, responseBody: 'no', error: null }, T1, policy, 0.5);
+      await f.uow.run(async (tx) => ok(await tx.deliveries.save(first)));
+      const page = await f.repos.deliveries.list(webhook.id, { limit: 1 });
+      expect(page.items.map((d) => d.id)).to.deep.equal([second.id]);
+      const rest = await f.repos.deliveries.list(webhook.id, { limit: 1, after: page.next! });
+      expect(rest.items[0]?.snapshot()).to.deep.equal(first.snapshot());
+    });
+
+    it("claims due deliveries, each webhook's oldest first, and not again while leased", async () => {
+      const a = await seedUser(f);
+      const w1 = await aWebhook(a.accountId);
+      const w2 = await aWebhook(a.accountId);
+      const d1 = aDelivery(w1);
+      const d2 = aDelivery(w1);
+      const d3 = aDelivery(w2);
+      const future = aDelivery(w2, uuid(), new Date(T1.getTime() + 3600_000));
+      for (const d of [d1, d2, d3, future]) await add(d, null);
+      const first = await claim(T1);
+      expect(first.ok && first.value.map((d) => d.id)).to.deep.equal([d1.id, d3.id]);
+      const whileLeased = await claim(T1);
+      expect(whileLeased.ok && whileLeased.value).to.deep.equal([], "a leased head holds its webhook's queue");
+      d1.recordAttempt({ status: 204, durationMs: 3, responseBody: '', error: null }, T1, policy, 0.5);
+      await f.uow.run(async (tx) => ok(await tx.deliveries.save(d1)));
+      const next = await claim(T1);
+      expect(next.ok && next.value.map((d) => d.id)).to.deep.equal([d2.id]);
+      const afterLease = await claim(new Date(T1.getTime() + 31_000));
+      expect(afterLease.ok && afterLease.value.map((d) => d.id).sort()).to.deep.equal([d2.id, d3.id].sort(), 'an expired lease is claimed again');
+    });
+
+    it('goes with its webhook', async () => {
+      const a = await seedUser(f);
+      const webhook = await aWebhook(a.accountId);
+      await add(aDelivery(webhook), null);
+      await f.uow.run(async (tx) => ok(await tx.webhooks.delete(a.accountId, webhook.id)));
+      expect(await f.repos.webhooks.get(a.accountId, webhook.id)).to.equal(undefined);
+      expect((await f.repos.deliveries.list(webhook.id, { limit: 10 })).items).to.deep.equal([]);
+    });
+  });
+
+  describe('EventOutbox claims', () => {
+    it('claims undispatched events oldest first and marks them dispatched', async () => {
+      const a = await seedUser(f);
+      for (const n of ['o1', 'o2', 'o3']) await saved(f, newApi(a, n));
+      const claimed = await f.uow.run(async (tx) => {
+        const events = await tx.outbox.claimPending(2);
+        await tx.outbox.markDispatched(
+          events.map((e) => e.id),
+          T1,
+        );
+        return ok(events.map((e) => (e.payload.resource as { nickname: string }).nickname));
+      });
+      expect(claimed).to.deep.equal({ ok: true, value: ['o1', 'o2'] });
+      expect((await f.repos.outbox.pending(10)).map((e) => (e.payload.resource as { nickname: string }).nickname)).to.deep.equal(['o3']);
     });
   });
 
