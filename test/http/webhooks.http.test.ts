@@ -145,6 +145,11 @@ forEachDatabase('Event-API: webhooks over HTTP', (target) => {
     expect(receiver.at(path)[3]!.body).to.equal(receiver.at(path)[2]!.body);
     const after = await eventually(() => deliveries(webhook.id), (items) => items.length === 2 && items[0]!.state === 'succeeded');
     expect(after.map((d) => d.eventId)).to.deep.equal([log[0]!.eventId, log[0]!.eventId]);
+
+    await server.request('POST', `/webhooks/${ada.accountId}/${webhook.id}/deactivate`, { token: all });
+    const refused = await server.request('POST', `/webhooks/${ada.accountId}/${webhook.id}/deliveries/${log[0]!.id}/redeliver`, { token: all });
+    expect(refused.status).to.equal(409);
+    expect(await problem(refused)).to.include({ code: 'webhook_inactive' });
   });
 
   it('gives up after the last attempt and deactivates a webhook that never succeeded, saying why', async () => {

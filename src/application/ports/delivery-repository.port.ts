@@ -19,8 +19,8 @@ export interface DeliveryRepository {
   save(delivery: Delivery): Promise<void>;
   /**
    * Leases up to `limit` due pending deliveries until `leaseUntil`, oldest first and at most the
-   * oldest due one of each webhook (so a webhook's events go out in order), skipping rows another
-   * worker holds. Inside `UnitOfWork.run` only; the lease outlives the transaction.
+   * oldest due one of each webhook (first attempts in order of occurrence; one in backoff is not
+   * due and holds nothing back), skipping rows another worker holds. Inside `UnitOfWork.run` only; the lease outlives the transaction.
    */
   claimDue(now: Date, leaseUntil: Date, limit: number): Promise<Delivery[]>;
 }

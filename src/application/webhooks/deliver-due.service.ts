@@ -15,8 +15,9 @@ export interface DeliverySettings {
 }
 
 /**
- * Sends the due deliveries: leases a batch (each webhook's oldest due delivery at most, so its
- * events go out in order), sends them in parallel, then records each attempt with the webhook's
+ * Sends the due deliveries: leases a batch (each webhook's oldest due delivery at most, so a
+ * webhook's first attempts go out in order of occurrence; a retry waiting out its backoff does not
+ * hold newer events back), sends them in parallel, then records each attempt with the webhook's
  * last response. A webhook whose delivery ran out of attempts without any success since that
  * delivery began is deactivated, with the reason its owner sees. A worker killed mid-delivery
  * leaves a lease that expires, and the delivery is sent again (at least once).
@@ -70,13 +71,17 @@ export class DeliverDue {
         webhook.recordResponse({ status: outcome.status, body: outcome.error ?? outcome.responseBody, durationMs: outcome.durationMs }, attemptDate);
         const since = webhook.failingSince;
         const first = delivery.firstAttemptDate;
-        if (delivery.snapshot().state === 'failed' && !isSuccess(outcome) && since !== null && first !== null && since.getTime() <= first.getTime()) {
-          const hours = Math.round(retrySpanMs(this.settings.retry) / 3600_000);
-          webhook.deactivate(`deactivated after ${delivery.snapshot().attempts.length} failed attempts over about ${hours} h without a successful delivery; last: ${outcome.error ?? `HTTP ${outcome.status}`}`, now);
+        const gaveUp = delivery.snapshot().state === 'failed' && !isSuccess(outcome);
+        if (gaveUp && webhook.active && since !== null && first !== null && since.getTime() <= first.getTime()) {
+          webhook.deactivate(`deactivated after ${delivery.snapshot().attempts.length} failed attempts over about ${describeSpan(retrySpanMs(this.settings.retry))} without a successful delivery; last: ${outcome.error ?? `HTTP ${outcome.status}`}`, now);
         }
         await tx.webhooks.save(webhook);
       }
       return ok(undefined);
     });
   }
+}
+
+function describeSpan(ms: number): string {
+  return ms >= 3600_000 ? `${Math.round(ms / 3600_000)} h` : `${Math.max(1, Math.round(ms / 60_000))} min`;
 }

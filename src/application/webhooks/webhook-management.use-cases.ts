@@ -1,6 +1,6 @@
 import type { AccountId } from '../../domain/account/account.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
-import { Webhook, type WebhookError, type WebhookId, type WebhookRecord } from '../../domain/webhook/webhook.aggregate.js';
+import { checkTargetUrl, Webhook, type WebhookError, type WebhookId, type WebhookRecord } from '../../domain/webhook/webhook.aggregate.js';
 import { authorize, type Principal } from '../auth/principal.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { IdGenerator } from '../ports/id-generator.port.js';
@@ -92,13 +92,16 @@ export class UpdateWebhook {
   ): Promise<Result<WebhookRecord, ApplicationError>> {
     const allowed = authorize(principal, 'webhook', 'write', input.accountId);
     if (!allowed.ok) return allowed;
+    // DNS is slow and may hang: vet the target before the transaction (and its locks) opens.
+    const shape = checkTargetUrl(input.targetUrl ?? 'https://unchanged.invalid/');
+    if (!shape.ok) return err(invalid(shape.error));
+    const refused = await refusedTarget(this.policy, input.targetUrl);
+    if (refused) return err(refused);
     return this.uow.run(async (tx): Promise<Result<WebhookRecord, ApplicationError>> => {
       const webhook = await tx.webhooks.getForUpdate(input.accountId, input.id);
       if (!webhook) return err(notFound('webhook'));
       const updated = webhook.update(input, this.clock.now());
       if (!updated.ok) return err(invalid(updated.error));
-      const refused = await refusedTarget(this.policy, input.targetUrl);
-      if (refused) return err(refused);
       await tx.webhooks.save(webhook);
       return ok(webhook.toRecord());
     });
