@@ -213,7 +213,7 @@ function bindWebhooks(c: Container, config: Config): void {
   c.bind(DispatchEvents).toResolvedValue((uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new DispatchEvents(uow, ids, clock), [UnitOfWork, IdGenerator, Clock]);
   c.bind(DeliverDue).toResolvedValue(
     (uow: UnitOfWork, sender: WebhookSender, clock: Clock, random: Random) =>
-      new DeliverDue(uow, sender, clock, random, { retry, leaseMs: config.webhooks.timeoutMs + 30_000, batchSize: 32 }),
+      new DeliverDue(uow, sender, clock, random, { retry, leaseMs: config.webhooks.timeoutMs + 5_000, batchSize: 32 }),
     [UnitOfWork, WebhookSender, Clock, Random],
   );
   c.bind(WebhookWorker).toResolvedValue(

@@ -328,7 +328,7 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     const s = this.state();
     const due = [...s.deliveries.values()]
       .filter((d) => d.state.state === 'pending' && d.state.nextAttemptDate !== null && d.state.nextAttemptDate <= now)
-      .sort((a, b) => (a.state.id < b.state.id ? -1 : 1));
+      .sort((a, b) => (a.state.eventId === b.state.eventId ? (a.state.id < b.state.id ? -1 : 1) : a.state.eventId < b.state.eventId ? -1 : 1));
     const heads = new Map<string, (typeof due)[number]>();
     for (const d of due) if (!heads.has(d.state.webhookId)) heads.set(d.state.webhookId, d);
     const claimed = [...heads.values()].filter((d) => d.leaseUntil === null || d.leaseUntil <= now).slice(0, limit);

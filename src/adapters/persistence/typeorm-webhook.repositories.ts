@@ -174,11 +174,13 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
             .subQuery()
             .select('1')
             .from(this.s.deliveries, 'e')
-            .where("e.webhook_id = d.webhook_id AND e.state = 'pending' AND e.id < d.id AND e.next_attempt_date <= :at")
+            .where("e.webhook_id = d.webhook_id AND e.state = 'pending' AND e.next_attempt_date <= :at")
+            .andWhere('(e.event_id < d.event_id OR (e.event_id = d.event_id AND e.id < d.id))')
             .getQuery();
           return `NOT EXISTS ${earlier}`;
         })
-        .orderBy('d.id', 'ASC')
+        .orderBy('d.event_id', 'ASC')
+        .addOrderBy('d.id', 'ASC')
         .limit(limit);
       if (this.dialect === 'postgres') query.setLock('pessimistic_write', undefined, ['d']).setOnLocked('skip_locked');
       const rows = await query.getMany();

@@ -213,6 +213,9 @@ export class TypeOrmApiRepository implements ApiRepository {
   }
 }
 
+/** Any 32-bit key of our own, distinct from the migration lock's. */
+const DISPATCH_LOCK_KEY = 0x0d15_7a7c;
+
 function outboxEvent(row: OutboxRow): OutboxEvent {
   return { id: row.id, accountId: Number(row.accountId), payload: JSON.parse(row.payload) as EventPayload, dispatched: row.dispatchedAt !== null };
 }
@@ -252,11 +255,16 @@ export class TypeOrmEventOutbox implements EventOutbox {
     });
   }
 
+  /**
+   * PostgreSQL: one dispatcher at a time (a transaction-scoped advisory lock), so deliveries are
+   * created in the order of their events even with several workers; fan-out is only inserts, the
+   * sending stays parallel. SQLite transactions run one at a time anyway.
+   */
   claimPending(limit: number): Promise<OutboxEvent[]> {
     return this.run(async (m) => {
-      const query = m.createQueryBuilder(this.s.outbox, 'o').where('o.dispatched_at IS NULL').orderBy('o.id', 'ASC').limit(limit);
-      if (this.dialect === 'postgres') query.setLock('pessimistic_write').setOnLocked('skip_locked');
-      return (await query.getMany()).map(outboxEvent);
+      if (this.dialect === 'postgres') await m.query('SELECT pg_advisory_xact_lock($1)', [DISPATCH_LOCK_KEY]);
+      const rows = await m.createQueryBuilder(this.s.outbox, 'o').where('o.dispatched_at IS NULL').orderBy('o.id', 'ASC').limit(limit).getMany();
+      return rows.map(outboxEvent);
     });
   }
 

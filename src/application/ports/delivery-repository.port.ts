@@ -18,8 +18,8 @@ export interface DeliveryRepository {
   /** Stores the attempts and state of a delivery and releases its lease. */
   save(delivery: Delivery): Promise<void>;
   /**
-   * Leases up to `limit` due pending deliveries until `leaseUntil`, oldest first and at most the
-   * oldest due one of each webhook (first attempts in order of occurrence; one in backoff is not
+   * Leases up to `limit` due pending deliveries until `leaseUntil`, in event order and at most the
+   * oldest due one (by event) of each webhook (first attempts in order of occurrence; one in backoff is not
    * due and holds nothing back), skipping rows another worker holds. Inside `UnitOfWork.run` only; the lease outlives the transaction.
    */
   claimDue(now: Date, leaseUntil: Date, limit: number): Promise<Delivery[]>;

@@ -5,7 +5,7 @@ import type { IdGenerator } from '../ports/id-generator.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 
 /**
- * Fans outbox events out to the active webhooks of their account that subscribe to them: one
+ * Fans outbox events out, oldest first, to the active webhooks of their account that subscribe to them: one
  * delivery per webhook, and the event marked dispatched, in one transaction. A crash before the
  * commit leaves the event undispatched for the next run; deliveries keyed by event id make a
  * repeated fan-out impossible, so nothing is lost or doubled.

@@ -65,6 +65,9 @@ export class Webhooks1763800000000 implements MigrationInterface {
           new TableIndex({ name: 'webhook_deliveries_dispatch_key', columnNames: ['webhook_id', 'dispatch_key'], isUnique: true }),
           new TableIndex({ name: 'webhook_deliveries_webhook_idx', columnNames: ['webhook_id', 'id'] }),
           new TableIndex({ name: 'webhook_deliveries_due_idx', columnNames: ['next_attempt_date', 'id'], where: "state = 'pending'" }),
+          // Each webhook's queue in event order: keeps claimDue's "oldest due of its webhook" check
+          // from reading the whole delivery log.
+          new TableIndex({ name: 'webhook_deliveries_queue_idx', columnNames: ['webhook_id', 'event_id', 'id'], where: "state = 'pending'" }),
         ],
         foreignKeys: [new TableForeignKey({ columnNames: ['webhook_id'], referencedTableName: 'webhooks', referencedColumnNames: ['id'], onDelete: 'CASCADE' })],
       }),
