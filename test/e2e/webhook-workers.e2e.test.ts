@@ -6,7 +6,7 @@ import { readdir, readFile, readlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { LoopbackReceiver } from '../support/receiver.js';
+import { WebhookReceiver as LoopbackReceiver } from '../support/webhook-receiver.js';
 
 /*
  * Standalone webhook workers (`specbase worker`) sharing one PostgreSQL database, driven through

@@ -4,7 +4,7 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { SCOPES } from '../../src/domain/token/scope.js';
 import { forEachDatabase } from '../support/databases.js';
 import { problem, startTestServer, type TestServer, type TestUser } from '../support/http-server.js';
-import { Receiver, sleep } from '../support/webhook-receiver.js';
+import { WebhookReceiver, sleep } from '../support/webhook-receiver.js';
 
 interface WebhookBody {
   id: string;
@@ -41,7 +41,7 @@ forEachDatabase('Event-API: webhooks over HTTP', (target) => {
   let ada: TestUser;
   let bob: TestUser;
   let all: string;
-  let receiver: Receiver;
+  let receiver: WebhookReceiver;
   let receiverUrl: string;
 
   before(async () => {
@@ -58,7 +58,7 @@ forEachDatabase('Event-API: webhooks over HTTP', (target) => {
     ada = await server.user('ada@example.com', 'ada');
     bob = await server.user('bob@example.com', 'bob');
     all = await server.token(ada, SCOPES);
-    receiver = new Receiver();
+    receiver = new WebhookReceiver();
     receiverUrl = await receiver.start();
   });
   after(async () => {
