@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
@@ -231,4 +231,33 @@ export function formatTable(rows: readonly (readonly string[])[]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   const line = (row: readonly string[]): string => row.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ').trimEnd();
   return [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.slice(1).map(line)].join('\n');
+}
+
+/**
+ * Runs one benchmark on its own when its file is the script node was started with: on every
+ * database configured, printing its report; exit code 130 when interrupted, 1 when it failed.
+ */
+export function runIfMain<R>(
+  moduleUrl: string,
+  label: string,
+  bench: (backends: Backend[]) => Promise<{ results: R[]; failure?: Error }>,
+  report: (results: R[]) => void,
+): void {
+  if (process.argv[1] === undefined || resolve(process.argv[1]) !== fileURLToPath(moduleUrl)) return;
+  const main = async (): Promise<void> => {
+    installSignalHandlers();
+    const backends = backendsFromEnv();
+    if (backends.length === 1) console.log('(set BENCH_DATABASE_URL or TEST_DATABASE_URL to also run on PostgreSQL)');
+    const { results, failure } = await bench(backends);
+    if (results.length > 0) report(results);
+    if (failure !== undefined) throw failure;
+  };
+  main().catch((error: unknown) => {
+    if (error instanceof Interrupted || isInterrupted()) {
+      process.exitCode = 130;
+      return;
+    }
+    console.error(`${label} failed:`, error);
+    process.exitCode = 1;
+  });
 }

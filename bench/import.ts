@@ -28,16 +28,13 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import {
   type Backend,
-  backendsFromEnv,
   checkInterrupted,
   formatTable,
-  installSignalHandlers,
   Interrupted,
   isInterrupted,
   median,
@@ -48,6 +45,7 @@ import {
   startChild,
   stopAllChildren,
   stopChild,
+  runIfMain,
 } from './common.js';
 import type { MeasuredMessage, MeasureMessage } from './import-baseline.js';
 
@@ -306,22 +304,4 @@ export function reportImports(results: readonly ImportResult[]): void {
 // ---------------------------------------------------------------------------------------------
 // `node --import tsx bench/import.ts`
 
-async function main(): Promise<void> {
-  installSignalHandlers();
-  const backends = backendsFromEnv();
-  if (backends.length === 1) console.log('(set BENCH_DATABASE_URL or TEST_DATABASE_URL to also run on PostgreSQL)');
-  const { results, failure } = await benchImports(backends);
-  if (results.length > 0) reportImports(results);
-  if (failure !== undefined) throw failure;
-}
-
-if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((error: unknown) => {
-    if (error instanceof Interrupted || isInterrupted()) {
-      process.exitCode = 130;
-      return;
-    }
-    console.error('import bench failed:', error);
-    process.exitCode = 1;
-  });
-}
+runIfMain(import.meta.url, 'import bench', benchImports, reportImports);

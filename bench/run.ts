@@ -1,6 +1,8 @@
 /**
  * `npm run bench`: Specbase's read path against a bare Koa 3 server answering a fixed JSON body,
- * then the import benchmark of bench/import.ts (import time against parse + validate alone).
+ * then the import benchmark of bench/import.ts (import time against parse + validate alone), then
+ * the webhook benchmark of bench/webhooks.ts (deliveries/s against a plain loop of signed POSTs,
+ * and event-to-delivery latency).
  *
  * Target (from the issue): req/s at least 0.5x a bare Koa 3 server answering a fixed JSON body,
  * with p99 latency reported. Every server runs in its own child process (so the load generator
@@ -36,6 +38,7 @@ import {
   stopChild,
 } from './common.js';
 import { benchImports, reportImports, type ImportResult } from './import.js';
+import { benchWebhooks, reportWebhooks, type WebhookResult } from './webhooks.js';
 
 const CONNECTIONS = 16;
 const DURATION_S = 5;
@@ -263,6 +266,16 @@ async function main(): Promise<void> {
     failure ??= imports.failure;
   }
   if (importResults.length > 0) reportImports(importResults);
+
+  // The webhook benchmark (bench/webhooks.ts): its own servers, receiver and baseline.
+  let webhookResults: WebhookResult[] = [];
+  if (!isInterrupted()) {
+    console.log('');
+    const webhooks = await benchWebhooks(backends);
+    webhookResults = webhooks.results;
+    failure ??= webhooks.failure;
+  }
+  if (webhookResults.length > 0) reportWebhooks(webhookResults);
   if (failure !== undefined) throw failure;
 }
 

@@ -1,35 +1,11 @@
 import { expect } from 'chai';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { BIN, ensureBuilt, ROOT } from '../support/built-cli.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-/** The command as installed: the package's `bin`, compiled from src/. */
-const BIN = join(ROOT, 'dist/main/cli.js');
 const CLI = [BIN];
-
-function newestMtime(dir: string): number {
-  return Math.max(
-    ...readdirSync(dir, { withFileTypes: true }).map((entry) =>
-      entry.isDirectory() ? newestMtime(join(dir, entry.name)) : statSync(join(dir, entry.name)).mtimeMs,
-    ),
-  );
-}
-
-/** Builds dist/ when it is missing or older than src/, so the test never runs stale code. */
-function ensureBuilt(): void {
-  let built: number;
-  try {
-    built = statSync(BIN).mtimeMs;
-  } catch {
-    built = 0;
-  }
-  if (built < newestMtime(join(ROOT, 'src'))) {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
-  }
-}
 
 interface Run {
   code: number | null;

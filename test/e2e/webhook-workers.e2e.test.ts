@@ -1,12 +1,11 @@
 import { expect } from 'chai';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { readdir, readFile, readlink } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { WebhookReceiver as LoopbackReceiver } from '../support/webhook-receiver.js';
+import { BIN, ensureBuilt, ROOT } from '../support/built-cli.js';
 
 /*
  * Standalone webhook workers (`specbase worker`) sharing one PostgreSQL database, driven through
@@ -14,32 +13,10 @@ import { WebhookReceiver as LoopbackReceiver } from '../support/webhook-receiver
  * worker is the design, so there is no SQLite variant of these tests.
  */
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = join(ROOT, 'dist/main/cli.js');
 const postgresUrl = process.env['TEST_DATABASE_URL'] ?? '';
 const requirePostgres = process.env['SPECBASE_REQUIRE_POSTGRES'] === 'true';
 const SUITE = 'e2e: webhook workers on PostgreSQL';
 
-function newestMtime(dir: string): number {
-  return Math.max(
-    ...readdirSync(dir, { withFileTypes: true }).map((entry) =>
-      entry.isDirectory() ? newestMtime(join(dir, entry.name)) : statSync(join(dir, entry.name)).mtimeMs,
-    ),
-  );
-}
-
-/** Builds dist/ when it is missing or older than src/, so the test never runs stale code. */
-function ensureBuilt(): void {
-  let built: number;
-  try {
-    built = statSync(BIN).mtimeMs;
-  } catch {
-    built = 0;
-  }
-  if (built < newestMtime(join(ROOT, 'src'))) {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
-  }
-}
 
 /** Registers the suite on PostgreSQL only, as forEachDatabase does for its PostgreSQL variant. */
 function describePostgres(title: string, body: (this: Mocha.Suite) => void): void {
