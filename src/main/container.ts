@@ -48,6 +48,9 @@ import {
   UpdateWebhook,
 } from '../application/webhooks/webhook-management.use-cases.js';
 import { DEFAULT_RETRY_POLICY } from '../domain/webhook/retry-policy.js';
+import { AuthenticatePassword } from '../application/auth/authenticate-password.use-case.js';
+import { ListApiTokens, RevokeApiToken } from '../application/tokens/manage-api-tokens.use-cases.js';
+import { ChangePassword, GetProfile, UpdateProfile } from '../application/users/profile.use-cases.js';
 import { WebhookWorker, WorkSignal } from './webhook-worker.js';
 import { token } from '../application/shared/token.js';
 import { CreateApiToken } from '../application/tokens/create-api-token.use-case.js';
@@ -183,6 +186,12 @@ function bindUseCases(c: Container): void {
   c.bind(GetRelease).toResolvedValue((apis: ApiRepository, releases: ReleaseRepository) => new GetRelease(apis, releases), [ApiRepository, ReleaseRepository]);
   c.bind(ChangeReleaseStatus).toResolvedValue((uow: UnitOfWork, clock: Clock) => new ChangeReleaseStatus(uow, clock), [UnitOfWork, Clock]);
   c.bind(DeleteRelease).toResolvedValue((uow: UnitOfWork, clock: Clock) => new DeleteRelease(uow, clock), [UnitOfWork, Clock]);
+  c.bind(GetProfile).toResolvedValue((users: UserRepository) => new GetProfile(users), [UserRepository]);
+  c.bind(UpdateProfile).toResolvedValue((uow: UnitOfWork) => new UpdateProfile(uow), [UnitOfWork]);
+  c.bind(ChangePassword).toResolvedValue((uow: UnitOfWork, hasher: PasswordHasher) => new ChangePassword(uow, hasher), [UnitOfWork, PasswordHasher]);
+  c.bind(AuthenticatePassword).toResolvedValue((users: UserRepository, hasher: PasswordHasher) => new AuthenticatePassword(users, hasher), [UserRepository, PasswordHasher]);
+  c.bind(ListApiTokens).toResolvedValue((tokens: ApiTokenRepository) => new ListApiTokens(tokens), [ApiTokenRepository]);
+  c.bind(RevokeApiToken).toResolvedValue((tokens: ApiTokenRepository) => new RevokeApiToken(tokens), [ApiTokenRepository]);
   c.bind(BootstrapDemo).toResolvedValue(
     (users: UserRepository, register: RegisterUser, create: CreateApiToken, generator: TokenGenerator) =>
       new BootstrapDemo(users, register, create, generator),

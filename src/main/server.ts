@@ -28,6 +28,10 @@ import {
   UpdateWebhook,
 } from '../application/webhooks/webhook-management.use-cases.js';
 import { WebhookWorker } from './webhook-worker.js';
+import { AuthenticatePassword } from '../application/auth/authenticate-password.use-case.js';
+import { ListApiTokens, RevokeApiToken } from '../application/tokens/manage-api-tokens.use-cases.js';
+import { CreateApiToken } from '../application/tokens/create-api-token.use-case.js';
+import { ChangePassword, GetProfile, UpdateProfile } from '../application/users/profile.use-cases.js';
 import { createHttpApp } from '../adapters/http/app.js';
 import type { Logger } from '../adapters/logging/pino-logger.js';
 import { loadConfig, type Config } from './config.js';
@@ -73,6 +77,13 @@ export function createApp(container: Container): Koa {
       ping: container.get(PingWebhook),
       deliveries: container.get(ListDeliveries),
       redeliver: container.get(Redeliver),
+    },
+    profile: { get: container.get(GetProfile), update: container.get(UpdateProfile), changePassword: container.get(ChangePassword) },
+    tokens: {
+      authenticate: container.get(AuthenticatePassword),
+      list: container.get(ListApiTokens),
+      create: container.get(CreateApiToken),
+      revoke: container.get(RevokeApiToken),
     },
   });
 }

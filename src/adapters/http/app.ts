@@ -6,6 +6,7 @@ import { apiRoutes, type ApiUseCases } from './apis.routes.js';
 import { releaseRoutes, type ReleaseUseCases } from './releases.routes.js';
 import { specRoutes, type SpecUseCases } from './specs.routes.js';
 import { webhookRoutes, type WebhookUseCases } from './webhooks.routes.js';
+import { profileRoutes, tokenRouter, type ProfileUseCases, type TokenUseCases } from './user.routes.js';
 import { bearerAuthentication } from './authenticate.js';
 import type { HttpLogger } from './http-logger.js';
 import { requestContext } from './middleware.js';
@@ -25,12 +26,18 @@ export interface HttpDependencies {
   readonly specs: SpecUseCases;
   readonly releases: ReleaseUseCases;
   readonly webhooks: WebhookUseCases;
+  readonly profile: ProfileUseCases;
+  readonly tokens: TokenUseCases;
+}
+
+function jsonBodyParser(deps: Pick<HttpDependencies, 'jsonMaxBytes'>) {
+  return koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit: deps.jsonMaxBytes, jsonStrict: true, jsonTypes: JSON_MEDIA_TYPES });
 }
 
 /** Every route behind a Bearer token, as one table (docs and scope tests read it too). */
 export function protectedRoutes(deps: HttpDependencies): RouteDefinition[] {
-  const jsonBody = koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit: deps.jsonMaxBytes, jsonStrict: true, jsonTypes: JSON_MEDIA_TYPES });
-  return [...specRoutes(deps.specs, deps.importMaxBytes), ...apiRoutes(deps.apis, jsonBody), ...releaseRoutes(deps.releases, jsonBody), ...webhookRoutes(deps.webhooks, jsonBody)];
+  const jsonBody = jsonBodyParser(deps);
+  return [...specRoutes(deps.specs, deps.importMaxBytes), ...apiRoutes(deps.apis, jsonBody), ...releaseRoutes(deps.releases, jsonBody), ...webhookRoutes(deps.webhooks, jsonBody), ...profileRoutes(deps.profile, jsonBody)];
 }
 
 /** The Koa application: Core-API routes, `/healthz`, problem+json errors, request ids and logs. */
@@ -52,8 +59,13 @@ export function createHttpApp(deps: HttpDependencies): Koa {
   });
   app.use(open.routes());
 
+  // Token management first: /user/tokens takes HTTP Basic, never a Bearer token.
+  const tokens = tokenRouter(deps.tokens, jsonBodyParser(deps));
+  app.use(tokens.routes());
+  app.use(tokens.allowedMethods());
+
   const api = new Router();
-  api.use(['/api', '/webhooks'], bearerAuthentication(deps.authenticate));
+  api.use(['/api', '/webhooks', '/user'], bearerAuthentication(deps.authenticate));
   mountRoutes(api, protectedRoutes(deps));
   app.use(api.routes());
   app.use(api.allowedMethods());

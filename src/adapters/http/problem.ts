@@ -63,6 +63,16 @@ export function problemFor(error: ApplicationError): Problem {
         detail: `The token lacks the scope this operation needs: ${error.scope}.`,
         headers: { 'WWW-Authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${error.scope}"` },
       };
+    case 'WrongPassword':
+      return { status: 403, code: 'wrong_password', title: 'Forbidden', detail: 'The current password is wrong.' };
+    case 'WeakPassword':
+      return {
+        status: 422,
+        code: 'weak_password',
+        title: 'Unprocessable Content',
+        detail: `The new password is refused: ${error.errors[0]?.message ?? 'see errors'}`,
+        errors: error.errors,
+      };
     case 'EmailNotVerified':
       return { status: 403, code: 'email_not_verified', title: 'Forbidden', detail: 'Verify your e-mail address first.' };
     case 'NotFound':

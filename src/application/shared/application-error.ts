@@ -9,6 +9,10 @@ export type ApplicationError =
   | { readonly kind: 'Unauthenticated' }
   | { readonly kind: 'InsufficientScope'; readonly scope: Scope }
   | { readonly kind: 'EmailNotVerified' }
+  /** The current password given to change it is wrong (403). */
+  | { readonly kind: 'WrongPassword' }
+  /** A new password the policy refuses (422, naming the rule). */
+  | { readonly kind: 'WeakPassword'; readonly errors: readonly FieldError[] }
   | { readonly kind: 'NotFound'; readonly resource: string }
   | { readonly kind: 'Validation'; readonly errors: readonly FieldError[] }
   | {

@@ -2,6 +2,7 @@ import type { UserId } from '../account/account.js';
 import { err, ok, type Result } from '../shared/result.js';
 import type { FieldError } from '../shared/field-error.js';
 import { isScope, type Scope } from './scope.js';
+import { formatTimestamp } from '../shared/time.js';
 
 export type ApiTokenId = string;
 
@@ -107,5 +108,11 @@ export class ApiToken {
 
   snapshot(): ApiTokenState {
     return this.state;
+  }
+
+  /** What a token list shows: never the token, which is not stored. */
+  toRecord(): { readonly id: ApiTokenId; readonly name: string; readonly scopes: readonly Scope[]; readonly creationDate: string; readonly lastUseDate: string | null } {
+    const s = this.state;
+    return { id: s.id, name: s.name, scopes: s.scopes, creationDate: formatTimestamp(s.creationDate), lastUseDate: s.lastUseDate && formatTimestamp(s.lastUseDate) };
   }
 }

@@ -43,6 +43,48 @@ export function isValidEmail(email: string): boolean {
   return email.length <= 254 && EMAIL.test(email);
 }
 
+const LOCALE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/;
+
+function checkProfileField(field: keyof UserProfile, value: unknown): Result<string | null, UserError> {
+  const invalid = (message: string) => err({ kind: 'InvalidField' as const, field, message });
+  if (field === 'nickname') {
+    return typeof value === 'string' && NICKNAME.test(value) && !/^\.+$/.test(value) ? ok(value) : invalid('must be 1-64 of a-z, 0-9, "-", "_", "."');
+  }
+  if (value === null) return ok(null);
+  if (typeof value !== 'string') return invalid('must be a string or null');
+  switch (field) {
+    case 'name':
+    case 'givenName':
+    case 'familyName':
+      return value.trim().length > 0 && value.length <= 200 ? ok(value) : invalid('must be 1-200 characters, not only spaces');
+    case 'picture': {
+      let url: URL | undefined;
+      try {
+        url = new URL(value);
+      } catch {
+        url = undefined;
+      }
+      return url && (url.protocol === 'https:' || url.protocol === 'http:') && value.length <= 2048 ? ok(value) : invalid('must be an http or https URL');
+    }
+    case 'locale':
+      return LOCALE.test(value) ? ok(value) : invalid('must be a language tag such as "en" or "pt-BR"');
+  }
+}
+
+/** The profile as the User-API shows it. */
+export interface ProfileRecord {
+  readonly id: UserId;
+  readonly email: string;
+  readonly emailVerified: boolean;
+  readonly nickname: string;
+  readonly name: string | null;
+  readonly givenName: string | null;
+  readonly familyName: string | null;
+  readonly picture: string | null;
+  readonly locale: string | null;
+  readonly accountId: AccountId;
+}
+
 export class User {
   private constructor(private state: UserState) {}
 
@@ -114,6 +156,28 @@ export class User {
     return this.state.passwordHash;
   }
 
+  /**
+   * Changes profile fields; `null` clears an optional one. Errors: `InvalidField` for nickname
+   * (1-64 of a-z 0-9 - _ .), name, givenName, familyName (at most 200 characters), picture (an
+   * http(s) URL of at most 2048 characters) or locale (a BCP 47 tag such as `en` or `pt-BR`).
+   */
+  updateProfile(changes: { readonly [K in keyof UserProfile]?: unknown }): Result<void, UserError> {
+    let next: UserState = this.state;
+    for (const [field, value] of Object.entries(changes)) {
+      if (value === undefined) continue;
+      const checked = checkProfileField(field as keyof UserProfile, value);
+      if (!checked.ok) return checked;
+      next = { ...next, [field]: checked.value };
+    }
+    this.state = next;
+    return ok();
+  }
+
+  /** Replaces the password hash; the caller has checked the current password and the policy. */
+  changePassword(passwordHash: string): void {
+    this.state = { ...this.state, passwordHash };
+  }
+
   /** Idempotent: verifying a verified address changes nothing. */
   verifyEmail(): void {
     this.state = { ...this.state, emailVerified: true };
@@ -121,5 +185,10 @@ export class User {
 
   snapshot(): UserState {
     return this.state;
+  }
+
+  toProfile(): ProfileRecord {
+    const { id, email, emailVerified, nickname, name, givenName, familyName, picture, locale, accountId } = this.state;
+    return { id, email, emailVerified, nickname, name, givenName, familyName, picture, locale, accountId };
   }
 }

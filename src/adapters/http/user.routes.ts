@@ -1,0 +1,128 @@
+import Router from '@koa/router';
+import { IsDefined, IsOptional, IsString } from 'class-validator';
+import type { Context, Middleware, Next } from 'koa';
+import type { AuthenticatePassword } from '../../application/auth/authenticate-password.use-case.js';
+import type { CreateApiToken } from '../../application/tokens/create-api-token.use-case.js';
+import type { ListApiTokens, RevokeApiToken } from '../../application/tokens/manage-api-tokens.use-cases.js';
+import type { ChangePassword, GetProfile, UpdateProfile } from '../../application/users/profile.use-cases.js';
+import { formatTimestamp } from '../../domain/shared/time.js';
+import { principalOf } from './authenticate.js';
+import { throwProblem } from './middleware.js';
+import { REALM, type Problem } from './problem.js';
+import { param, unwrap, type RouteDefinition } from './routes.js';
+import { jsonObjectBody, validated } from './validation.js';
+
+class UpdateProfileBody {
+  @IsOptional() nickname?: unknown;
+  @IsOptional() name?: unknown;
+  @IsOptional() givenName?: unknown;
+  @IsOptional() familyName?: unknown;
+  @IsOptional() picture?: unknown;
+  @IsOptional() locale?: unknown;
+}
+
+class ChangePasswordBody {
+  @IsDefined() @IsString() currentPassword!: string;
+  @IsDefined() @IsString() newPassword!: string;
+}
+
+class CreateTokenBody {
+  @IsDefined() name!: unknown;
+  @IsDefined() scopes!: unknown;
+}
+
+export interface ProfileUseCases {
+  readonly get: GetProfile;
+  readonly update: UpdateProfile;
+  readonly changePassword: ChangePassword;
+}
+
+export interface TokenUseCases {
+  readonly authenticate: AuthenticatePassword;
+  readonly list: ListApiTokens;
+  readonly create: CreateApiToken;
+  readonly revoke: RevokeApiToken;
+}
+
+/** The User-API's profile routes, behind a Bearer token with the profile scopes. */
+export function profileRoutes(useCases: ProfileUseCases, jsonBody: Middleware): RouteDefinition[] {
+  return [
+    {
+      method: 'GET',
+      path: '/user',
+      scope: 'profile.readonly',
+      summary: "The caller's profile",
+      handler: async (ctx) => {
+        ctx.body = unwrap(await useCases.get.execute(principalOf(ctx)));
+      },
+    },
+    {
+      method: 'PATCH',
+      path: '/user',
+      scope: 'profile',
+      summary: 'Change nickname, name, given/family name, picture URL or locale',
+      middleware: [jsonBody],
+      handler: async (ctx) => {
+        ctx.body = unwrap(await useCases.update.execute(principalOf(ctx), validated(UpdateProfileBody, jsonObjectBody(ctx))));
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/user/password',
+      scope: 'profile',
+      summary: 'Change the password (the current one is required)',
+      middleware: [jsonBody],
+      handler: async (ctx) => {
+        unwrap(await useCases.changePassword.execute(principalOf(ctx), validated(ChangePasswordBody, jsonObjectBody(ctx))));
+        ctx.status = 204;
+      },
+    },
+  ];
+}
+
+const basicRequired = (detail: string): Problem => ({
+  status: 401,
+  code: 'invalid_credentials',
+  title: 'Unauthorized',
+  detail,
+  headers: { 'WWW-Authenticate': `Basic realm="${REALM}", charset="UTF-8"` },
+});
+
+/** HTTP Basic with e-mail and password: tokens are never managed with another token. */
+function basicAuthentication(authenticate: AuthenticatePassword): Middleware {
+  return async (ctx: Context, next: Next) => {
+    const match = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(ctx.get('Authorization'));
+    if (!match) throwProblem(basicRequired('API tokens are managed with the account e-mail and password (HTTP Basic), not with a token.'));
+    const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) throwProblem(basicRequired('The Basic credentials must be e-mail:password.'));
+    const result = await authenticate.execute(decoded.slice(0, colon), decoded.slice(colon + 1));
+    if (!result.ok) throwProblem(basicRequired('The e-mail or password is wrong.'));
+    (ctx.state as { userId: number }).userId = result.value;
+    await next();
+  };
+}
+
+/** `/user/tokens`: list, create (the token shown once) and revoke, with HTTP Basic. */
+export function tokenRouter(useCases: TokenUseCases, jsonBody: Middleware): Router {
+  const router = new Router();
+  const userId = (ctx: Context) => (ctx.state as { userId: number }).userId;
+  const auth = basicAuthentication(useCases.authenticate);
+  router.get('/user/tokens', auth, async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { items: unwrap(await useCases.list.execute(userId(ctx))), nextCursor: null };
+  });
+  router.post('/user/tokens', auth, jsonBody, async (ctx) => {
+    const body = validated(CreateTokenBody, jsonObjectBody(ctx));
+    const created = unwrap(await useCases.create.execute({ userId: userId(ctx) }, body));
+    ctx.status = 201;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('Location', `/user/tokens/${created.id}`);
+    ctx.body = { id: created.id, name: created.name, scopes: created.scopes, token: created.token, creationDate: formatTimestamp(created.creationDate) };
+  });
+  router.delete('/user/tokens/:tokenId', auth, async (ctx) => {
+    unwrap(await useCases.revoke.execute(userId(ctx), param(ctx, 'tokenId')));
+    ctx.status = 204;
+  });
+  return router;
+}

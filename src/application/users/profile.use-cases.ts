@@ -1,0 +1,64 @@
+import { checkPassword } from '../../domain/user/password-policy.js';
+import type { ProfileRecord, UserProfile } from '../../domain/user/user.aggregate.js';
+import { err, ok, type Result } from '../../domain/shared/result.js';
+import { authorize, type Principal } from '../auth/principal.js';
+import type { PasswordHasher } from '../ports/password-hasher.port.js';
+import type { UnitOfWork } from '../ports/unit-of-work.port.js';
+import type { UserRepository } from '../ports/user-repository.port.js';
+import { notFound, type ApplicationError } from '../shared/application-error.js';
+
+/** The caller's own profile (scope profile.readonly). */
+export class GetProfile {
+  constructor(private readonly users: UserRepository) {}
+
+  async execute(principal: Principal): Promise<Result<ProfileRecord, ApplicationError>> {
+    const allowed = authorize(principal, 'profile', 'read', principal.accountId);
+    if (!allowed.ok) return allowed;
+    const user = await this.users.get(principal.userId);
+    return user ? ok(user.toProfile()) : err(notFound('user'));
+  }
+}
+
+/** Changes the caller's profile fields (scope profile). */
+export class UpdateProfile {
+  constructor(private readonly uow: UnitOfWork) {}
+
+  async execute(principal: Principal, changes: { readonly [K in keyof UserProfile]?: unknown }): Promise<Result<ProfileRecord, ApplicationError>> {
+    const allowed = authorize(principal, 'profile', 'write', principal.accountId);
+    if (!allowed.ok) return allowed;
+    return this.uow.run(async (tx): Promise<Result<ProfileRecord, ApplicationError>> => {
+      const user = await tx.users.get(principal.userId);
+      if (!user) return err(notFound('user'));
+      const updated = user.updateProfile(changes);
+      if (!updated.ok) return err({ kind: 'Validation', errors: [{ field: updated.error.field, message: updated.error.message }] });
+      await tx.users.save(user);
+      return ok(user.toProfile());
+    });
+  }
+}
+
+/**
+ * Changes the caller's password: the current one must be right (403 otherwise) and the new one
+ * must pass the policy (422 naming the rule). The old password stops working at once.
+ */
+export class ChangePassword {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly hasher: PasswordHasher,
+  ) {}
+
+  async execute(principal: Principal, input: { readonly currentPassword: string; readonly newPassword: string }): Promise<Result<void, ApplicationError>> {
+    const allowed = authorize(principal, 'profile', 'write', principal.accountId);
+    if (!allowed.ok) return allowed;
+    return this.uow.run(async (tx): Promise<Result<void, ApplicationError>> => {
+      const user = await tx.users.get(principal.userId);
+      if (!user) return err(notFound('user'));
+      if (!(await this.hasher.verify(input.currentPassword, user.passwordHash))) return err({ kind: 'WrongPassword' });
+      const policy = checkPassword(input.newPassword, user.email);
+      if (!policy.ok) return err({ kind: 'WeakPassword', errors: [{ field: 'newPassword', message: `${policy.error.rule}: ${policy.error.message}` }] });
+      user.changePassword(await this.hasher.hash(input.newPassword));
+      await tx.users.save(user);
+      return ok();
+    });
+  }
+}
