@@ -51,6 +51,8 @@ import { DEFAULT_RETRY_POLICY } from '../domain/webhook/retry-policy.js';
 import { AuthenticatePassword } from '../application/auth/authenticate-password.use-case.js';
 import { ListApiTokens, RevokeApiToken } from '../application/tokens/manage-api-tokens.use-cases.js';
 import { ChangePassword, GetProfile, UpdateProfile } from '../application/users/profile.use-cases.js';
+import { CreatePage, DeletePage, GetPage, ListPages, UpdatePage } from '../application/pages/pages.use-cases.js';
+import { PageRepository } from '../application/ports/page-repository.port.js';
 import { WebhookWorker, WorkSignal } from './webhook-worker.js';
 import { token } from '../application/shared/token.js';
 import { CreateApiToken } from '../application/tokens/create-api-token.use-case.js';
@@ -118,6 +120,7 @@ export function buildContainer(config: Config, options: ContainerOptions = {}): 
   c.bind(ReleaseRepository).toResolvedValue((r: Transaction) => r.releases, [RepositoriesToken]);
   c.bind(WebhookRepository).toResolvedValue((r: Transaction) => r.webhooks, [RepositoriesToken]);
   c.bind(DeliveryRepository).toResolvedValue((r: Transaction) => r.deliveries, [RepositoriesToken]);
+  c.bind(PageRepository).toResolvedValue((r: Transaction) => r.pages, [RepositoriesToken]);
 
   bindUseCases(c);
   bindWebhooks(c, config);
@@ -192,6 +195,11 @@ function bindUseCases(c: Container): void {
   c.bind(AuthenticatePassword).toResolvedValue((users: UserRepository, hasher: PasswordHasher) => new AuthenticatePassword(users, hasher), [UserRepository, PasswordHasher]);
   c.bind(ListApiTokens).toResolvedValue((tokens: ApiTokenRepository) => new ListApiTokens(tokens), [ApiTokenRepository]);
   c.bind(RevokeApiToken).toResolvedValue((tokens: ApiTokenRepository) => new RevokeApiToken(tokens), [ApiTokenRepository]);
+  c.bind(ListPages).toResolvedValue((apis: ApiRepository, pages: PageRepository) => new ListPages(apis, pages), [ApiRepository, PageRepository]);
+  c.bind(GetPage).toResolvedValue((apis: ApiRepository, pages: PageRepository) => new GetPage(apis, pages), [ApiRepository, PageRepository]);
+  c.bind(CreatePage).toResolvedValue((uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new CreatePage(uow, ids, clock), [UnitOfWork, IdGenerator, Clock]);
+  c.bind(UpdatePage).toResolvedValue((uow: UnitOfWork, clock: Clock) => new UpdatePage(uow, clock), [UnitOfWork, Clock]);
+  c.bind(DeletePage).toResolvedValue((uow: UnitOfWork) => new DeletePage(uow), [UnitOfWork]);
   c.bind(BootstrapDemo).toResolvedValue(
     (users: UserRepository, register: RegisterUser, create: CreateApiToken, generator: TokenGenerator) =>
       new BootstrapDemo(users, register, create, generator),

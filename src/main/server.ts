@@ -32,6 +32,7 @@ import { AuthenticatePassword } from '../application/auth/authenticate-password.
 import { ListApiTokens, RevokeApiToken } from '../application/tokens/manage-api-tokens.use-cases.js';
 import { CreateApiToken } from '../application/tokens/create-api-token.use-case.js';
 import { ChangePassword, GetProfile, UpdateProfile } from '../application/users/profile.use-cases.js';
+import { CreatePage, DeletePage, GetPage, ListPages, UpdatePage } from '../application/pages/pages.use-cases.js';
 import { createHttpApp } from '../adapters/http/app.js';
 import type { Logger } from '../adapters/logging/pino-logger.js';
 import { loadConfig, type Config } from './config.js';
@@ -78,6 +79,7 @@ export function createApp(container: Container): Koa {
       deliveries: container.get(ListDeliveries),
       redeliver: container.get(Redeliver),
     },
+    pages: { list: container.get(ListPages), create: container.get(CreatePage), get: container.get(GetPage), update: container.get(UpdatePage), delete: container.get(DeletePage) },
     profile: { get: container.get(GetProfile), update: container.get(UpdateProfile), changePassword: container.get(ChangePassword) },
     tokens: {
       authenticate: container.get(AuthenticatePassword),

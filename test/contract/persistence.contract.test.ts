@@ -9,6 +9,7 @@ import { deriveResources } from '../../src/domain/spec/derived-resources.js';
 import type { StoredSpec } from '../../src/application/ports/spec-repository.port.js';
 import { Webhook } from '../../src/domain/webhook/webhook.aggregate.js';
 import { Delivery } from '../../src/domain/webhook/delivery.aggregate.js';
+import { Page } from '../../src/domain/page/page.aggregate.js';
 import { aPrincipal } from '../support/builders.js';
 import { FixedClock, SequentialIds } from '../support/fakes.js';
 import { aNewUser, forEachImplementation, type PersistenceFixture } from './fixtures.js';
@@ -413,6 +414,41 @@ forEachImplementation('persistence contract', (make) => {
       await f.uow.run(async (tx) => ok(await tx.webhooks.delete(a.accountId, webhook.id)));
       expect(await f.repos.webhooks.get(a.accountId, webhook.id)).to.equal(undefined);
       expect((await f.repos.deliveries.list(webhook.id, { limit: 10 })).items).to.deep.equal([]);
+    });
+  });
+
+  describe('PageRepository', () => {
+    async function aPage(api: Api, slug: string, position: number) {
+      const result = Page.create({ id: uuid(), apiId: api.id, accountId: api.accountId, title: slug, slug, body: `# ${slug}\r\n`, position }, T0);
+      if (!result.ok) throw new Error('invalid page');
+      return result.value;
+    }
+
+    it('orders by position then creation, pages with a cursor, knows the next position and refuses a taken slug', async () => {
+      const a = await seedUser(f);
+      const api = newApi(a, 'docs');
+      await saved(f, api);
+      expect(await f.repos.pages.nextPosition(api.id)).to.equal(0);
+      const pages = [await aPage(api, 'b', 5), await aPage(api, 'a', 1), await aPage(api, 'c', 5)];
+      for (const page of pages) expect(await f.uow.run((tx) => tx.pages.save(page))).to.deep.equal({ ok: true, value: undefined });
+      expect(await f.repos.pages.nextPosition(api.id)).to.equal(6);
+      const first = await f.repos.pages.list(api.id, { limit: 2 });
+      expect(first.items.map((p) => p.slug)).to.deep.equal(['a', 'b']);
+      const rest = await f.repos.pages.list(api.id, { limit: 2, after: first.next! });
+      expect(rest.items.map((p) => p.slug)).to.deep.equal(['c']);
+      expect(rest.next).to.equal(null);
+      expect((await f.repos.pages.get(api.id, pages[0]!.id))?.snapshot()).to.deep.equal(pages[0]!.snapshot());
+      expect(await f.uow.run(async (tx) => tx.pages.save(await aPage(api, 'a', 9)))).to.deep.equal({ ok: false, error: { kind: 'DuplicateSlug' } });
+    });
+
+    it('goes with its API', async () => {
+      const a = await seedUser(f);
+      const api = newApi(a, 'docs');
+      await saved(f, api);
+      const page = await aPage(api, 'intro', 0);
+      await f.uow.run((tx) => tx.pages.save(page));
+      await f.uow.run(async (tx) => ok(await tx.apis.delete(a.accountId, api.id)));
+      expect(await f.repos.pages.get(api.id, page.id)).to.equal(undefined);
     });
   });
 

@@ -133,6 +133,17 @@ forEachDatabase('User-API: profile, password and API tokens over HTTP', (target)
       expect((await server.request('GET', '/user/tokens', { headers: basic('nobody@example.com', 'whatever it is') })).status).to.equal(401);
     });
 
+    it('pages the token list with limit and cursor', async () => {
+      const eve = await server.user('eve@example.com', 'eve');
+      for (const name of ['t1', 't2', 't3']) await server.request('POST', '/user/tokens', { headers: basic('eve@example.com', eve.password), body: { name, scopes: ['api'] } });
+      const first = (await (await server.request('GET', '/user/tokens?limit=2', { headers: basic('eve@example.com', eve.password) })).json()) as { items: { name: string }[]; nextCursor: string };
+      expect(first.items.map((t) => t.name)).to.deep.equal(['t1', 't2']);
+      const rest = (await (await server.request('GET', `/user/tokens?limit=2&cursor=${first.nextCursor}`, { headers: basic('eve@example.com', eve.password) })).json()) as { items: { name: string }[]; nextCursor: null };
+      expect(rest).to.deep.equal({ items: [rest.items[0]], nextCursor: null });
+      expect(rest.items[0]!.name).to.equal('t3');
+      expect((await server.request('GET', '/user/tokens?limit=0', { headers: basic('eve@example.com', eve.password) })).status).to.equal(400);
+    });
+
     for (const [label, body, field] of [
       ['an unknown scope', { name: 'x', scopes: ['api', 'root'] }, 'scopes'],
       ['no scopes', { name: 'x', scopes: [] }, 'scopes'],

@@ -7,6 +7,7 @@ import { releaseRoutes, type ReleaseUseCases } from './releases.routes.js';
 import { specRoutes, type SpecUseCases } from './specs.routes.js';
 import { webhookRoutes, type WebhookUseCases } from './webhooks.routes.js';
 import { profileRoutes, tokenRouter, type ProfileUseCases, type TokenUseCases } from './user.routes.js';
+import { pageRoutes, type PageUseCases } from './pages.routes.js';
 import { bearerAuthentication } from './authenticate.js';
 import type { HttpLogger } from './http-logger.js';
 import { requestContext } from './middleware.js';
@@ -28,6 +29,7 @@ export interface HttpDependencies {
   readonly webhooks: WebhookUseCases;
   readonly profile: ProfileUseCases;
   readonly tokens: TokenUseCases;
+  readonly pages: PageUseCases;
 }
 
 function jsonBodyParser(deps: Pick<HttpDependencies, 'jsonMaxBytes'>) {
@@ -37,7 +39,7 @@ function jsonBodyParser(deps: Pick<HttpDependencies, 'jsonMaxBytes'>) {
 /** Every route behind a Bearer token, as one table (docs and scope tests read it too). */
 export function protectedRoutes(deps: HttpDependencies): RouteDefinition[] {
   const jsonBody = jsonBodyParser(deps);
-  return [...specRoutes(deps.specs, deps.importMaxBytes), ...apiRoutes(deps.apis, jsonBody), ...releaseRoutes(deps.releases, jsonBody), ...webhookRoutes(deps.webhooks, jsonBody), ...profileRoutes(deps.profile, jsonBody)];
+  return [...specRoutes(deps.specs, deps.importMaxBytes), ...apiRoutes(deps.apis, jsonBody), ...releaseRoutes(deps.releases, jsonBody), ...webhookRoutes(deps.webhooks, jsonBody), ...profileRoutes(deps.profile, jsonBody), ...pageRoutes(deps.pages, jsonBody)];
 }
 
 /** The Koa application: Core-API routes, `/healthz`, problem+json errors, request ids and logs. */

@@ -6,7 +6,7 @@ import { validationProblem } from './problem.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Opaque to clients: base64url of a small JSON document naming the last item seen. */
-export function encodeCursor(after: string | number): string {
+export function encodeCursor(after: string | number | object): string {
   return Buffer.from(JSON.stringify({ after }), 'utf8').toString('base64url');
 }
 
@@ -25,7 +25,8 @@ export function queryParam(ctx: Context, name: string): string | undefined {
   return value;
 }
 
-function page<K>(ctx: Context, isKey: (after: unknown) => after is K): PageRequest<K> {
+/** `?limit=` and `?cursor=` for a list keyed by `K`, which `isKey` recognises in a decoded cursor. */
+export function page<K>(ctx: Context, isKey: (after: unknown) => after is K): PageRequest<K> {
   const limitText = queryParam(ctx, 'limit');
   const cursor = queryParam(ctx, 'cursor');
   let limit = DEFAULT_PAGE_LIMIT;
@@ -51,6 +52,6 @@ export function positionPageRequest(ctx: Context): PageRequest<number> {
   return page(ctx, (after): after is number => typeof after === 'number' && Number.isSafeInteger(after) && after >= 0);
 }
 
-export function listBody<T>(items: readonly T[], next: string | number | null): { items: readonly T[]; nextCursor: string | null } {
+export function listBody<T>(items: readonly T[], next: string | number | object | null): { items: readonly T[]; nextCursor: string | null } {
   return { items, nextCursor: next === null ? null : encodeCursor(next) };
 }

@@ -10,6 +10,7 @@ import { principalOf } from './authenticate.js';
 import { throwProblem } from './middleware.js';
 import { REALM, type Problem } from './problem.js';
 import { param, unwrap, type RouteDefinition } from './routes.js';
+import { listBody, pageRequest } from './pagination.js';
 import { jsonObjectBody, validated } from './validation.js';
 
 class UpdateProfileBody {
@@ -110,7 +111,8 @@ export function tokenRouter(useCases: TokenUseCases, jsonBody: Middleware): Rout
   const auth = basicAuthentication(useCases.authenticate);
   router.get('/user/tokens', auth, async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { items: unwrap(await useCases.list.execute(userId(ctx))), nextCursor: null };
+    const page = unwrap(await useCases.list.execute(userId(ctx), pageRequest(ctx)));
+    ctx.body = listBody(page.items, page.next);
   });
   router.post('/user/tokens', auth, jsonBody, async (ctx) => {
     const body = validated(CreateTokenBody, jsonObjectBody(ctx));

@@ -7,6 +7,7 @@ import type { ApiTokenState } from '../../domain/token/api-token.aggregate.js';
 import type { UserState } from '../../domain/user/user.aggregate.js';
 import type { DeliveryState } from '../../domain/webhook/delivery.aggregate.js';
 import type { WebhookState } from '../../domain/webhook/webhook.aggregate.js';
+import type { PageState } from '../../domain/page/page.aggregate.js';
 
 export interface StoredEvent {
   readonly id: string;
@@ -27,6 +28,7 @@ export class InMemoryState {
   releases = new Map<string, { readonly state: ReleaseState; readonly snapshot: StoredSpec }>();
   outbox: StoredEvent[] = [];
   webhooks = new Map<string, WebhookState>();
+  pages = new Map<string, PageState>();
   deliveries = new Map<string, { readonly state: DeliveryState; readonly dispatchKey: string | null; readonly leaseUntil: Date | null }>();
 
   /** Rows are immutable snapshots, so copying the collections is enough. */
@@ -42,6 +44,7 @@ export class InMemoryState {
     copy.releases = new Map(this.releases);
     copy.outbox = [...this.outbox];
     copy.webhooks = new Map(this.webhooks);
+    copy.pages = new Map(this.pages);
     copy.deliveries = new Map(this.deliveries);
     return copy;
   }

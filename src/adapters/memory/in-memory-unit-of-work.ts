@@ -13,6 +13,7 @@ import {
   InMemoryUserRepository,
   InMemoryWebhookRepository,
   InMemoryDeliveryRepository,
+  InMemoryPageRepository,
 } from './in-memory.repositories.js';
 
 export function inMemoryRepositories(state: StateSource, ids: IdGenerator): Transaction {
@@ -26,6 +27,7 @@ export function inMemoryRepositories(state: StateSource, ids: IdGenerator): Tran
     outbox: new InMemoryEventOutbox(state, ids),
     webhooks: new InMemoryWebhookRepository(state),
     deliveries: new InMemoryDeliveryRepository(state),
+    pages: new InMemoryPageRepository(state),
   };
 }
 

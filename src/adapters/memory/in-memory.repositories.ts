@@ -13,6 +13,8 @@ import type { WebhookRepository } from '../../application/ports/webhook-reposito
 import type { EventName } from '../../domain/events/domain-event.js';
 import { Delivery, type DeliveryId } from '../../domain/webhook/delivery.aggregate.js';
 import { Webhook, type WebhookId } from '../../domain/webhook/webhook.aggregate.js';
+import type { PageCursor, PageRepository } from '../../application/ports/page-repository.port.js';
+import { Page as ApiPage, type PageId, type PageState } from '../../domain/page/page.aggregate.js';
 import type { DerivedResources } from '../../domain/spec/derived-resources.js';
 import { Api, type ApiId } from '../../domain/api/api.aggregate.js';
 import { eventPayload, type DomainEvent } from '../../domain/events/domain-event.js';
@@ -143,6 +145,7 @@ export class InMemoryApiRepository implements ApiRepository {
     if (s.apis.get(id)?.accountId !== accountId) return;
     s.apis.delete(id);
     s.specs.delete(id);
+    for (const [pageId, page] of s.pages) if (page.apiId === id) s.pages.delete(pageId);
     for (const [releaseId, release] of s.releases) if (release.state.apiId === id) s.releases.delete(releaseId);
   }
 }
@@ -334,5 +337,46 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     const claimed = [...heads.values()].filter((d) => d.leaseUntil === null || d.leaseUntil <= now).slice(0, limit);
     for (const d of claimed) s.deliveries.set(d.state.id, { ...d, leaseUntil });
     return claimed.map((d) => Delivery.rehydrate(d.state));
+  }
+}
+
+function pageOrder(a: PageState, b: PageState): number {
+  return a.position !== b.position ? a.position - b.position : a.id < b.id ? -1 : 1;
+}
+
+export class InMemoryPageRepository implements PageRepository {
+  constructor(private readonly state: StateSource) {}
+
+  async get(apiId: ApiId, id: PageId): Promise<ApiPage | undefined> {
+    const row = this.state().pages.get(id);
+    return row && row.apiId === apiId ? ApiPage.rehydrate(row) : undefined;
+  }
+
+  async list(apiId: ApiId, request: PageRequest<PageCursor>): Promise<Page<ApiPage, PageCursor>> {
+    const after = request.after;
+    const rows = [...this.state().pages.values()]
+      .filter((p) => p.apiId === apiId && (after === undefined || p.position > after.position || (p.position === after.position && p.id > after.id)))
+      .sort(pageOrder);
+    const kept = rows.slice(0, request.limit);
+    const last = kept.at(-1);
+    return { items: kept.map((row) => ApiPage.rehydrate(row)), next: rows.length > request.limit && last ? { position: last.position, id: last.id } : null };
+  }
+
+  async nextPosition(apiId: ApiId): Promise<number> {
+    const positions = [...this.state().pages.values()].filter((p) => p.apiId === apiId).map((p) => p.position);
+    return positions.length === 0 ? 0 : Math.max(...positions) + 1;
+  }
+
+  async save(page: ApiPage): Promise<Result<void, { readonly kind: 'DuplicateSlug' }>> {
+    const s = this.state();
+    const row = page.snapshot();
+    if ([...s.pages.values()].some((p) => p.apiId === row.apiId && p.slug === row.slug && p.id !== row.id)) return err({ kind: 'DuplicateSlug' });
+    s.pages.set(row.id, row);
+    return ok();
+  }
+
+  async delete(apiId: ApiId, id: PageId): Promise<void> {
+    const s = this.state();
+    if (s.pages.get(id)?.apiId === apiId) s.pages.delete(id);
   }
 }

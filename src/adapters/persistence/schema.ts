@@ -114,6 +114,18 @@ export interface DeliveryRow {
   creationDate: Date;
 }
 
+export interface PageRow {
+  id: string;
+  apiId: string;
+  accountId: number;
+  title: string;
+  slug: string;
+  body: string;
+  position: number;
+  creationDate: Date;
+  updateDate: Date;
+}
+
 export interface Schemas {
   readonly accounts: EntitySchema<AccountRow>;
   readonly users: EntitySchema<UserRow>;
@@ -125,6 +137,7 @@ export interface Schemas {
   readonly releases: EntitySchema<ApiReleaseRow>;
   readonly webhooks: EntitySchema<WebhookRow>;
   readonly deliveries: EntitySchema<DeliveryRow>;
+  readonly pages: EntitySchema<PageRow>;
 }
 
 export function schemas(dialect: Dialect): Schemas {
@@ -288,5 +301,20 @@ export function schemas(dialect: Dialect): Schemas {
       creationDate: timestamp('creation_date'),
     },
   });
-  return { accounts, users, apiTokens, apis, outbox, specs, derived, releases, webhooks, deliveries };
+  const pages = new EntitySchema<PageRow>({
+    name: 'ApiPage',
+    tableName: 'api_pages',
+    columns: {
+      id: uuid('id', true),
+      apiId: uuid('api_id'),
+      accountId: int('account_id'),
+      title: text('title'),
+      slug: text('slug'),
+      body: text('body'),
+      position: int('position'),
+      creationDate: timestamp('creation_date'),
+      updateDate: timestamp('update_date'),
+    },
+  });
+  return { accounts, users, apiTokens, apis, outbox, specs, derived, releases, webhooks, deliveries, pages };
 }

@@ -12,6 +12,7 @@ import {
 } from './typeorm.repositories.js';
 import { TypeOrmReleaseRepository, TypeOrmSpecRepository } from './typeorm-spec.repositories.js';
 import { TypeOrmDeliveryRepository, TypeOrmWebhookRepository } from './typeorm-webhook.repositories.js';
+import { TypeOrmPageRepository } from './typeorm-page.repository.js';
 
 /** Set when a transaction writes something the webhook worker should look at. */
 export interface WorkMarker {
@@ -29,6 +30,7 @@ export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenera
     outbox: new TypeOrmEventOutbox(run, db.schemas, ids, db.dialect, work),
     webhooks: new TypeOrmWebhookRepository(run, db.schemas, db.dialect),
     deliveries: new TypeOrmDeliveryRepository(run, db.schemas, db.dialect, work),
+    pages: new TypeOrmPageRepository(run, db.schemas),
   };
 }
 

@@ -9,6 +9,7 @@ import type { SpecRepository } from './spec-repository.port.js';
 import type { UserRepository } from './user-repository.port.js';
 import type { DeliveryRepository } from './delivery-repository.port.js';
 import type { WebhookRepository } from './webhook-repository.port.js';
+import type { PageRepository } from './page-repository.port.js';
 
 /** Repositories bound to one transaction. */
 export interface Transaction {
@@ -21,6 +22,7 @@ export interface Transaction {
   readonly outbox: EventOutbox;
   readonly webhooks: WebhookRepository;
   readonly deliveries: DeliveryRepository;
+  readonly pages: PageRepository;
 }
 
 export interface UnitOfWork {
