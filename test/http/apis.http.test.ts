@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { apiRoutes, type ApiUseCases } from '../../src/adapters/http/apis.routes.js';
 import { SCOPES, type Scope } from '../../src/domain/token/scope.js';
 import { forEachDatabase } from '../support/databases.js';
-import { problem, startTestServer, type TestServer, type TestUser } from '../support/http-server.js';
+import { problem, startTestServerOn, type TestServer, type TestUser } from '../support/http-server.js';
 
 interface ApiBody {
   id: string;
@@ -15,7 +15,6 @@ interface ApiBody {
 
 forEachDatabase('Core-API: APIs over HTTP', (target) => {
   let server: TestServer;
-  let dispose: () => Promise<void>;
   let ada: TestUser;
   let bob: TestUser;
   let adaAll: string;
@@ -23,9 +22,7 @@ forEachDatabase('Core-API: APIs over HTTP', (target) => {
   let counter = 0;
 
   before(async () => {
-    const db = await target.create();
-    dispose = db.dispose;
-    server = await startTestServer(db.config);
+    server = await startTestServerOn(target);
     ada = await server.user('ada@example.com', 'ada');
     bob = await server.user('bob@example.com', 'bob');
     adaAll = await server.token(ada, SCOPES);
@@ -33,7 +30,6 @@ forEachDatabase('Core-API: APIs over HTTP', (target) => {
   });
   after(async () => {
     await server?.stop();
-    await dispose?.();
   });
 
   async function createApi(nickname = `api-${++counter}`, token = adaAll, accountId = ada.accountId): Promise<ApiBody> {

@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { SCOPES } from '../../src/domain/token/scope.js';
 import { forEachDatabase } from '../support/databases.js';
 import { swaggerFixture } from '../support/fixtures.js';
-import { problem, startTestServer, type TestServer, type TestUser } from '../support/http-server.js';
+import { problem, startTestServerOn, type TestServer, type TestUser } from '../support/http-server.js';
 
 const LIMIT = 64 * 1024;
 const petstore = swaggerFixture('petstore.yaml');
@@ -15,15 +15,12 @@ const bomb = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
 
 forEachDatabase('Core-API: bad imports and spec updates write nothing', (target) => {
   let server: TestServer;
-  let dispose: () => Promise<void>;
   let ada: TestUser;
   let all: string;
   let apiPath: string;
 
   before(async () => {
-    const db = await target.create();
-    dispose = db.dispose;
-    server = await startTestServer(db.config, { IMPORT_MAX_BYTES: String(LIMIT) });
+    server = await startTestServerOn(target, { IMPORT_MAX_BYTES: String(LIMIT) });
     ada = await server.user('ada@example.com', 'ada');
     all = await server.token(ada, SCOPES);
     const created = await server.multipart('POST', `/api/${ada.accountId}/import`, all, [specPart(petstore.bytes), bodyPart({ nickname: 'taken', createRelease: true, releaseVersion: '1.0.0' })]);
@@ -32,7 +29,6 @@ forEachDatabase('Core-API: bad imports and spec updates write nothing', (target)
   });
   after(async () => {
     await server?.stop();
-    await dispose?.();
   });
 
   type Send = () => Promise<Response>;

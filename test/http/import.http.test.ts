@@ -3,7 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import { SCOPES } from '../../src/domain/token/scope.js';
 import { forEachDatabase } from '../support/databases.js';
 import { expectedCounts, swaggerFixture, type SwaggerFixture } from '../support/fixtures.js';
-import { problem, startTestServer, type TestServer, type TestUser } from '../support/http-server.js';
+import { problem, startTestServerOn, type TestServer, type TestUser } from '../support/http-server.js';
 
 interface ImportBody {
   api: { id: string; name: string; nickname: string; version: string | null; revision: number; description: string | null };
@@ -20,21 +20,17 @@ function documentOf(fixture: SwaggerFixture): Record<string, unknown> {
 
 forEachDatabase('Core-API: import, spec updates and export over HTTP', (target) => {
   let server: TestServer;
-  let dispose: () => Promise<void>;
   let ada: TestUser;
   let all: string;
 
   before(async function () {
     this.timeout(60_000);
-    const db = await target.create();
-    dispose = db.dispose;
-    server = await startTestServer(db.config);
+    server = await startTestServerOn(target);
     ada = await server.user('ada@example.com', 'ada');
     all = await server.token(ada, SCOPES);
   });
   after(async () => {
     await server?.stop();
-    await dispose?.();
   });
 
   function importSpec(fixture: SwaggerFixture, partName: 'spec' | 'file', bodyForm: BodyForm, body: object, token = all): Promise<Response> {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { SCOPES } from '../../src/domain/token/scope.js';
 import { forEachDatabase } from '../support/databases.js';
-import { problem, startTestServer, type TestServer, type TestUser } from '../support/http-server.js';
+import { problem, startTestServerOn, type TestServer, type TestUser } from '../support/http-server.js';
 
 interface PageBody {
   id: string;
@@ -17,15 +17,12 @@ const MARKDOWN = '# Getting started\n\n```sh\ncurl -H "Authorization: Bearer $TO
 
 forEachDatabase('Core-API: API pages and guides over HTTP', (target) => {
   let server: TestServer;
-  let dispose: () => Promise<void>;
   let ada: TestUser;
   let all: string;
   let base: string;
 
   before(async () => {
-    const db = await target.create();
-    dispose = db.dispose;
-    server = await startTestServer(db.config, { JSON_MAX_BYTES: '65536' });
+    server = await startTestServerOn(target, { JSON_MAX_BYTES: '65536' });
     ada = await server.user('ada@example.com', 'ada');
     all = await server.token(ada, SCOPES);
     const api = (await (await server.request('POST', `/api/${ada.accountId}`, { token: all, body: { name: 'Guides', nickname: 'guides' } })).json()) as { id: string };
@@ -33,7 +30,6 @@ forEachDatabase('Core-API: API pages and guides over HTTP', (target) => {
   });
   after(async () => {
     await server?.stop();
-    await dispose?.();
   });
 
   async function create(body: Record<string, unknown>, token = all): Promise<Response> {

@@ -7,7 +7,7 @@ import { EventOutbox, type OutboxEvent } from '../../src/application/ports/event
 import { NEXT, RELEASE_STATUSES, type ReleaseStatus } from '../../src/domain/release/release.aggregate.js';
 import { SCOPES } from '../../src/domain/token/scope.js';
 import { forEachDatabase } from '../support/databases.js';
-import { problem, startTestServer, type TestServer, type TestUser } from '../support/http-server.js';
+import { problem, startTestServerOn, type TestServer, type TestUser } from '../support/http-server.js';
 
 const PETSTORE_TEXT = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../fixtures/swagger/petstore.yaml'), 'utf8');
 const PETSTORE_V2_TEXT = PETSTORE_TEXT.replace(/^ {2}version: 1\.0\.0$/m, '  version: 2.0.0');
@@ -71,7 +71,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 forEachDatabase('Core-API: releases over HTTP', (target) => {
   let server: TestServer;
-  let dispose: () => Promise<void>;
   let ada: TestUser;
   let bob: TestUser;
   let adaAll: string;
@@ -80,9 +79,7 @@ forEachDatabase('Core-API: releases over HTTP', (target) => {
   let counter = 0;
 
   before(async () => {
-    const db = await target.create();
-    dispose = db.dispose;
-    server = await startTestServer(db.config);
+    server = await startTestServerOn(target);
     ada = await server.user('ada@example.com', 'ada');
     bob = await server.user('bob@example.com', 'bob');
     adaAll = await server.token(ada, SCOPES);
@@ -91,7 +88,6 @@ forEachDatabase('Core-API: releases over HTTP', (target) => {
   });
   after(async () => {
     await server?.stop();
-    await dispose?.();
   });
 
   /** Imports petstore.yaml as multipart (`spec` part plus a `body` part) with createRelease 1.0.0. */

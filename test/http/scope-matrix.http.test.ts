@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { protectedRoutes, type HttpDependencies } from '../../src/adapters/http/app.js';
 import { SCOPES, scopesPermit, accessOfMethod, type Scope, type Area } from '../../src/domain/token/scope.js';
 import { forEachDatabase } from '../support/databases.js';
-import { startTestServer, type TestServer, type TestUser } from '../support/http-server.js';
+import { startTestServerOn, type TestServer, type TestUser } from '../support/http-server.js';
 
 const PETSTORE = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../fixtures/swagger/petstore.yaml'));
 
@@ -19,15 +19,12 @@ const ROUTES = protectedRoutes({ jsonMaxBytes: 1024, importMaxBytes: 1024, apis:
  */
 forEachDatabase('scope matrix over the whole route table', (target) => {
   let server: TestServer;
-  let dispose: () => Promise<void>;
   let ada: TestUser;
   let apiId: string;
   const tokens = new Map<Scope, string>();
 
   before(async () => {
-    const db = await target.create();
-    dispose = db.dispose;
-    server = await startTestServer(db.config);
+    server = await startTestServerOn(target);
     ada = await server.user('ada@example.com', 'ada');
     for (const scope of SCOPES) tokens.set(scope, await server.token(ada, [scope]));
     const form = new FormData();
@@ -39,7 +36,6 @@ forEachDatabase('scope matrix over the whole route table', (target) => {
   });
   after(async () => {
     await server?.stop();
-    await dispose?.();
   });
 
   it('declares a scope for every protected route', () => {

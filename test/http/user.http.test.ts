@@ -2,24 +2,20 @@ import { expect } from 'chai';
 import { VerifyEmail } from '../../src/application/users/verify-email.use-case.js';
 import { RegisterUser } from '../../src/application/users/register-user.use-case.js';
 import { forEachDatabase } from '../support/databases.js';
-import { problem, startTestServer, type TestServer, type TestUser } from '../support/http-server.js';
+import { problem, startTestServerOn, type TestServer, type TestUser } from '../support/http-server.js';
 
 const basic = (email: string, password: string) => ({ Authorization: `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}` });
 
 forEachDatabase('User-API: profile, password and API tokens over HTTP', (target) => {
   let server: TestServer;
-  let dispose: () => Promise<void>;
   let ada: TestUser;
 
   before(async () => {
-    const db = await target.create();
-    dispose = db.dispose;
-    server = await startTestServer(db.config);
+    server = await startTestServerOn(target);
     ada = await server.user('ada@example.com', 'ada');
   });
   after(async () => {
     await server?.stop();
-    await dispose?.();
   });
 
   describe('profile', () => {

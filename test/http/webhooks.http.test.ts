@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { SCOPES } from '../../src/domain/token/scope.js';
 import { forEachDatabase } from '../support/databases.js';
-import { problem, startTestServer, type TestServer, type TestUser } from '../support/http-server.js';
+import { problem, startTestServerOn, type TestServer, type TestUser } from '../support/http-server.js';
 import { WebhookReceiver, sleep } from '../support/webhook-receiver.js';
 
 interface WebhookBody {
@@ -37,7 +37,6 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 
 forEachDatabase('Event-API: webhooks over HTTP', (target) => {
   let server: TestServer;
-  let dispose: () => Promise<void>;
   let ada: TestUser;
   let bob: TestUser;
   let all: string;
@@ -45,9 +44,7 @@ forEachDatabase('Event-API: webhooks over HTTP', (target) => {
   let receiverUrl: string;
 
   before(async () => {
-    const db = await target.create();
-    dispose = db.dispose;
-    server = await startTestServer(db.config, {
+    server = await startTestServerOn(target, {
       WEBHOOK_WORKER: 'true',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOK_POLL_MS: '50',
@@ -64,7 +61,6 @@ forEachDatabase('Event-API: webhooks over HTTP', (target) => {
   after(async () => {
     await server?.stop();
     await receiver?.stop();
-    await dispose?.();
   });
   beforeEach(() => {
     receiver.received.length = 0;
@@ -227,21 +223,17 @@ forEachDatabase('Event-API: webhooks over HTTP', (target) => {
 
 forEachDatabase('Event-API: private webhook targets refused by default', (target) => {
   let server: TestServer;
-  let dispose: () => Promise<void>;
   let all: string;
   let accountId: number;
 
   before(async () => {
-    const db = await target.create();
-    dispose = db.dispose;
-    server = await startTestServer(db.config);
+    server = await startTestServerOn(target);
     const ada = await server.user('ada@example.com', 'ada');
     accountId = ada.accountId;
     all = await server.token(ada, SCOPES);
   });
   after(async () => {
     await server?.stop();
-    await dispose?.();
   });
 
   for (const url of ['http://127.0.0.1:8080/h', 'http://localhost/h', 'http://[::1]/h', 'http://10.1.2.3/h', 'http://192.168.0.10/h', 'http://169.254.169.254/latest/meta-data', 'http://2130706433/h', 'http://0.0.0.0/h']) {

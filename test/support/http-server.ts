@@ -1,4 +1,5 @@
 import type { DatabaseConfig } from '../../src/adapters/persistence/typeorm-database.js';
+import type { DatabaseTarget } from './databases.js';
 import { RegisterUser } from '../../src/application/users/register-user.use-case.js';
 import { CreateApiToken } from '../../src/application/tokens/create-api-token.use-case.js';
 import { loadConfig } from '../../src/main/config.js';
@@ -9,6 +10,19 @@ import { ApiTokenRepository } from '../../src/application/ports/api-token-reposi
 import { TokenGenerator } from '../../src/application/ports/token-generator.port.js';
 import type { EntitySchema } from 'typeorm';
 import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database.js';
+
+/** A fresh database of `target` and the real server on it; `stop()` removes the database too. */
+export async function startTestServerOn(target: DatabaseTarget, env: Record<string, string> = {}): Promise<TestServer> {
+  const db = await target.create();
+  try {
+    const server = await startTestServer(db.config, env);
+    server.onStop = db.dispose;
+    return server;
+  } catch (error) {
+    await db.dispose();
+    throw error;
+  }
+}
 
 /** The real server on 127.0.0.1 and an ephemeral port, with small limits so tests can reach them. */
 export async function startTestServer(database: DatabaseConfig, env: Record<string, string> = {}): Promise<TestServer> {
@@ -28,6 +42,9 @@ export interface TestUser {
 }
 
 export class TestServer {
+  /** Run after the server stopped (the database's removal, for `startTestServerOn`). */
+  onStop: () => Promise<void> = async () => undefined;
+
   constructor(readonly running: RunningServer) {}
 
   get url(): string {
@@ -88,8 +105,9 @@ export class TestServer {
     return fetch(this.url + path, { method, headers, ...(body === undefined ? {} : { body }) });
   }
 
-  stop(): Promise<void> {
-    return this.running.stop(1000);
+  async stop(): Promise<void> {
+    await this.running.stop(1000);
+    await this.onStop();
   }
 }
 
