@@ -229,9 +229,9 @@ function bindWebhooks(c: Container, config: Config): void {
   c.bind(Redeliver).toResolvedValue((uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new Redeliver(uow, ids, clock), [UnitOfWork, IdGenerator, Clock]);
   c.bind(DispatchEvents).toResolvedValue((uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new DispatchEvents(uow, ids, clock), [UnitOfWork, IdGenerator, Clock]);
   c.bind(DeliverDue).toResolvedValue(
-    (uow: UnitOfWork, sender: WebhookSender, clock: Clock, random: Random) =>
-      new DeliverDue(uow, sender, clock, random, { retry, leaseMs: config.webhooks.timeoutMs + 5_000, batchSize: 32 }),
-    [UnitOfWork, WebhookSender, Clock, Random],
+    (uow: UnitOfWork, webhooks: WebhookRepository, sender: WebhookSender, clock: Clock, random: Random) =>
+      new DeliverDue(uow, webhooks, sender, clock, random, { retry, leaseMs: config.webhooks.timeoutMs + 5_000, batchSize: 32 }),
+    [UnitOfWork, WebhookRepository, WebhookSender, Clock, Random],
   );
   c.bind(WebhookWorker).toResolvedValue(
     (dispatch: DispatchEvents, deliver: DeliverDue, signal: WorkSignal, log: Logger) =>

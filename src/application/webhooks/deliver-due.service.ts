@@ -5,6 +5,7 @@ import type { Clock } from '../ports/clock.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import type { WebhookSender } from '../ports/webhook-sender.port.js';
+import type { WebhookRepository } from '../ports/webhook-repository.port.js';
 
 export interface DeliverySettings {
   readonly retry: RetryPolicy;
@@ -25,6 +26,7 @@ export interface DeliverySettings {
 export class DeliverDue {
   constructor(
     private readonly uow: UnitOfWork,
+    private readonly webhooks: WebhookRepository,
     private readonly sender: WebhookSender,
     private readonly clock: Clock,
     private readonly random: Random,
@@ -43,8 +45,8 @@ export class DeliverDue {
   }
 
   private async attempt(claimed: Delivery): Promise<void> {
-    const webhook = await this.uow.run(async (tx) => ok(await tx.webhooks.get(claimed.snapshot().accountId, claimed.webhookId)));
-    const target = webhook.ok ? webhook.value : undefined;
+    // A plain read: the attempt is recorded, and the webhook re-read under lock, afterwards.
+    const target = await this.webhooks.get(claimed.snapshot().accountId, claimed.webhookId);
     // A ping goes out whatever the webhook's state; events only to active webhooks.
     if (!target || (!target.active && claimed.snapshot().event !== 'ping')) {
       await this.uow.run(async (tx) => {

@@ -93,10 +93,12 @@ export class UpdateWebhook {
     const allowed = authorize(principal, 'webhook', 'write', input.accountId);
     if (!allowed.ok) return allowed;
     // DNS is slow and may hang: vet the target before the transaction (and its locks) opens.
-    const shape = checkTargetUrl(input.targetUrl ?? 'https://unchanged.invalid/');
-    if (!shape.ok) return err(invalid(shape.error));
-    const refused = await refusedTarget(this.policy, input.targetUrl);
-    if (refused) return err(refused);
+    if (input.targetUrl !== undefined) {
+      const shape = checkTargetUrl(input.targetUrl);
+      if (!shape.ok) return err(invalid(shape.error));
+      const refused = await refusedTarget(this.policy, input.targetUrl);
+      if (refused) return err(refused);
+    }
     return this.uow.run(async (tx): Promise<Result<WebhookRecord, ApplicationError>> => {
       const webhook = await tx.webhooks.getForUpdate(input.accountId, input.id);
       if (!webhook) return err(notFound('webhook'));
