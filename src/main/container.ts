@@ -53,6 +53,9 @@ import { ListApiTokens, RevokeApiToken } from '../application/tokens/manage-api-
 import { ChangePassword, GetProfile, UpdateProfile } from '../application/users/profile.use-cases.js';
 import { CreatePage, DeletePage, GetPage, ListPages, UpdatePage } from '../application/pages/pages.use-cases.js';
 import { PageRepository } from '../application/ports/page-repository.port.js';
+import { ShareRepository } from '../application/ports/share-repository.port.js';
+import { ApiAccess } from '../application/auth/api-access.js';
+import { CreateShare, DeleteShare, GetShare, ListShares, UpdateShare } from '../application/shares/shares.use-cases.js';
 import { WebhookWorker, WorkSignal } from './webhook-worker.js';
 import { token } from '../application/shared/token.js';
 import { CreateApiToken } from '../application/tokens/create-api-token.use-case.js';
@@ -121,6 +124,7 @@ export function buildContainer(config: Config, options: ContainerOptions = {}): 
   c.bind(WebhookRepository).toResolvedValue((r: Transaction) => r.webhooks, [RepositoriesToken]);
   c.bind(DeliveryRepository).toResolvedValue((r: Transaction) => r.deliveries, [RepositoriesToken]);
   c.bind(PageRepository).toResolvedValue((r: Transaction) => r.pages, [RepositoriesToken]);
+  c.bind(ShareRepository).toResolvedValue((r: Transaction) => r.shares, [RepositoriesToken]);
 
   bindUseCases(c);
   bindWebhooks(c, config);
@@ -153,15 +157,28 @@ function bindInMemory(c: Container): void {
 }
 
 function bindUseCases(c: Container): void {
+  c.bind(ApiAccess).toResolvedValue((shares: ShareRepository) => new ApiAccess(shares), [ShareRepository]);
   c.bind(AuthenticateToken).toResolvedValue(
     (tokens: ApiTokenRepository, users: UserRepository, generator: TokenGenerator, clock: Clock) => new AuthenticateToken(tokens, users, generator, clock),
     [ApiTokenRepository, UserRepository, TokenGenerator, Clock],
   );
   c.bind(CreateApi).toResolvedValue((uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new CreateApi(uow, ids, clock), [UnitOfWork, IdGenerator, Clock]);
-  c.bind(ListApis).toResolvedValue((apis: ApiRepository) => new ListApis(apis), [ApiRepository]);
-  c.bind(GetApi).toResolvedValue((apis: ApiRepository) => new GetApi(apis), [ApiRepository]);
-  c.bind(UpdateApi).toResolvedValue((uow: UnitOfWork, clock: Clock) => new UpdateApi(uow, clock), [UnitOfWork, Clock]);
-  c.bind(DeleteApi).toResolvedValue((uow: UnitOfWork, clock: Clock) => new DeleteApi(uow, clock), [UnitOfWork, Clock]);
+  c.bind(ListApis).toResolvedValue(
+    (access: ApiAccess, apis: ApiRepository) => new ListApis(access, apis),
+    [ApiAccess, ApiRepository],
+  );
+  c.bind(GetApi).toResolvedValue(
+    (access: ApiAccess, apis: ApiRepository) => new GetApi(access, apis),
+    [ApiAccess, ApiRepository],
+  );
+  c.bind(UpdateApi).toResolvedValue(
+    (access: ApiAccess, uow: UnitOfWork, clock: Clock) => new UpdateApi(access, uow, clock),
+    [ApiAccess, UnitOfWork, Clock],
+  );
+  c.bind(DeleteApi).toResolvedValue(
+    (access: ApiAccess, uow: UnitOfWork, clock: Clock) => new DeleteApi(access, uow, clock),
+    [ApiAccess, UnitOfWork, Clock],
+  );
   c.bind(RegisterUser).toResolvedValue(
     (uow: UnitOfWork, hasher: PasswordHasher, clock: Clock) => new RegisterUser(uow, hasher, clock),
     [UnitOfWork, PasswordHasher, Clock],
@@ -176,30 +193,77 @@ function bindUseCases(c: Container): void {
     [UnitOfWork, SpecCodec, IdGenerator, Clock],
   );
   c.bind(ReplaceSpec).toResolvedValue(
-    (uow: UnitOfWork, codec: SpecCodec, ids: IdGenerator, clock: Clock) => new ReplaceSpec(uow, codec, ids, clock),
-    [UnitOfWork, SpecCodec, IdGenerator, Clock],
+    (access: ApiAccess, uow: UnitOfWork, codec: SpecCodec, ids: IdGenerator, clock: Clock) => new ReplaceSpec(access, uow, codec, ids, clock),
+    [ApiAccess, UnitOfWork, SpecCodec, IdGenerator, Clock],
   );
   c.bind(ExportSpec).toResolvedValue(
-    (apis: ApiRepository, specs: SpecRepository, releases: ReleaseRepository, codec: SpecCodec) => new ExportSpec(apis, specs, releases, codec),
-    [ApiRepository, SpecRepository, ReleaseRepository, SpecCodec],
+    (access: ApiAccess, apis: ApiRepository, specs: SpecRepository, releases: ReleaseRepository, codec: SpecCodec) => new ExportSpec(access, apis, specs, releases, codec),
+    [ApiAccess, ApiRepository, SpecRepository, ReleaseRepository, SpecCodec],
   );
-  c.bind(ListDerived).toResolvedValue((apis: ApiRepository, specs: SpecRepository) => new ListDerived(apis, specs), [ApiRepository, SpecRepository]);
-  c.bind(CreateRelease).toResolvedValue((uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new CreateRelease(uow, ids, clock), [UnitOfWork, IdGenerator, Clock]);
-  c.bind(ListReleases).toResolvedValue((apis: ApiRepository, releases: ReleaseRepository) => new ListReleases(apis, releases), [ApiRepository, ReleaseRepository]);
-  c.bind(GetRelease).toResolvedValue((apis: ApiRepository, releases: ReleaseRepository) => new GetRelease(apis, releases), [ApiRepository, ReleaseRepository]);
-  c.bind(ChangeReleaseStatus).toResolvedValue((uow: UnitOfWork, clock: Clock) => new ChangeReleaseStatus(uow, clock), [UnitOfWork, Clock]);
-  c.bind(DeleteRelease).toResolvedValue((uow: UnitOfWork, clock: Clock) => new DeleteRelease(uow, clock), [UnitOfWork, Clock]);
+  c.bind(ListDerived).toResolvedValue(
+    (access: ApiAccess, apis: ApiRepository, specs: SpecRepository) => new ListDerived(access, apis, specs),
+    [ApiAccess, ApiRepository, SpecRepository],
+  );
+  c.bind(CreateRelease).toResolvedValue(
+    (access: ApiAccess, uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new CreateRelease(access, uow, ids, clock),
+    [ApiAccess, UnitOfWork, IdGenerator, Clock],
+  );
+  c.bind(ListReleases).toResolvedValue(
+    (access: ApiAccess, apis: ApiRepository, releases: ReleaseRepository) => new ListReleases(access, apis, releases),
+    [ApiAccess, ApiRepository, ReleaseRepository],
+  );
+  c.bind(GetRelease).toResolvedValue(
+    (access: ApiAccess, apis: ApiRepository, releases: ReleaseRepository) => new GetRelease(access, apis, releases),
+    [ApiAccess, ApiRepository, ReleaseRepository],
+  );
+  c.bind(ChangeReleaseStatus).toResolvedValue(
+    (access: ApiAccess, uow: UnitOfWork, clock: Clock) => new ChangeReleaseStatus(access, uow, clock),
+    [ApiAccess, UnitOfWork, Clock],
+  );
+  c.bind(DeleteRelease).toResolvedValue(
+    (access: ApiAccess, uow: UnitOfWork, clock: Clock) => new DeleteRelease(access, uow, clock),
+    [ApiAccess, UnitOfWork, Clock],
+  );
   c.bind(GetProfile).toResolvedValue((users: UserRepository) => new GetProfile(users), [UserRepository]);
   c.bind(UpdateProfile).toResolvedValue((uow: UnitOfWork) => new UpdateProfile(uow), [UnitOfWork]);
   c.bind(ChangePassword).toResolvedValue((uow: UnitOfWork, hasher: PasswordHasher) => new ChangePassword(uow, hasher), [UnitOfWork, PasswordHasher]);
   c.bind(AuthenticatePassword).toResolvedValue((users: UserRepository, hasher: PasswordHasher) => new AuthenticatePassword(users, hasher), [UserRepository, PasswordHasher]);
   c.bind(ListApiTokens).toResolvedValue((tokens: ApiTokenRepository) => new ListApiTokens(tokens), [ApiTokenRepository]);
   c.bind(RevokeApiToken).toResolvedValue((tokens: ApiTokenRepository) => new RevokeApiToken(tokens), [ApiTokenRepository]);
-  c.bind(ListPages).toResolvedValue((apis: ApiRepository, pages: PageRepository) => new ListPages(apis, pages), [ApiRepository, PageRepository]);
-  c.bind(GetPage).toResolvedValue((apis: ApiRepository, pages: PageRepository) => new GetPage(apis, pages), [ApiRepository, PageRepository]);
-  c.bind(CreatePage).toResolvedValue((uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new CreatePage(uow, ids, clock), [UnitOfWork, IdGenerator, Clock]);
-  c.bind(UpdatePage).toResolvedValue((uow: UnitOfWork, clock: Clock) => new UpdatePage(uow, clock), [UnitOfWork, Clock]);
-  c.bind(DeletePage).toResolvedValue((uow: UnitOfWork) => new DeletePage(uow), [UnitOfWork]);
+  c.bind(ListPages).toResolvedValue(
+    (access: ApiAccess, apis: ApiRepository, pages: PageRepository) => new ListPages(access, apis, pages),
+    [ApiAccess, ApiRepository, PageRepository],
+  );
+  c.bind(GetPage).toResolvedValue(
+    (access: ApiAccess, apis: ApiRepository, pages: PageRepository) => new GetPage(access, apis, pages),
+    [ApiAccess, ApiRepository, PageRepository],
+  );
+  c.bind(CreatePage).toResolvedValue(
+    (access: ApiAccess, uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new CreatePage(access, uow, ids, clock),
+    [ApiAccess, UnitOfWork, IdGenerator, Clock],
+  );
+  c.bind(UpdatePage).toResolvedValue(
+    (access: ApiAccess, uow: UnitOfWork, clock: Clock) => new UpdatePage(access, uow, clock),
+    [ApiAccess, UnitOfWork, Clock],
+  );
+  c.bind(DeletePage).toResolvedValue(
+    (access: ApiAccess, uow: UnitOfWork) => new DeletePage(access, uow),
+    [ApiAccess, UnitOfWork],
+  );
+  c.bind(ListShares).toResolvedValue(
+    (access: ApiAccess, apis: ApiRepository, shares: ShareRepository) => new ListShares(access, apis, shares),
+    [ApiAccess, ApiRepository, ShareRepository],
+  );
+  c.bind(GetShare).toResolvedValue(
+    (access: ApiAccess, apis: ApiRepository, shares: ShareRepository) => new GetShare(access, apis, shares),
+    [ApiAccess, ApiRepository, ShareRepository],
+  );
+  c.bind(CreateShare).toResolvedValue(
+    (access: ApiAccess, uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new CreateShare(access, uow, ids, clock),
+    [ApiAccess, UnitOfWork, IdGenerator, Clock],
+  );
+  c.bind(UpdateShare).toResolvedValue((access: ApiAccess, uow: UnitOfWork, clock: Clock) => new UpdateShare(access, uow, clock), [ApiAccess, UnitOfWork, Clock]);
+  c.bind(DeleteShare).toResolvedValue((access: ApiAccess, uow: UnitOfWork) => new DeleteShare(access, uow), [ApiAccess, UnitOfWork]);
   c.bind(BootstrapDemo).toResolvedValue(
     (users: UserRepository, register: RegisterUser, create: CreateApiToken, generator: TokenGenerator) =>
       new BootstrapDemo(users, register, create, generator),

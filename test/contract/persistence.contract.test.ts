@@ -10,6 +10,7 @@ import type { StoredSpec } from '../../src/application/ports/spec-repository.por
 import { Webhook } from '../../src/domain/webhook/webhook.aggregate.js';
 import { Delivery } from '../../src/domain/webhook/delivery.aggregate.js';
 import { Page } from '../../src/domain/page/page.aggregate.js';
+import { Share } from '../../src/domain/share/share.aggregate.js';
 import { aPrincipal } from '../support/builders.js';
 import { FixedClock, SequentialIds } from '../support/fakes.js';
 import { aNewUser, forEachImplementation, type PersistenceFixture } from './fixtures.js';
@@ -449,6 +450,63 @@ forEachImplementation('persistence contract', (make) => {
       await f.uow.run((tx) => tx.pages.save(page));
       await f.uow.run(async (tx) => ok(await tx.apis.delete(a.accountId, api.id)));
       expect(await f.repos.pages.get(api.id, page.id)).to.equal(undefined);
+    });
+  });
+
+  describe('ShareRepository', () => {
+    function aShare(api: Api, grantee: { userId: number; accountId: number }, role: 'viewer' | 'editor' = 'viewer') {
+      const result = Share.create({ id: uuid(), api: { id: api.id, accountId: api.accountId }, grantee: { id: grantee.userId, accountId: grantee.accountId }, role }, T0);
+      if (!result.ok) throw new Error('invalid share');
+      return result.value;
+    }
+
+    it('stores shares with the grantee joined, lists them by a cursor, finds one for its grantee and refuses a second per user', async () => {
+      const owner = await seedUser(f, 'owner@example.com');
+      const grace = await seedUser(f, 'grace@example.com');
+      const bob = await seedUser(f, 'bob@example.com');
+      const api = newApi(owner, 'shared');
+      const other = newApi(owner, 'other');
+      await saved(f, api);
+      await saved(f, other);
+      const toGrace = aShare(api, grace, 'editor');
+      const toBob = aShare(api, bob);
+      for (const share of [toGrace, toBob]) expect(await f.uow.run((tx) => tx.shares.save(share))).to.deep.equal({ ok: true, value: undefined });
+
+      const read = await f.repos.shares.get(api.id, toGrace.id);
+      expect(read?.share.snapshot()).to.deep.equal(toGrace.snapshot());
+      expect(read?.grantee).to.deep.equal({ id: grace.userId, nickname: grace.nickname, email: 'grace@example.com' });
+      expect(await f.repos.shares.get(other.id, toGrace.id), 'a share belongs to its API').to.equal(undefined);
+
+      const first = await f.repos.shares.list(api.id, { limit: 1 });
+      const rest = await f.repos.shares.list(api.id, { limit: 1, after: first.next! });
+      expect([...first.items, ...rest.items].map((v) => v.share.id)).to.deep.equal([toGrace.id, toBob.id]);
+      expect(rest.next).to.equal(null);
+
+      expect((await f.repos.shares.findForGrantee(owner.accountId, api.id, grace.userId))?.role).to.equal('editor');
+      expect(await f.repos.shares.findForGrantee(owner.accountId, other.id, grace.userId), 'only the shared API').to.equal(undefined);
+      expect(await f.repos.shares.findForGrantee(grace.accountId, api.id, grace.userId), 'only under the owner’s account').to.equal(undefined);
+      expect(await f.repos.shares.anyInAccount(owner.accountId, grace.userId)).to.equal(true);
+      expect(await f.repos.shares.anyInAccount(grace.accountId, bob.userId)).to.equal(false);
+      expect((await f.repos.apis.listSharedWith(owner.accountId, grace.userId, { limit: 10 })).items.map((a) => a.nickname)).to.deep.equal(['shared']);
+
+      expect(await f.uow.run((tx) => tx.shares.save(aShare(api, grace)))).to.deep.equal({ ok: false, error: { kind: 'DuplicateShare' } });
+      toBob.changeRole('editor', T1);
+      await f.uow.run((tx) => tx.shares.save(toBob));
+      expect((await f.repos.shares.get(api.id, toBob.id))?.share.snapshot()).to.deep.include({ role: 'editor', updateDate: T1 });
+      await f.uow.run(async (tx) => ok(await tx.shares.delete(api.id, toBob.id)));
+      expect(await f.repos.shares.findForGrantee(owner.accountId, api.id, bob.userId)).to.equal(undefined);
+    });
+
+    it('goes with its API', async () => {
+      const owner = await seedUser(f, 'owner@example.com');
+      const grace = await seedUser(f, 'grace@example.com');
+      const api = newApi(owner, 'gone');
+      await saved(f, api);
+      const share = aShare(api, grace);
+      await f.uow.run((tx) => tx.shares.save(share));
+      await f.uow.run(async (tx) => ok(await tx.apis.delete(owner.accountId, api.id)));
+      expect(await f.repos.shares.get(api.id, share.id)).to.equal(undefined);
+      expect(await f.repos.shares.anyInAccount(owner.accountId, grace.userId)).to.equal(false);
     });
   });
 

@@ -8,6 +8,7 @@ import { specRoutes, type SpecUseCases } from './specs.routes.js';
 import { webhookRoutes, type WebhookUseCases } from './webhooks.routes.js';
 import { profileRoutes, tokenRouter, type ProfileUseCases, type TokenUseCases } from './user.routes.js';
 import { pageRoutes, type PageUseCases } from './pages.routes.js';
+import { shareRoutes, type ShareUseCases } from './shares.routes.js';
 import { bearerAuthentication } from './authenticate.js';
 import type { HttpLogger } from './http-logger.js';
 import { requestContext } from './middleware.js';
@@ -30,6 +31,7 @@ export interface HttpDependencies {
   readonly profile: ProfileUseCases;
   readonly tokens: TokenUseCases;
   readonly pages: PageUseCases;
+  readonly shares: ShareUseCases;
 }
 
 function jsonBodyParser(deps: Pick<HttpDependencies, 'jsonMaxBytes'>) {
@@ -39,7 +41,7 @@ function jsonBodyParser(deps: Pick<HttpDependencies, 'jsonMaxBytes'>) {
 /** Every route behind a Bearer token, as one table (docs and scope tests read it too). */
 export function protectedRoutes(deps: HttpDependencies): RouteDefinition[] {
   const jsonBody = jsonBodyParser(deps);
-  return [...specRoutes(deps.specs, deps.importMaxBytes), ...apiRoutes(deps.apis, jsonBody), ...releaseRoutes(deps.releases, jsonBody), ...webhookRoutes(deps.webhooks, jsonBody), ...profileRoutes(deps.profile, jsonBody), ...pageRoutes(deps.pages, jsonBody)];
+  return [...specRoutes(deps.specs, deps.importMaxBytes), ...apiRoutes(deps.apis, jsonBody), ...releaseRoutes(deps.releases, jsonBody), ...webhookRoutes(deps.webhooks, jsonBody), ...profileRoutes(deps.profile, jsonBody), ...pageRoutes(deps.pages, jsonBody), ...shareRoutes(deps.shares, jsonBody)];
 }
 
 /** The Koa application: Core-API routes, `/healthz`, problem+json errors, request ids and logs. */

@@ -75,6 +75,10 @@ export function problemFor(error: ApplicationError): Problem {
       };
     case 'EmailNotVerified':
       return { status: 403, code: 'email_not_verified', title: 'Forbidden', detail: 'Verify your e-mail address first.' };
+    case 'Forbidden':
+      return { status: 403, code: error.code, title: 'Forbidden', detail: error.detail };
+    case 'Unprocessable':
+      return { status: 422, code: error.code, title: 'Unprocessable Content', detail: error.detail };
     case 'NotFound':
       return { status: 404, code: 'not_found', title: 'Not Found', detail: `No such ${error.resource}.` };
     case 'Validation':

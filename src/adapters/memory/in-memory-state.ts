@@ -8,6 +8,7 @@ import type { UserState } from '../../domain/user/user.aggregate.js';
 import type { DeliveryState } from '../../domain/webhook/delivery.aggregate.js';
 import type { WebhookState } from '../../domain/webhook/webhook.aggregate.js';
 import type { PageState } from '../../domain/page/page.aggregate.js';
+import type { ShareState } from '../../domain/share/share.aggregate.js';
 
 export interface StoredEvent {
   readonly id: string;
@@ -29,6 +30,7 @@ export class InMemoryState {
   outbox: StoredEvent[] = [];
   webhooks = new Map<string, WebhookState>();
   pages = new Map<string, PageState>();
+  shares = new Map<string, ShareState>();
   deliveries = new Map<string, { readonly state: DeliveryState; readonly dispatchKey: string | null; readonly leaseUntil: Date | null }>();
 
   /** Rows are immutable snapshots, so copying the collections is enough. */
@@ -45,6 +47,7 @@ export class InMemoryState {
     copy.outbox = [...this.outbox];
     copy.webhooks = new Map(this.webhooks);
     copy.pages = new Map(this.pages);
+    copy.shares = new Map(this.shares);
     copy.deliveries = new Map(this.deliveries);
     return copy;
   }

@@ -14,6 +14,7 @@ import {
   InMemoryWebhookRepository,
   InMemoryDeliveryRepository,
   InMemoryPageRepository,
+  InMemoryShareRepository,
 } from './in-memory.repositories.js';
 
 export function inMemoryRepositories(state: StateSource, ids: IdGenerator): Transaction {
@@ -28,6 +29,7 @@ export function inMemoryRepositories(state: StateSource, ids: IdGenerator): Tran
     webhooks: new InMemoryWebhookRepository(state),
     deliveries: new InMemoryDeliveryRepository(state),
     pages: new InMemoryPageRepository(state),
+    shares: new InMemoryShareRepository(state),
   };
 }
 

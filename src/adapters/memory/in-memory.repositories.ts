@@ -21,7 +21,9 @@ import { eventPayload, type DomainEvent } from '../../domain/events/domain-event
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import { ApiToken, type ApiTokenId } from '../../domain/token/api-token.aggregate.js';
 import { User, type NewUser } from '../../domain/user/user.aggregate.js';
-import type { StateSource } from './in-memory-state.js';
+import type { ShareRepository, ShareView } from '../../application/ports/share-repository.port.js';
+import { Share, type ShareId, type ShareState } from '../../domain/share/share.aggregate.js';
+import type { InMemoryState, StateSource } from './in-memory-state.js';
 
 export class InMemoryAccountRepository implements AccountRepository {
   constructor(private readonly state: StateSource) {}
@@ -126,6 +128,16 @@ export class InMemoryApiRepository implements ApiRepository {
     return { items, next: rows.length > page.limit ? (items.at(-1)?.id ?? null) : null };
   }
 
+  async listSharedWith(accountId: number, userId: number, page: PageRequest<ApiId>): Promise<Page<Api, ApiId>> {
+    const shared = new Set([...this.state().shares.values()].filter((sh) => sh.userId === userId && sh.accountId === accountId).map((sh) => sh.apiId));
+    const after = page.after;
+    const rows = [...this.state().apis.values()]
+      .filter((a) => a.accountId === accountId && shared.has(a.id) && (after === undefined || a.id > after))
+      .sort((a, b) => (a.id < b.id ? -1 : 1));
+    const items = rows.slice(0, page.limit).map((row) => Api.rehydrate(row));
+    return { items, next: rows.length > page.limit ? (items.at(-1)?.id ?? null) : null };
+  }
+
   async save(api: Api): Promise<Result<void, ApiSaveError>> {
     const s = this.state();
     const row = api.snapshot();
@@ -146,6 +158,7 @@ export class InMemoryApiRepository implements ApiRepository {
     s.apis.delete(id);
     s.specs.delete(id);
     for (const [pageId, page] of s.pages) if (page.apiId === id) s.pages.delete(pageId);
+    for (const [shareId, share] of s.shares) if (share.apiId === id) s.shares.delete(shareId);
     for (const [releaseId, release] of s.releases) if (release.state.apiId === id) s.releases.delete(releaseId);
   }
 }
@@ -378,5 +391,49 @@ export class InMemoryPageRepository implements PageRepository {
   async delete(apiId: ApiId, id: PageId): Promise<void> {
     const s = this.state();
     if (s.pages.get(id)?.apiId === apiId) s.pages.delete(id);
+  }
+}
+
+function shareView(s: InMemoryState, row: ShareState): ShareView {
+  const user = s.users.get(row.userId);
+  if (!user) throw new Error(`share ${row.id} has no grantee`);
+  return { share: Share.rehydrate(row), grantee: { id: user.id, nickname: user.nickname, email: user.email } };
+}
+
+export class InMemoryShareRepository implements ShareRepository {
+  constructor(private readonly state: StateSource) {}
+
+  async get(apiId: ApiId, id: ShareId): Promise<ShareView | undefined> {
+    const s = this.state();
+    const row = s.shares.get(id);
+    return row && row.apiId === apiId ? shareView(s, row) : undefined;
+  }
+
+  async list(apiId: ApiId, request: PageRequest<ShareId>): Promise<Page<ShareView, ShareId>> {
+    const s = this.state();
+    const { rows, next } = page([...s.shares.values()].filter((sh) => sh.apiId === apiId), request);
+    return { items: rows.map((row) => shareView(s, row)), next };
+  }
+
+  async findForGrantee(accountId: number, apiId: ApiId, userId: number): Promise<Share | undefined> {
+    const row = [...this.state().shares.values()].find((sh) => sh.apiId === apiId && sh.userId === userId && sh.accountId === accountId);
+    return row ? Share.rehydrate(row) : undefined;
+  }
+
+  async anyInAccount(accountId: number, userId: number): Promise<boolean> {
+    return [...this.state().shares.values()].some((sh) => sh.userId === userId && sh.accountId === accountId);
+  }
+
+  async save(share: Share): Promise<Result<void, { readonly kind: 'DuplicateShare' }>> {
+    const s = this.state();
+    const row = share.snapshot();
+    if ([...s.shares.values()].some((sh) => sh.apiId === row.apiId && sh.userId === row.userId && sh.id !== row.id)) return err({ kind: 'DuplicateShare' });
+    s.shares.set(row.id, row);
+    return ok();
+  }
+
+  async delete(apiId: ApiId, id: ShareId): Promise<void> {
+    const s = this.state();
+    if (s.shares.get(id)?.apiId === apiId) s.shares.delete(id);
   }
 }

@@ -126,6 +126,17 @@ export interface PageRow {
   updateDate: Date;
 }
 
+export interface ShareRow {
+  id: string;
+  apiId: string;
+  accountId: number;
+  userId: number;
+  role: 'viewer' | 'editor';
+  creationDate: Date;
+  updateDate: Date;
+  grantee?: UserRow;
+}
+
 export interface Schemas {
   readonly accounts: EntitySchema<AccountRow>;
   readonly users: EntitySchema<UserRow>;
@@ -138,6 +149,7 @@ export interface Schemas {
   readonly webhooks: EntitySchema<WebhookRow>;
   readonly deliveries: EntitySchema<DeliveryRow>;
   readonly pages: EntitySchema<PageRow>;
+  readonly shares: EntitySchema<ShareRow>;
 }
 
 export function schemas(dialect: Dialect): Schemas {
@@ -316,5 +328,21 @@ export function schemas(dialect: Dialect): Schemas {
       updateDate: timestamp('update_date'),
     },
   });
-  return { accounts, users, apiTokens, apis, outbox, specs, derived, releases, webhooks, deliveries, pages };
+  const shares = new EntitySchema<ShareRow>({
+    name: 'ApiShare',
+    tableName: 'api_shares',
+    columns: {
+      id: uuid('id', true),
+      apiId: uuid('api_id'),
+      accountId: int('account_id'),
+      userId: int('user_id'),
+      role: text('role'),
+      creationDate: timestamp('creation_date'),
+      updateDate: timestamp('update_date'),
+    },
+    relations: {
+      grantee: { type: 'many-to-one', target: 'User', joinColumn: { name: 'user_id' }, createForeignKeyConstraints: false },
+    },
+  });
+  return { accounts, users, apiTokens, apis, outbox, specs, derived, releases, webhooks, deliveries, pages, shares };
 }

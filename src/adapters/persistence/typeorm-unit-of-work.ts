@@ -13,6 +13,7 @@ import {
 import { TypeOrmReleaseRepository, TypeOrmSpecRepository } from './typeorm-spec.repositories.js';
 import { TypeOrmDeliveryRepository, TypeOrmWebhookRepository } from './typeorm-webhook.repositories.js';
 import { TypeOrmPageRepository } from './typeorm-page.repository.js';
+import { TypeOrmShareRepository } from './typeorm-share.repository.js';
 
 /** Set when a transaction writes something the webhook worker should look at. */
 export interface WorkMarker {
@@ -31,6 +32,7 @@ export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenera
     webhooks: new TypeOrmWebhookRepository(run, db.schemas, db.dialect),
     deliveries: new TypeOrmDeliveryRepository(run, db.schemas, db.dialect, work),
     pages: new TypeOrmPageRepository(run, db.schemas),
+    shares: new TypeOrmShareRepository(run, db.schemas),
   };
 }
 

@@ -176,6 +176,18 @@ export class TypeOrmApiRepository implements ApiRepository {
     });
   }
 
+  listSharedWith(accountId: number, userId: number, page: PageRequest<ApiId>): Promise<Page<Api, ApiId>> {
+    return this.run(async (m) => {
+      const query = this.withOwner(m)
+        .innerJoin(this.s.shares.options.name, 's', 's.api_id = a.id AND s.user_id = :userId', { userId })
+        .where('a.account_id = :accountId', { accountId });
+      if (page.after !== undefined) query.andWhere('a.id > :after', { after: page.after });
+      const rows = await query.orderBy('a.id', 'ASC').limit(page.limit + 1).getMany();
+      const items = rows.slice(0, page.limit).map(apiFromRow);
+      return { items, next: rows.length > page.limit ? (items.at(-1)?.id ?? null) : null };
+    });
+  }
+
   /** APIs with just the owner's id and nickname joined: one query, no password hash or e-mail read. */
   private withOwner(m: EntityManager) {
     return m.createQueryBuilder(this.s.apis, 'a').leftJoin('a.owner', 'o').addSelect(['o.id', 'o.nickname']);

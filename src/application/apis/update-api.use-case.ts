@@ -1,7 +1,8 @@
 import type { AccountId } from '../../domain/account/account.js';
 import type { ApiChanges, ApiId, ApiRecord } from '../../domain/api/api.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
-import { authorize, type Principal } from '../auth/principal.js';
+import type { ApiAccess } from '../auth/api-access.js';
+import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import { notFound, type ApplicationError } from '../shared/application-error.js';
@@ -22,12 +23,13 @@ export interface UpdateApiInput {
  */
 export class UpdateApi {
   constructor(
+    private readonly access: ApiAccess,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 
   async execute(principal: Principal, input: UpdateApiInput): Promise<Result<ApiRecord, ApplicationError>> {
-    const allowed = authorize(principal, 'api', 'write', input.accountId);
+    const allowed = await this.access.check(principal, 'api', 'write', input);
     if (!allowed.ok) return allowed;
     return this.uow.run(async (tx): Promise<Result<ApiRecord, ApplicationError>> => {
       const api = await tx.apis.getForUpdate(input.accountId, input.apiId);

@@ -27,9 +27,13 @@ export function authorize(
   access: Access,
   accountId: AccountId,
 ): Result<void, ApplicationError> {
-  if (!scopesPermit(principal.scopes, area, access)) {
-    return err({ kind: 'InsufficientScope', scope: requiredScope(area, access) });
-  }
+  const scoped = authorizeScope(principal, area, access);
+  if (!scoped.ok) return scoped;
   if (principal.accountId !== accountId) return err(notFound('account'));
   return ok();
+}
+
+/** The token's scopes must grant `access` to `area`: 403 naming the scope otherwise. */
+export function authorizeScope(principal: Principal, area: Area, access: Access): Result<void, ApplicationError> {
+  return scopesPermit(principal.scopes, area, access) ? ok() : err({ kind: 'InsufficientScope', scope: requiredScope(area, access) });
 }

@@ -2,7 +2,8 @@ import type { AccountId } from '../../domain/account/account.js';
 import type { ApiId } from '../../domain/api/api.aggregate.js';
 import { Page, type PageChanges, type PageError, type PageId, type PageRecord } from '../../domain/page/page.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
-import { authorize, type Principal } from '../auth/principal.js';
+import type { ApiAccess } from '../auth/api-access.js';
+import type { Principal } from '../auth/principal.js';
 import type { ApiRepository } from '../ports/api-repository.port.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { IdGenerator } from '../ports/id-generator.port.js';
@@ -29,12 +30,13 @@ async function saved(tx: Transaction, page: Page): Promise<Result<PageRecord, Ap
 /** An API's pages by position (scope api_page.readonly). */
 export class ListPages {
   constructor(
+    private readonly access: ApiAccess,
     private readonly apis: ApiRepository,
     private readonly pages: PageRepository,
   ) {}
 
   async execute(principal: Principal, input: PageTarget & { readonly page: PageRequest<PageCursor> }): Promise<Result<ListPage<PageRecord, PageCursor>, ApplicationError>> {
-    const allowed = authorize(principal, 'api_page', 'read', input.accountId);
+    const allowed = await this.access.check(principal, 'api_page', 'read', input);
     if (!allowed.ok) return allowed;
     if (!(await this.apis.get(input.accountId, input.apiId))) return err(notFound('api'));
     const found = await this.pages.list(input.apiId, input.page);
@@ -44,12 +46,13 @@ export class ListPages {
 
 export class GetPage {
   constructor(
+    private readonly access: ApiAccess,
     private readonly apis: ApiRepository,
     private readonly pages: PageRepository,
   ) {}
 
   async execute(principal: Principal, input: PageTarget & { readonly id: PageId }): Promise<Result<PageRecord, ApplicationError>> {
-    const allowed = authorize(principal, 'api_page', 'read', input.accountId);
+    const allowed = await this.access.check(principal, 'api_page', 'read', input);
     if (!allowed.ok) return allowed;
     if (!(await this.apis.get(input.accountId, input.apiId))) return err(notFound('api'));
     const page = await this.pages.get(input.apiId, input.id);
@@ -60,13 +63,14 @@ export class GetPage {
 /** A new Markdown page; without a position it goes after the last one. */
 export class CreatePage {
   constructor(
+    private readonly access: ApiAccess,
     private readonly uow: UnitOfWork,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
   ) {}
 
   async execute(principal: Principal, input: PageTarget & PageChanges): Promise<Result<PageRecord, ApplicationError>> {
-    const allowed = authorize(principal, 'api_page', 'write', input.accountId);
+    const allowed = await this.access.check(principal, 'api_page', 'write', input);
     if (!allowed.ok) return allowed;
     return this.uow.run(async (tx): Promise<Result<PageRecord, ApplicationError>> => {
       if (!(await tx.apis.getForUpdate(input.accountId, input.apiId))) return err(notFound('api'));
@@ -83,12 +87,13 @@ export class CreatePage {
 
 export class UpdatePage {
   constructor(
+    private readonly access: ApiAccess,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 
   async execute(principal: Principal, input: PageTarget & { readonly id: PageId; readonly changes: PageChanges }): Promise<Result<PageRecord, ApplicationError>> {
-    const allowed = authorize(principal, 'api_page', 'write', input.accountId);
+    const allowed = await this.access.check(principal, 'api_page', 'write', input);
     if (!allowed.ok) return allowed;
     return this.uow.run(async (tx): Promise<Result<PageRecord, ApplicationError>> => {
       if (!(await tx.apis.getForUpdate(input.accountId, input.apiId))) return err(notFound('api'));
@@ -102,10 +107,13 @@ export class UpdatePage {
 }
 
 export class DeletePage {
-  constructor(private readonly uow: UnitOfWork) {}
+  constructor(
+    private readonly access: ApiAccess,
+    private readonly uow: UnitOfWork,
+  ) {}
 
   async execute(principal: Principal, input: PageTarget & { readonly id: PageId }): Promise<Result<void, ApplicationError>> {
-    const allowed = authorize(principal, 'api_page', 'write', input.accountId);
+    const allowed = await this.access.check(principal, 'api_page', 'write', input);
     if (!allowed.ok) return allowed;
     return this.uow.run(async (tx): Promise<Result<void, ApplicationError>> => {
       if (!(await tx.apis.getForUpdate(input.accountId, input.apiId))) return err(notFound('api'));

@@ -1,4 +1,4 @@
-import type { AccountId } from '../../domain/account/account.js';
+import type { AccountId, UserId } from '../../domain/account/account.js';
 import type { Api, ApiId } from '../../domain/api/api.aggregate.js';
 import type { Result } from '../../domain/shared/result.js';
 import type { Page, PageRequest } from '../shared/page.js';
@@ -20,6 +20,8 @@ export interface ApiRepository {
   getForUpdate(accountId: AccountId, id: ApiId): Promise<Api | undefined>;
   /** The account's APIs in creation order. */
   list(accountId: AccountId, page: PageRequest<ApiId>): Promise<Page<Api, ApiId>>;
+  /** The account's APIs shared with `userId`, in creation order: what a grantee's list shows. */
+  listSharedWith(accountId: AccountId, userId: UserId, page: PageRequest<ApiId>): Promise<Page<Api, ApiId>>;
   /** Inserts a new API or updates a stored one if its stored revision is unchanged. */
   save(api: Api): Promise<Result<void, ApiSaveError>>;
   /** Removes the API; a no-op when absent. */

@@ -10,6 +10,7 @@ import type { UserRepository } from './user-repository.port.js';
 import type { DeliveryRepository } from './delivery-repository.port.js';
 import type { WebhookRepository } from './webhook-repository.port.js';
 import type { PageRepository } from './page-repository.port.js';
+import type { ShareRepository } from './share-repository.port.js';
 
 /** Repositories bound to one transaction. */
 export interface Transaction {
@@ -23,6 +24,7 @@ export interface Transaction {
   readonly webhooks: WebhookRepository;
   readonly deliveries: DeliveryRepository;
   readonly pages: PageRepository;
+  readonly shares: ShareRepository;
 }
 
 export interface UnitOfWork {

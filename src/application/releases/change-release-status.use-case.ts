@@ -2,7 +2,8 @@ import type { AccountId } from '../../domain/account/account.js';
 import type { ApiId } from '../../domain/api/api.aggregate.js';
 import type { ReleaseRecord } from '../../domain/release/release.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
-import { actorOf, authorize, type Principal } from '../auth/principal.js';
+import type { ApiAccess } from '../auth/api-access.js';
+import { actorOf, type Principal } from '../auth/principal.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import { notFound, type ApplicationError } from '../shared/application-error.js';
@@ -12,6 +13,7 @@ export type ReleaseTransition = 'deprecate' | 'endOfLife';
 /** Deprecates a release or marks it end-of-life; a move the state machine refuses is a 409. */
 export class ChangeReleaseStatus {
   constructor(
+    private readonly access: ApiAccess,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -20,7 +22,7 @@ export class ChangeReleaseStatus {
     principal: Principal,
     input: { readonly accountId: AccountId; readonly apiId: ApiId; readonly version: string; readonly transition: ReleaseTransition },
   ): Promise<Result<ReleaseRecord, ApplicationError>> {
-    const allowed = authorize(principal, 'api_release', 'write', input.accountId);
+    const allowed = await this.access.check(principal, 'api_release', 'write', input);
     if (!allowed.ok) return allowed;
     return this.uow.run(async (tx): Promise<Result<ReleaseRecord, ApplicationError>> => {
       const api = await tx.apis.get(input.accountId, input.apiId);

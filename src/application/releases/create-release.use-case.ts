@@ -2,7 +2,8 @@ import type { AccountId } from '../../domain/account/account.js';
 import type { ApiId } from '../../domain/api/api.aggregate.js';
 import type { ReleaseRecord } from '../../domain/release/release.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
-import { actorOf, authorize, type Principal } from '../auth/principal.js';
+import type { ApiAccess } from '../auth/api-access.js';
+import { actorOf, type Principal } from '../auth/principal.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { IdGenerator } from '../ports/id-generator.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
@@ -12,6 +13,7 @@ import { releaseSpec } from '../specs/spec-helpers.js';
 /** Releases the API's current spec as `version` (409 when the API has no spec or the label is taken). */
 export class CreateRelease {
   constructor(
+    private readonly access: ApiAccess,
     private readonly uow: UnitOfWork,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
@@ -21,7 +23,7 @@ export class CreateRelease {
     principal: Principal,
     input: { readonly accountId: AccountId; readonly apiId: ApiId; readonly version: unknown },
   ): Promise<Result<ReleaseRecord, ApplicationError>> {
-    const allowed = authorize(principal, 'api_release', 'write', input.accountId);
+    const allowed = await this.access.check(principal, 'api_release', 'write', input);
     if (!allowed.ok) return allowed;
     return this.uow.run(async (tx): Promise<Result<ReleaseRecord, ApplicationError>> => {
       const api = await tx.apis.getForUpdate(input.accountId, input.apiId);

@@ -1,7 +1,8 @@
 import type { AccountId } from '../../domain/account/account.js';
 import type { ApiId } from '../../domain/api/api.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
-import { actorOf, authorize, type Principal } from '../auth/principal.js';
+import type { ApiAccess } from '../auth/api-access.js';
+import { actorOf, type Principal } from '../auth/principal.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import { notFound, type ApplicationError } from '../shared/application-error.js';
@@ -9,6 +10,7 @@ import { notFound, type ApplicationError } from '../shared/application-error.js'
 /** Deletes a release of any state with its snapshot, recording `release.deleted`. */
 export class DeleteRelease {
   constructor(
+    private readonly access: ApiAccess,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -17,7 +19,7 @@ export class DeleteRelease {
     principal: Principal,
     input: { readonly accountId: AccountId; readonly apiId: ApiId; readonly version: string },
   ): Promise<Result<void, ApplicationError>> {
-    const allowed = authorize(principal, 'api_release', 'write', input.accountId);
+    const allowed = await this.access.check(principal, 'api_release', 'write', input);
     if (!allowed.ok) return allowed;
     return this.uow.run(async (tx): Promise<Result<void, ApplicationError>> => {
       const api = await tx.apis.get(input.accountId, input.apiId);

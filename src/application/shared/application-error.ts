@@ -13,11 +13,15 @@ export type ApplicationError =
   | { readonly kind: 'WrongPassword' }
   /** A new password the policy refuses (422, naming the rule). */
   | { readonly kind: 'WeakPassword'; readonly errors: readonly FieldError[] }
+  /** Authenticated and scoped, yet not allowed: a grantee's role or an owner-only operation (403). */
+  | { readonly kind: 'Forbidden'; readonly code: 'share_role' | 'owner_only'; readonly detail: string }
+  /** The request names something that cannot be used, e.g. a share for an unknown e-mail (422). */
+  | { readonly kind: 'Unprocessable'; readonly code: 'unknown_user' | 'own_account'; readonly detail: string }
   | { readonly kind: 'NotFound'; readonly resource: string }
   | { readonly kind: 'Validation'; readonly errors: readonly FieldError[] }
   | {
       readonly kind: 'Conflict';
-      readonly code: 'duplicate_nickname' | 'duplicate_email' | 'duplicate_version' | 'invalid_transition' | 'no_spec' | 'webhook_inactive' | 'duplicate_slug';
+      readonly code: 'duplicate_nickname' | 'duplicate_email' | 'duplicate_version' | 'invalid_transition' | 'no_spec' | 'webhook_inactive' | 'duplicate_slug' | 'duplicate_share';
       readonly detail: string;
     }
   /** A spec part that is not YAML/JSON (400, with position) or too complex to accept safely (400). */

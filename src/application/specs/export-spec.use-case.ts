@@ -2,7 +2,8 @@ import type { AccountId } from '../../domain/account/account.js';
 import type { ApiId } from '../../domain/api/api.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { JsonObject, SpecFormat } from '../../domain/spec/spec-document.js';
-import { authorize, type Principal } from '../auth/principal.js';
+import type { ApiAccess } from '../auth/api-access.js';
+import type { Principal } from '../auth/principal.js';
 import type { ApiRepository } from '../ports/api-repository.port.js';
 import type { ReleaseRepository } from '../ports/release-repository.port.js';
 import type { SpecCodec } from '../ports/spec-codec.port.js';
@@ -23,6 +24,7 @@ export interface ExportedSpec {
  */
 export class ExportSpec {
   constructor(
+    private readonly access: ApiAccess,
     private readonly apis: ApiRepository,
     private readonly specs: SpecRepository,
     private readonly releases: ReleaseRepository,
@@ -33,7 +35,7 @@ export class ExportSpec {
     principal: Principal,
     input: { readonly accountId: AccountId; readonly apiId: ApiId; readonly format?: SpecFormat | undefined; readonly release?: string | undefined },
   ): Promise<Result<ExportedSpec, ApplicationError>> {
-    const allowed = authorize(principal, 'api', 'read', input.accountId);
+    const allowed = await this.access.check(principal, 'api', 'read', input);
     if (!allowed.ok) return allowed;
     const api = await this.apis.get(input.accountId, input.apiId);
     if (!api) return err(notFound('api'));

@@ -4,7 +4,8 @@ import { err, ok, type Result } from '../../domain/shared/result.js';
 import { countsOf, deriveResources } from '../../domain/spec/derived-resources.js';
 import { summarizeSpec } from '../../domain/spec/spec-document.js';
 import { apiErrorToApplication, apiSaveErrorToApplication } from '../apis/api-errors.js';
-import { actorOf, authorize, type Principal } from '../auth/principal.js';
+import type { ApiAccess } from '../auth/api-access.js';
+import { actorOf, type Principal } from '../auth/principal.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { IdGenerator } from '../ports/id-generator.port.js';
 import type { SpecCodec } from '../ports/spec-codec.port.js';
@@ -30,6 +31,7 @@ export interface ReplaceSpecInput {
  */
 export class ReplaceSpec {
   constructor(
+    private readonly access: ApiAccess,
     private readonly uow: UnitOfWork,
     private readonly codec: SpecCodec,
     private readonly ids: IdGenerator,
@@ -37,10 +39,10 @@ export class ReplaceSpec {
   ) {}
 
   async execute(principal: Principal, input: ReplaceSpecInput): Promise<Result<SpecResult, ApplicationError>> {
-    const allowed = authorize(principal, 'api', 'write', input.accountId);
+    const allowed = await this.access.check(principal, 'api', 'write', input);
     if (!allowed.ok) return allowed;
     if (input.release !== undefined) {
-      const releases = authorize(principal, 'api_release', 'write', input.accountId);
+      const releases = await this.access.check(principal, 'api_release', 'write', input);
       if (!releases.ok) return releases;
     }
     const parsed = await this.codec.parse(input.spec);

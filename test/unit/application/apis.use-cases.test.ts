@@ -4,6 +4,7 @@ import { DeleteApi } from '../../../src/application/apis/delete-api.use-case.js'
 import { GetApi } from '../../../src/application/apis/get-api.use-case.js';
 import { ListApis } from '../../../src/application/apis/list-apis.use-case.js';
 import { UpdateApi } from '../../../src/application/apis/update-api.use-case.js';
+import { ApiAccess } from '../../../src/application/auth/api-access.js';
 import { InMemoryDatabase } from '../../../src/adapters/memory/in-memory-unit-of-work.js';
 import type { Scope } from '../../../src/domain/token/scope.js';
 import { aPrincipal } from '../../support/builders.js';
@@ -14,14 +15,15 @@ function setup() {
   const clock = new FixedClock();
   const db = new InMemoryDatabase(ids);
   const repos = db.repositories;
+  const access = new ApiAccess(repos.shares);
   return {
     clock,
     repos,
     create: new CreateApi(db, ids, clock),
-    list: new ListApis(repos.apis),
-    get: new GetApi(repos.apis),
-    update: new UpdateApi(db, clock),
-    remove: new DeleteApi(db, clock),
+    list: new ListApis(access, repos.apis),
+    get: new GetApi(access, repos.apis),
+    update: new UpdateApi(access, db, clock),
+    remove: new DeleteApi(access, db, clock),
   };
 }
 
@@ -62,10 +64,11 @@ describe('API use cases', () => {
     if (!created.ok) throw new Error('setup');
     const id = created.value.id;
     const notFound = { ok: false, error: { kind: 'NotFound', resource: 'account' } };
-    expect(await s.get.execute(bob, 1, id)).to.deep.equal(notFound);
+    const apiNotFound = { ok: false, error: { kind: 'NotFound', resource: 'api' } };
+    expect(await s.get.execute(bob, 1, id)).to.deep.equal(apiNotFound);
     expect(await s.list.execute(bob, 1, { limit: 10 })).to.deep.equal(notFound);
-    expect(await s.update.execute(bob, { accountId: 1, apiId: id, changes: { name: 'x' } })).to.deep.equal(notFound);
-    expect(await s.remove.execute(bob, 1, id)).to.deep.equal(notFound);
+    expect(await s.update.execute(bob, { accountId: 1, apiId: id, changes: { name: 'x' } })).to.deep.equal(apiNotFound);
+    expect(await s.remove.execute(bob, 1, id)).to.deep.equal(apiNotFound);
     expect(await s.create.execute(bob, { accountId: 1, name: 'Mine', nickname: 'mine' })).to.deep.equal(notFound);
     expect(await s.get.execute(bob, 2, id)).to.deep.equal({ ok: false, error: { kind: 'NotFound', resource: 'api' } });
   });

@@ -2,6 +2,7 @@ import { Initial1763780000000 } from './0001-initial.migration.js';
 import { SpecsAndReleases1763790000000 } from './0002-specs-and-releases.migration.js';
 import { Webhooks1763800000000 } from './0003-webhooks.migration.js';
 import { Pages1763810000000 } from './0004-pages.migration.js';
+import { Shares1763820000000 } from './0005-shares.migration.js';
 
 /** Every migration in order; new ones are appended, never edited once released. */
-export const MIGRATIONS = [Initial1763780000000, SpecsAndReleases1763790000000, Webhooks1763800000000, Pages1763810000000];
+export const MIGRATIONS = [Initial1763780000000, SpecsAndReleases1763790000000, Webhooks1763800000000, Pages1763810000000, Shares1763820000000];

@@ -1,0 +1,50 @@
+import type { AccountId } from '../../domain/account/account.js';
+import type { ApiId } from '../../domain/api/api.aggregate.js';
+import { err, ok, type Result } from '../../domain/shared/result.js';
+import type { Access, Area } from '../../domain/token/scope.js';
+import type { ShareRepository } from '../ports/share-repository.port.js';
+import { notFound, type ApplicationError } from '../shared/application-error.js';
+import { authorizeScope, type Principal } from './principal.js';
+
+/** How the caller reaches an account's APIs: as its owner, or as the grantee of shares. */
+export type AccountAccess = 'owner' | 'grantee';
+
+/**
+ * The authorisation rule of everything under `/api/<account_id>/<api_id>`. The token's scopes come
+ * first (403 naming the scope, before any data is read). The owner's account may do everything its
+ * scopes allow. Another user may reach the API only through a share of it: the share's role must
+ * permit the operation (403 `share_role` otherwise), and owner-only operations (deleting the API,
+ * managing its shares) are refused to grantees (403 `owner_only`). Without a share the API is not
+ * found (404), so neither the account nor the API is revealed. Shares are read on every call, never
+ * cached: a revoked share stops working with the next request.
+ */
+export class ApiAccess {
+  constructor(private readonly shares: ShareRepository) {}
+
+  async check(
+    principal: Principal,
+    area: Area,
+    access: Access,
+    target: { readonly accountId: AccountId; readonly apiId: ApiId },
+    ownerOnly = false,
+  ): Promise<Result<void, ApplicationError>> {
+    const scoped = authorizeScope(principal, area, access);
+    if (!scoped.ok) return scoped;
+    if (principal.accountId === target.accountId) return ok();
+    const share = await this.shares.findForGrantee(target.accountId, target.apiId, principal.userId);
+    if (!share) return err(notFound('api'));
+    if (ownerOnly) return err({ kind: 'Forbidden', code: 'owner_only', detail: 'Only the API owner’s account may do this; a share does not allow it.' });
+    if (!share.permits(area, access)) {
+      return err({ kind: 'Forbidden', code: 'share_role', detail: `The API is shared with you as ${share.role}, which does not allow this.` });
+    }
+    return ok();
+  }
+
+  /** For account-wide reads (the API list): the owner, or a grantee of at least one of its APIs. */
+  async checkAccount(principal: Principal, area: Area, access: Access, accountId: AccountId): Promise<Result<AccountAccess, ApplicationError>> {
+    const scoped = authorizeScope(principal, area, access);
+    if (!scoped.ok) return scoped;
+    if (principal.accountId === accountId) return ok('owner');
+    return (await this.shares.anyInAccount(accountId, principal.userId)) ? ok('grantee') : err(notFound('account'));
+  }
+}

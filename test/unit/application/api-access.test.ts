@@ -1,0 +1,60 @@
+import { expect } from 'chai';
+import { InMemoryDatabase } from '../../../src/adapters/memory/in-memory-unit-of-work.js';
+import { ApiAccess } from '../../../src/application/auth/api-access.js';
+import { Share } from '../../../src/domain/share/share.aggregate.js';
+import { ok } from '../../../src/domain/shared/result.js';
+import { aPrincipal } from '../../support/builders.js';
+import { FixedClock, SequentialIds } from '../../support/fakes.js';
+
+const API = '00000000-0000-7000-9000-0000000000aa';
+
+async function setup(role: 'viewer' | 'editor' | null) {
+  const db = new InMemoryDatabase(new SequentialIds());
+  const now = new FixedClock().now();
+  // The access check reads shares only; the API row it names need not exist for this unit.
+  if (role) {
+    const share = Share.create({ id: 's1', api: { id: API, accountId: 1 }, grantee: { id: 2, accountId: 2 }, role }, now);
+    if (!share.ok) throw new Error('setup');
+    await db.run(async (tx) => ok(await tx.shares.save(share.value)));
+  }
+  return new ApiAccess(db.repositories.shares);
+}
+
+const owner = aPrincipal({ userId: 1, accountId: 1, scopes: ['api', 'api_share'] });
+const grace = aPrincipal({ userId: 2, accountId: 2, scopes: ['api', 'api_share', 'api_release.readonly'] });
+const target = { accountId: 1, apiId: API };
+
+describe('ApiAccess', () => {
+  it('checks the token scope first, whoever asks', async () => {
+    const access = await setup('editor');
+    expect(await access.check(grace, 'api_release', 'write', target)).to.deep.equal({ ok: false, error: { kind: 'InsufficientScope', scope: 'api_release' } });
+    expect(await access.check(owner, 'api_page', 'read', target)).to.deep.equal({ ok: false, error: { kind: 'InsufficientScope', scope: 'api_page.readonly' } });
+  });
+
+  it('lets the owner’s account do what its scopes allow, owner-only operations included', async () => {
+    const access = await setup(null);
+    expect(await access.check(owner, 'api', 'write', target, true)).to.deep.equal({ ok: true, value: undefined });
+    expect(await access.checkAccount(owner, 'api', 'read', 1)).to.deep.equal({ ok: true, value: 'owner' });
+  });
+
+  it('answers 404 to a user without a share, for the API and for the account', async () => {
+    const access = await setup(null);
+    expect(await access.check(grace, 'api', 'read', target)).to.deep.equal({ ok: false, error: { kind: 'NotFound', resource: 'api' } });
+    expect(await access.checkAccount(grace, 'api', 'read', 1)).to.deep.equal({ ok: false, error: { kind: 'NotFound', resource: 'account' } });
+  });
+
+  it('lets a viewer read, refuses its writes (share_role) and every owner-only operation (owner_only)', async () => {
+    const access = await setup('viewer');
+    expect((await access.check(grace, 'api', 'read', target)).ok).to.equal(true);
+    expect(await access.check(grace, 'api', 'write', target)).to.deep.include({ ok: false, error: { kind: 'Forbidden', code: 'share_role', detail: 'The API is shared with you as viewer, which does not allow this.' } });
+    expect((await access.check(grace, 'api_share', 'read', target, true))).to.have.nested.property('error.code', 'owner_only');
+    expect(await access.checkAccount(grace, 'api', 'read', 1)).to.deep.equal({ ok: true, value: 'grantee' });
+    expect((await access.check(grace, 'api', 'read', { accountId: 1, apiId: '00000000-0000-7000-9000-0000000000bb' })).ok, 'another API of the account').to.equal(false);
+  });
+
+  it('lets an editor write, still not owner-only operations', async () => {
+    const access = await setup('editor');
+    expect((await access.check(grace, 'api', 'write', target)).ok).to.equal(true);
+    expect((await access.check(grace, 'api', 'write', target, true))).to.have.nested.property('error.code', 'owner_only');
+  });
+});
