@@ -11,6 +11,8 @@ export interface Config {
   readonly bootstrap: boolean;
   readonly jsonMaxBytes: number;
   readonly importMaxBytes: number;
+  /** Where outgoing mail (e-mail verification) goes: the log, or one file per message in a directory. */
+  readonly mail: { readonly kind: 'log' } | { readonly kind: 'file'; readonly dir: string };
   readonly webhooks: {
     readonly allowPrivateTargets: boolean;
     readonly timeoutMs: number;
@@ -67,6 +69,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch {
     throw new ConfigError(`PUBLIC_URL must be an absolute URL, not "${publicUrl}"`);
   }
+  const mailer = env['MAILER'] || 'log';
+  let mail: Config['mail'];
+  if (mailer === 'log') mail = { kind: 'log' };
+  else if (mailer === 'file') mail = { kind: 'file', dir: resolve(env['MAIL_DIR'] || './data/mail') };
+  else throw new ConfigError(`MAILER must be log or file, not "${mailer}"`);
   return {
     port,
     host: env['HOST'] || '127.0.0.1',
@@ -76,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrap: !flag(env, 'SPECBASE_NO_BOOTSTRAP'),
     jsonMaxBytes: integer(env, 'JSON_MAX_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
     importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    mail,
     webhooks: {
       allowPrivateTargets: flag(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
       timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),

@@ -62,6 +62,11 @@ import { CreateApiToken } from '../application/tokens/create-api-token.use-case.
 import { RegisterUser } from '../application/users/register-user.use-case.js';
 import { VerifyEmail } from '../application/users/verify-email.use-case.js';
 import { SystemClock } from '../adapters/clock/system-clock.js';
+import { FileMailer } from '../adapters/mail/file-mailer.js';
+import { LogMailer } from '../adapters/mail/log-mailer.js';
+import { Mailer } from '../application/ports/mailer.port.js';
+import { EmailVerificationRepository } from '../application/ports/email-verification-repository.port.js';
+import { ConfirmEmailVerification, RequestEmailVerification } from '../application/users/email-verification.use-cases.js';
 import { RandomTokenGenerator } from '../adapters/crypto/random-token-generator.js';
 import { ScryptPasswordHasher } from '../adapters/crypto/scrypt-password-hasher.js';
 import { UuidV7IdGenerator } from '../adapters/crypto/uuid-v7-id-generator.js';
@@ -106,6 +111,9 @@ export function buildContainer(config: Config, options: ContainerOptions = {}): 
   c.bind(TokenGenerator).toResolvedValue(() => new RandomTokenGenerator());
   c.bind(SpecCodec).toResolvedValue(() => new SwaggerSpecCodec());
   c.bind(Random).toResolvedValue(() => new MathRandom());
+  const mail = config.mail;
+  if (mail.kind === 'file') c.bind(Mailer).toResolvedValue(() => new FileMailer(mail.dir));
+  else c.bind(Mailer).toResolvedValue((log: Logger) => new LogMailer(log.child({ component: 'mailer' })), [LoggerToken]);
   c.bind(WorkSignal).toConstantValue(new WorkSignal());
   c.bind(SsrfGuard).toResolvedValue(() => new SsrfGuard({ allowPrivateTargets: config.webhooks.allowPrivateTargets }));
   c.bind(WebhookTargetPolicy).toResolvedValue((guard: SsrfGuard) => guard, [SsrfGuard]);
@@ -125,6 +133,7 @@ export function buildContainer(config: Config, options: ContainerOptions = {}): 
   c.bind(DeliveryRepository).toResolvedValue((r: Transaction) => r.deliveries, [RepositoriesToken]);
   c.bind(PageRepository).toResolvedValue((r: Transaction) => r.pages, [RepositoriesToken]);
   c.bind(ShareRepository).toResolvedValue((r: Transaction) => r.shares, [RepositoriesToken]);
+  c.bind(EmailVerificationRepository).toResolvedValue((r: Transaction) => r.verifications, [RepositoriesToken]);
 
   bindUseCases(c);
   bindWebhooks(c, config);
@@ -184,6 +193,15 @@ function bindUseCases(c: Container): void {
     [UnitOfWork, PasswordHasher, Clock],
   );
   c.bind(VerifyEmail).toResolvedValue((uow: UnitOfWork) => new VerifyEmail(uow), [UnitOfWork]);
+  c.bind(RequestEmailVerification).toResolvedValue(
+    (uow: UnitOfWork, generator: TokenGenerator, mailer: Mailer, clock: Clock, config: Config) =>
+      new RequestEmailVerification(uow, generator, mailer, clock, `${config.publicUrl}/user/email/verify`),
+    [UnitOfWork, TokenGenerator, Mailer, Clock, ConfigToken],
+  );
+  c.bind(ConfirmEmailVerification).toResolvedValue(
+    (uow: UnitOfWork, generator: TokenGenerator, clock: Clock) => new ConfirmEmailVerification(uow, generator, clock),
+    [UnitOfWork, TokenGenerator, Clock],
+  );
   c.bind(CreateApiToken).toResolvedValue(
     (uow: UnitOfWork, ids: IdGenerator, generator: TokenGenerator, clock: Clock) => new CreateApiToken(uow, ids, generator, clock),
     [UnitOfWork, IdGenerator, TokenGenerator, Clock],

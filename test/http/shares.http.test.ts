@@ -106,7 +106,7 @@ forEachDatabase('Core-API: shares over HTTP', (target) => {
       const own = await share(path, ada.email, 'viewer');
       expect(own.status).to.equal(422);
       expect(await problem(own)).to.include({ code: 'own_account' });
-      for (const body of [{ email: mallory.email, role: 'admin' }, { email: mallory.email }, { role: 'viewer' }, { email: 42, role: 'viewer' }, { email: mallory.email, role: null }]) {
+      for (const body of [{ email: mallory.email, role: 'admin' }, { email: mallory.email }, { role: 'viewer' }, { email: 42, role: 'viewer' }, { email: mallory.email, role: null }, { email: 'not an e-mail', role: 'viewer' }, { email: 'nobody@example.com', role: 'admin' }]) {
         const response = await server.request('POST', `${path}/shares`, { token: adaAll, body });
         expect(response.status, JSON.stringify(body)).to.equal(400);
         expect((await problem(response)).code).to.equal('validation_failed');

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { SecretToken, TokenGenerator } from '../../application/ports/token-generator.port.js';
 import { API_TOKEN_PREFIX } from '../../domain/token/api-token.aggregate.js';
+import { EMAIL_VERIFICATION_PREFIX } from '../../domain/user/email-verification.js';
 
 /**
  * 256 random bits per token. The stored hash is a plain SHA-256: a token has full entropy, so a
@@ -9,6 +10,11 @@ import { API_TOKEN_PREFIX } from '../../domain/token/api-token.aggregate.js';
 export class RandomTokenGenerator implements TokenGenerator {
   generate(): SecretToken {
     const token = API_TOKEN_PREFIX + randomBytes(32).toString('base64url');
+    return { token, hash: this.hash(token) };
+  }
+
+  verificationToken(): SecretToken {
+    const token = EMAIL_VERIFICATION_PREFIX + randomBytes(32).toString('base64url');
     return { token, hash: this.hash(token) };
   }
 

@@ -6,7 +6,8 @@ import { apiRoutes, type ApiUseCases } from './apis.routes.js';
 import { releaseRoutes, type ReleaseUseCases } from './releases.routes.js';
 import { specRoutes, type SpecUseCases } from './specs.routes.js';
 import { webhookRoutes, type WebhookUseCases } from './webhooks.routes.js';
-import { profileRoutes, tokenRouter, type ProfileUseCases, type TokenUseCases } from './user.routes.js';
+import { basicAuthentication, profileRoutes, tokenRouter, type ProfileUseCases, type TokenUseCases } from './user.routes.js';
+import { emailVerificationRouter, type EmailVerificationUseCases } from './email-verification.routes.js';
 import { pageRoutes, type PageUseCases } from './pages.routes.js';
 import { shareRoutes, type ShareUseCases } from './shares.routes.js';
 import { bearerAuthentication } from './authenticate.js';
@@ -32,6 +33,7 @@ export interface HttpDependencies {
   readonly tokens: TokenUseCases;
   readonly pages: PageUseCases;
   readonly shares: ShareUseCases;
+  readonly emailVerification: EmailVerificationUseCases;
 }
 
 function jsonBodyParser(deps: Pick<HttpDependencies, 'jsonMaxBytes'>) {
@@ -67,6 +69,9 @@ export function createHttpApp(deps: HttpDependencies): Koa {
   const tokens = tokenRouter(deps.tokens, jsonBodyParser(deps));
   app.use(tokens.routes());
   app.use(tokens.allowedMethods());
+  const verification = emailVerificationRouter(deps.emailVerification, basicAuthentication(deps.tokens.authenticate), deps.jsonMaxBytes);
+  app.use(verification.routes());
+  app.use(verification.allowedMethods());
 
   const api = new Router();
   api.use(['/api', '/webhooks', '/user'], bearerAuthentication(deps.authenticate));

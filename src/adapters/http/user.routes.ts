@@ -90,7 +90,7 @@ const basicRequired = (detail: string): Problem => ({
 });
 
 /** HTTP Basic with e-mail and password: tokens are never managed with another token. */
-function basicAuthentication(authenticate: AuthenticatePassword): Middleware {
+export function basicAuthentication(authenticate: AuthenticatePassword): Middleware {
   return async (ctx: Context, next: Next) => {
     const match = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(ctx.get('Authorization'));
     if (!match) throwProblem(basicRequired('API tokens are managed with the account e-mail and password (HTTP Basic), not with a token.'));

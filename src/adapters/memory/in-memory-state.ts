@@ -9,6 +9,7 @@ import type { DeliveryState } from '../../domain/webhook/delivery.aggregate.js';
 import type { WebhookState } from '../../domain/webhook/webhook.aggregate.js';
 import type { PageState } from '../../domain/page/page.aggregate.js';
 import type { ShareState } from '../../domain/share/share.aggregate.js';
+import type { EmailVerification } from '../../domain/user/email-verification.js';
 
 export interface StoredEvent {
   readonly id: string;
@@ -31,6 +32,8 @@ export class InMemoryState {
   webhooks = new Map<string, WebhookState>();
   pages = new Map<string, PageState>();
   shares = new Map<string, ShareState>();
+  /** By user id. */
+  verifications = new Map<number, EmailVerification>();
   deliveries = new Map<string, { readonly state: DeliveryState; readonly dispatchKey: string | null; readonly leaseUntil: Date | null }>();
 
   /** Rows are immutable snapshots, so copying the collections is enough. */
@@ -48,6 +51,7 @@ export class InMemoryState {
     copy.webhooks = new Map(this.webhooks);
     copy.pages = new Map(this.pages);
     copy.shares = new Map(this.shares);
+    copy.verifications = new Map(this.verifications);
     copy.deliveries = new Map(this.deliveries);
     return copy;
   }

@@ -15,6 +15,7 @@ import {
   InMemoryDeliveryRepository,
   InMemoryPageRepository,
   InMemoryShareRepository,
+  InMemoryEmailVerificationRepository,
 } from './in-memory.repositories.js';
 
 export function inMemoryRepositories(state: StateSource, ids: IdGenerator): Transaction {
@@ -30,6 +31,7 @@ export function inMemoryRepositories(state: StateSource, ids: IdGenerator): Tran
     deliveries: new InMemoryDeliveryRepository(state),
     pages: new InMemoryPageRepository(state),
     shares: new InMemoryShareRepository(state),
+    verifications: new InMemoryEmailVerificationRepository(state),
   };
 }
 

@@ -23,6 +23,8 @@ import { ApiToken, type ApiTokenId } from '../../domain/token/api-token.aggregat
 import { User, type NewUser } from '../../domain/user/user.aggregate.js';
 import type { ShareRepository, ShareView } from '../../application/ports/share-repository.port.js';
 import { Share, type ShareId, type ShareState } from '../../domain/share/share.aggregate.js';
+import type { EmailVerificationRepository } from '../../application/ports/email-verification-repository.port.js';
+import type { EmailVerification } from '../../domain/user/email-verification.js';
 import type { InMemoryState, StateSource } from './in-memory-state.js';
 
 export class InMemoryAccountRepository implements AccountRepository {
@@ -435,5 +437,21 @@ export class InMemoryShareRepository implements ShareRepository {
   async delete(apiId: ApiId, id: ShareId): Promise<void> {
     const s = this.state();
     if (s.shares.get(id)?.apiId === apiId) s.shares.delete(id);
+  }
+}
+
+export class InMemoryEmailVerificationRepository implements EmailVerificationRepository {
+  constructor(private readonly state: StateSource) {}
+
+  async save(verification: EmailVerification): Promise<void> {
+    this.state().verifications.set(verification.userId, verification);
+  }
+
+  async findByHash(tokenHash: string): Promise<EmailVerification | undefined> {
+    return [...this.state().verifications.values()].find((v) => v.tokenHash === tokenHash);
+  }
+
+  async delete(userId: number): Promise<void> {
+    this.state().verifications.delete(userId);
   }
 }

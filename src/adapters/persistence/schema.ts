@@ -137,6 +137,14 @@ export interface ShareRow {
   grantee?: UserRow;
 }
 
+export interface EmailVerificationRow {
+  userId: number;
+  email: string;
+  tokenHash: string;
+  expirationDate: Date;
+  creationDate: Date;
+}
+
 export interface Schemas {
   readonly accounts: EntitySchema<AccountRow>;
   readonly users: EntitySchema<UserRow>;
@@ -150,6 +158,7 @@ export interface Schemas {
   readonly deliveries: EntitySchema<DeliveryRow>;
   readonly pages: EntitySchema<PageRow>;
   readonly shares: EntitySchema<ShareRow>;
+  readonly verifications: EntitySchema<EmailVerificationRow>;
 }
 
 export function schemas(dialect: Dialect): Schemas {
@@ -344,5 +353,16 @@ export function schemas(dialect: Dialect): Schemas {
       grantee: { type: 'many-to-one', target: 'User', joinColumn: { name: 'user_id' }, createForeignKeyConstraints: false },
     },
   });
-  return { accounts, users, apiTokens, apis, outbox, specs, derived, releases, webhooks, deliveries, pages, shares };
+  const verifications = new EntitySchema<EmailVerificationRow>({
+    name: 'EmailVerification',
+    tableName: 'email_verifications',
+    columns: {
+      userId: { name: 'user_id', type: 'integer', primary: true },
+      email: text('email'),
+      tokenHash: text('token_hash'),
+      expirationDate: timestamp('expiration_date'),
+      creationDate: timestamp('creation_date'),
+    },
+  });
+  return { accounts, users, apiTokens, apis, outbox, specs, derived, releases, webhooks, deliveries, pages, shares, verifications };
 }

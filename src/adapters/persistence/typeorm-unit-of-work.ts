@@ -14,6 +14,7 @@ import { TypeOrmReleaseRepository, TypeOrmSpecRepository } from './typeorm-spec.
 import { TypeOrmDeliveryRepository, TypeOrmWebhookRepository } from './typeorm-webhook.repositories.js';
 import { TypeOrmPageRepository } from './typeorm-page.repository.js';
 import { TypeOrmShareRepository } from './typeorm-share.repository.js';
+import { TypeOrmEmailVerificationRepository } from './typeorm-email-verification.repository.js';
 
 /** Set when a transaction writes something the webhook worker should look at. */
 export interface WorkMarker {
@@ -33,6 +34,7 @@ export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenera
     deliveries: new TypeOrmDeliveryRepository(run, db.schemas, db.dialect, work),
     pages: new TypeOrmPageRepository(run, db.schemas),
     shares: new TypeOrmShareRepository(run, db.schemas),
+    verifications: new TypeOrmEmailVerificationRepository(run, db.schemas),
   };
 }
 

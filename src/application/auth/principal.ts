@@ -17,9 +17,11 @@ export function actorOf(principal: Principal): Actor {
 }
 
 /**
- * The one authorisation rule every use case passes through: the token's scopes must grant `access`
- * to `area` (403 naming the scope otherwise, decided before any data is read), and the account must
- * be the caller's own (404 otherwise: another account's existence is not revealed).
+ * The authorisation rule of account-level operations (profile, webhooks, creating or importing
+ * APIs): the token's scopes must grant `access` to `area` (403 naming the scope otherwise, decided
+ * before any data is read), and the account must be the caller's own (404 otherwise: another
+ * account's existence is not revealed). Operations on one API go through `ApiAccess`, which adds
+ * shares.
  */
 export function authorize(
   principal: Principal,

@@ -10,6 +10,8 @@ export interface SecretToken {
 export interface TokenGenerator {
   /** A new API token (`sbt_` + 256 random bits, base64url) and its hash. */
   generate(): SecretToken;
+  /** A one-time e-mail verification token (`sbv_` + 256 random bits) and its hash (`hash`'s). */
+  verificationToken(): SecretToken;
   /** The hash `generate` would have stored for `token`: deterministic, one-way. */
   hash(token: string): string;
   /** A random password that satisfies the password policy, for the demo user. */

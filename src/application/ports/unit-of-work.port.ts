@@ -11,6 +11,7 @@ import type { DeliveryRepository } from './delivery-repository.port.js';
 import type { WebhookRepository } from './webhook-repository.port.js';
 import type { PageRepository } from './page-repository.port.js';
 import type { ShareRepository } from './share-repository.port.js';
+import type { EmailVerificationRepository } from './email-verification-repository.port.js';
 
 /** Repositories bound to one transaction. */
 export interface Transaction {
@@ -25,6 +26,7 @@ export interface Transaction {
   readonly deliveries: DeliveryRepository;
   readonly pages: PageRepository;
   readonly shares: ShareRepository;
+  readonly verifications: EmailVerificationRepository;
 }
 
 export interface UnitOfWork {

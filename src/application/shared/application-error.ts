@@ -21,7 +21,7 @@ export type ApplicationError =
   | { readonly kind: 'Validation'; readonly errors: readonly FieldError[] }
   | {
       readonly kind: 'Conflict';
-      readonly code: 'duplicate_nickname' | 'duplicate_email' | 'duplicate_version' | 'invalid_transition' | 'no_spec' | 'webhook_inactive' | 'duplicate_slug' | 'duplicate_share';
+      readonly code: 'duplicate_nickname' | 'duplicate_email' | 'duplicate_version' | 'invalid_transition' | 'no_spec' | 'webhook_inactive' | 'duplicate_slug' | 'duplicate_share' | 'email_already_verified';
       readonly detail: string;
     }
   /** A spec part that is not YAML/JSON (400, with position) or too complex to accept safely (400). */

@@ -1,8 +1,8 @@
 import type { AccountId } from '../../domain/account/account.js';
 import type { ApiId } from '../../domain/api/api.aggregate.js';
-import { Share, type ShareError, type ShareId, type ShareRecord } from '../../domain/share/share.aggregate.js';
+import { isShareRole, Share, SHARE_ROLES, type ShareError, type ShareId, type ShareRecord } from '../../domain/share/share.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
-import { normaliseEmail } from '../../domain/user/user.aggregate.js';
+import { isValidEmail, normaliseEmail } from '../../domain/user/user.aggregate.js';
 import type { ApiAccess } from '../auth/api-access.js';
 import type { Principal } from '../auth/principal.js';
 import type { ApiRepository } from '../ports/api-repository.port.js';
@@ -77,7 +77,8 @@ export class CreateShare {
   async execute(principal: Principal, input: ShareTarget & { readonly email: unknown; readonly role: unknown }): Promise<Result<ShareRecord, ApplicationError>> {
     const allowed = await this.access.check(principal, 'api_share', 'write', input, OWNER_ONLY);
     if (!allowed.ok) return allowed;
-    if (typeof input.email !== 'string' || input.email.length > 254) return err(invalid({ field: 'email', message: 'must be an e-mail address' }));
+    if (typeof input.email !== 'string' || !isValidEmail(normaliseEmail(input.email))) return err(invalid({ field: 'email', message: 'must be an e-mail address' }));
+    if (!isShareRole(input.role)) return err(invalid({ field: 'role', message: `must be one of ${SHARE_ROLES.join(', ')}` }));
     const email = input.email;
     return this.uow.run(async (tx): Promise<Result<ShareRecord, ApplicationError>> => {
       const api = await tx.apis.getForUpdate(input.accountId, input.apiId);
