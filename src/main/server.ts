@@ -33,6 +33,7 @@ import { ListApiTokens, RevokeApiToken } from '../application/tokens/manage-api-
 import { CreateApiToken } from '../application/tokens/create-api-token.use-case.js';
 import { ChangePassword, GetProfile, UpdateProfile } from '../application/users/profile.use-cases.js';
 import { CreatePage, DeletePage, GetPage, ListPages, UpdatePage } from '../application/pages/pages.use-cases.js';
+import { ApiAccess } from '../application/auth/api-access.js';
 import { ConfirmEmailVerification, RequestEmailVerification } from '../application/users/email-verification.use-cases.js';
 import { CreateShare, DeleteShare, GetShare, ListShares, UpdateShare } from '../application/shares/shares.use-cases.js';
 import { createHttpApp } from '../adapters/http/app.js';
@@ -82,6 +83,7 @@ export function createApp(container: Container): Koa {
       redeliver: container.get(Redeliver),
     },
     pages: { list: container.get(ListPages), create: container.get(CreatePage), get: container.get(GetPage), update: container.get(UpdatePage), delete: container.get(DeletePage) },
+    apiAccess: container.get(ApiAccess),
     emailVerification: { request: container.get(RequestEmailVerification), confirm: container.get(ConfirmEmailVerification) },
     shares: { list: container.get(ListShares), create: container.get(CreateShare), get: container.get(GetShare), update: container.get(UpdateShare), delete: container.get(DeleteShare) },
     profile: { get: container.get(GetProfile), update: container.get(UpdateProfile), changePassword: container.get(ChangePassword) },

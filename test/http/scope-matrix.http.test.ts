@@ -21,6 +21,10 @@ forEachDatabase('scope matrix over the whole route table', (target) => {
   let server: TestServer;
   let ada: TestUser;
   let apiId: string;
+  /** Shared with a viewer and an editor; apart from `apiId`, which the matrix deletes. */
+  let sharedApiId: string;
+  let strangerToken: string;
+  const grantees = new Map<'viewer' | 'editor', string>();
   const tokens = new Map<Scope, string>();
 
   before(async () => {
@@ -33,7 +37,27 @@ forEachDatabase('scope matrix over the whole route table', (target) => {
     const response = await fetch(`${server.url}/api/${ada.accountId}/import`, { method: 'POST', headers: { Authorization: `Bearer ${await server.token(ada, SCOPES)}` }, body: form });
     expect(response.status, await response.clone().text()).to.equal(201);
     apiId = ((await response.json()) as { api: { id: string } }).api.id;
+    strangerToken = await server.token(await server.user('stranger@example.com', 'stranger'), SCOPES);
+    const put = await server.request('POST', `/api/${ada.accountId}`, { token: tokens.get('api')!, body: { name: 'Shared Petstore', nickname: 'shared' } });
+    sharedApiId = ((await put.json()) as { id: string }).id;
+    const spec = await server.request('PUT', `/api/${ada.accountId}/${sharedApiId}/spec`, { token: tokens.get('api')!, body: PETSTORE.toString('utf8'), headers: { 'Content-Type': 'application/yaml' } });
+    expect(spec.status).to.equal(200);
+    for (const role of ['viewer', 'editor'] as const) {
+      const grantee = await server.user(`${role}@example.com`, role);
+      const shared = await server.request('POST', `/api/${ada.accountId}/${sharedApiId}/shares`, { token: tokens.get('api_share')!, body: { email: grantee.email, role } });
+      expect(shared.status).to.equal(201);
+      grantees.set(role, await server.token(grantee, SCOPES));
+    }
   });
+
+  /** A route's path with ada's account and API, and ids that name nothing for the rest. */
+  function pathOf(route: { path: string }, api = apiId): string {
+    return route.path
+      .replace(':accountId', String(ada.accountId))
+      .replace(':apiId', api)
+      .replace(':version', '9.9.9')
+      .replace(/:[a-zA-Z]+Id\b/g, '00000000-0000-7000-8000-000000000000');
+  }
   after(async () => {
     await server?.stop();
   });
@@ -47,7 +71,7 @@ forEachDatabase('scope matrix over the whole route table', (target) => {
     const [area, readonly] = declared.split('.') as [Area, string | undefined];
     it(`${route.method} ${route.path} (${declared})`, async () => {
       expect(readonly === undefined ? 'write' : 'read', 'a readonly scope exactly for GET routes').to.equal(accessOfMethod(route.method));
-      const path = route.path.replace(':accountId', String(ada.accountId)).replace(':apiId', apiId).replace(':version', '9.9.9');
+      const path = pathOf(route);
       for (const scope of SCOPES) {
         const response = await server.request(route.method, path, { token: tokens.get(scope)!, ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { body: {} }) });
         const granted = scopesPermit([scope], area, accessOfMethod(route.method));
@@ -60,4 +84,36 @@ forEachDatabase('scope matrix over the whole route table', (target) => {
       }
     });
   }
+
+  describe('another account, generated from the route table: 404 with every scope, nothing of ada’s in the body', () => {
+    for (const route of ROUTES.filter((r) => r.path.includes(':accountId'))) {
+      it(`${route.method} ${route.path}`, async () => {
+        const response = await server.request(route.method, pathOf(route, sharedApiId), { token: strangerToken, ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { body: {} }) });
+        expect(response.status).to.equal(404);
+        const text = await response.text();
+        for (const secret of [sharedApiId, 'ada', 'Petstore']) expect(text).to.not.include(secret);
+      });
+    }
+  });
+
+  describe('grantees, generated from the route table: a viewer reads, an editor also writes, shares and deleting the API stay with the owner', () => {
+    const onSharedApi = ROUTES.filter((r) => r.path.startsWith('/api/:accountId/:apiId'));
+    for (const route of onSharedApi) {
+      const ownerOnly = route.path.includes('/shares') || (route.method === 'DELETE' && route.path === '/api/:accountId/:apiId');
+      const reads = accessOfMethod(route.method) === 'read';
+      for (const role of ['viewer', 'editor'] as const) {
+        const expected = ownerOnly ? 'owner_only' : reads || role === 'editor' ? 'allowed' : 'share_role';
+        it(`${role}: ${route.method} ${route.path} -> ${expected}`, async () => {
+          const response = await server.request(route.method, pathOf(route, sharedApiId), { token: grantees.get(role)!, ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { body: {} }) });
+          if (expected === 'allowed') {
+            expect([401, 403], `${response.status} ${await response.clone().text()}`).to.not.include(response.status);
+            if (route.path === '/api/:accountId/:apiId' || route.path === '/api/:accountId/:apiId/releases') expect(response.status, 'the shared API itself is found').to.not.equal(404);
+          } else {
+            expect(response.status).to.equal(403);
+            expect(((await response.json()) as { code: string }).code).to.equal(expected);
+          }
+        });
+      }
+    }
+  });
 });

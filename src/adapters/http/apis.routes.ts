@@ -92,6 +92,7 @@ export function apiRoutes(useCases: ApiUseCases, jsonBody: Middleware): RouteDef
       path: '/api/:accountId/:apiId',
       scope: 'api',
       summary: 'Delete an API',
+      ownerOnly: true,
       handler: async (ctx) => {
         unwrap(await useCases.delete.execute(principalOf(ctx), accountIdParam(ctx), param(ctx, 'apiId')));
         ctx.status = 204;

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
+import type { ApiAccess } from '../../application/auth/api-access.js';
 import type { AuthenticateToken } from '../../application/auth/authenticate-token.use-case.js';
 import { apiRoutes, type ApiUseCases } from './apis.routes.js';
 import { releaseRoutes, type ReleaseUseCases } from './releases.routes.js';
@@ -25,6 +26,8 @@ export interface HttpDependencies {
   /** Whether the database answers (for `/healthz`). */
   readonly health: () => Promise<boolean>;
   readonly authenticate: AuthenticateToken;
+  /** Who may act on an account or one of its APIs: checked before a write's body is read. */
+  readonly apiAccess: ApiAccess;
   readonly apis: ApiUseCases;
   readonly specs: SpecUseCases;
   readonly releases: ReleaseUseCases;
@@ -75,7 +78,7 @@ export function createHttpApp(deps: HttpDependencies): Koa {
 
   const api = new Router();
   api.use(['/api', '/webhooks', '/user'], bearerAuthentication(deps.authenticate));
-  mountRoutes(api, protectedRoutes(deps));
+  mountRoutes(api, protectedRoutes(deps), deps.apiAccess);
   app.use(api.routes());
   app.use(api.allowedMethods());
   return app;

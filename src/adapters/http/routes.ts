@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { scopesPermit, type Area, type Scope } from '../../domain/token/scope.js';
+import { accessOfMethod, scopesPermit, type Area, type Scope } from '../../domain/token/scope.js';
+import type { ApiAccess } from '../../application/auth/api-access.js';
 import { principalOf } from './authenticate.js';
 import { throwProblem } from './middleware.js';
 import { problemFor } from './problem.js';
@@ -20,6 +21,8 @@ export interface RouteDefinition {
   /** The scope the contract names for it (`null`: no token needed). */
   readonly scope: Scope | null;
   readonly summary: string;
+  /** On one API: only the owner's account may, never a grantee of a share, whatever the role. */
+  readonly ownerOnly?: boolean;
   readonly middleware?: readonly Middleware[];
   readonly handler: (ctx: Context) => Promise<void>;
 }
@@ -38,10 +41,34 @@ function requireScope(scope: Scope): Middleware {
   };
 }
 
-export function mountRoutes(router: Router, routes: readonly RouteDefinition[]): void {
+/**
+ * Refuses a write to another account before its body is read, as `requireScope` does for scopes:
+ * someone else's account is a 404 whatever the body holds, not a 400 about the body. On one API
+ * the grantee's share decides (the same check the use case then makes). Reads carry no body and
+ * are left to the use case, which lets a grantee list the APIs shared with them.
+ */
+function requireAccess(route: RouteDefinition, scope: Scope, apiAccess: ApiAccess): Middleware | undefined {
+  if (accessOfMethod(route.method) === 'read' || !route.path.includes(':accountId')) return undefined;
+  const area = scope.split('.')[0] as Area;
+  const onApi = route.path.includes(':apiId');
+  return async (ctx, next) => {
+    const principal = principalOf(ctx);
+    const accountId = accountIdParam(ctx);
+    if (onApi) unwrap(await apiAccess.check(principal, area, 'write', { accountId, apiId: param(ctx, 'apiId') }, route.ownerOnly === true));
+    else if (accountId !== principal.accountId) throwProblem(problemFor({ kind: 'NotFound', resource: 'account' }));
+    await next();
+  };
+}
+
+export function mountRoutes(router: Router, routes: readonly RouteDefinition[], apiAccess: ApiAccess): void {
   for (const route of routes) {
-    const guard = route.scope === null ? [] : [requireScope(route.scope)];
-    router.register(route.path, [route.method], [...guard, ...(route.middleware ?? []), route.handler]);
+    const guards: Middleware[] = [];
+    if (route.scope !== null) {
+      guards.push(requireScope(route.scope));
+      const access = requireAccess(route, route.scope, apiAccess);
+      if (access) guards.push(access);
+    }
+    router.register(route.path, [route.method], [...guards, ...(route.middleware ?? []), route.handler]);
   }
 }
 

@@ -44,6 +44,7 @@ export function shareRoutes(useCases: ShareUseCases, jsonBody: Middleware): Rout
       method: 'POST',
       path: '/api/:accountId/:apiId/shares',
       scope: 'api_share',
+      ownerOnly: true,
       summary: 'Share the API with a user of another account, by e-mail, as viewer or editor',
       middleware: [jsonBody],
       handler: async (ctx) => {
@@ -67,6 +68,7 @@ export function shareRoutes(useCases: ShareUseCases, jsonBody: Middleware): Rout
       method: 'PATCH',
       path: '/api/:accountId/:apiId/shares/:shareId',
       scope: 'api_share',
+      ownerOnly: true,
       summary: "Change a share's role",
       middleware: [jsonBody],
       handler: async (ctx) => {
@@ -78,6 +80,7 @@ export function shareRoutes(useCases: ShareUseCases, jsonBody: Middleware): Rout
       method: 'DELETE',
       path: '/api/:accountId/:apiId/shares/:shareId',
       scope: 'api_share',
+      ownerOnly: true,
       summary: 'Revoke a share: the grantee loses access at once',
       handler: async (ctx) => {
         unwrap(await useCases.delete.execute(principalOf(ctx), { ...target(ctx), id: param(ctx, 'shareId') }));
