@@ -112,7 +112,7 @@ export function buildContainer(config: Config, options: ContainerOptions = {}): 
   c.bind(SpecCodec).toResolvedValue(() => new SwaggerSpecCodec());
   c.bind(Random).toResolvedValue(() => new MathRandom());
   const mail = config.mail;
-  if (mail.kind === 'file') c.bind(Mailer).toResolvedValue(() => new FileMailer(mail.dir));
+  if (mail.kind === 'file') c.bind(Mailer).toResolvedValue(() => new FileMailer(mail.dir, `Specbase <no-reply@${new URL(config.publicUrl).hostname}>`));
   else c.bind(Mailer).toResolvedValue((log: Logger) => new LogMailer(log.child({ component: 'mailer' })), [LoggerToken]);
   c.bind(WorkSignal).toConstantValue(new WorkSignal());
   c.bind(SsrfGuard).toResolvedValue(() => new SsrfGuard({ allowPrivateTargets: config.webhooks.allowPrivateTargets }));

@@ -32,7 +32,7 @@ forEachDatabase('User-API: e-mail verification through the mailer over HTTP', (t
   async function mailsTo(to: string): Promise<string[]> {
     const names = (await readdir(mailDir)).filter((n) => n.endsWith('.eml')).sort();
     const mails = await Promise.all(names.map((n) => readFile(join(mailDir, n), 'utf8')));
-    return mails.filter((m) => m.startsWith(`To: ${to}\r\n`));
+    return mails.filter((m) => m.includes(`\r\nTo: ${to}\r\n`));
   }
 
   function linkIn(mail: string): URL {
@@ -59,6 +59,8 @@ forEachDatabase('User-API: e-mail verification through the mailer over HTTP', (t
     const [mail, ...others] = await mailsTo('dee@example.com');
     expect(others).to.deep.equal([]);
     expect(mail).to.include('Subject: Verify your e-mail address for Specbase\r\n');
+    expect(mail).to.match(/^From: Specbase <no-reply@docs\.example\.com>\r\n/);
+    expect(mail).to.match(/\r\nMessage-ID: <[0-9a-f-]{36}@docs\.example\.com>\r\n/);
     const link = linkIn(mail!);
     const token = link.searchParams.get('token')!;
     expect(token).to.match(/^sbv_[A-Za-z0-9_-]{43}$/);

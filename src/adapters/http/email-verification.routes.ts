@@ -6,7 +6,7 @@ import type { ConfirmEmailVerification, RequestEmailVerification } from '../../a
 import { formatTimestamp } from '../../domain/shared/time.js';
 import { problemFor } from './problem.js';
 import { unwrap } from './routes.js';
-import { jsonObjectBody, validated } from './validation.js';
+import { JSON_MEDIA_TYPES, jsonObjectBody, validated } from './validation.js';
 
 export interface EmailVerificationUseCases {
   readonly request: RequestEmailVerification;
@@ -67,11 +67,11 @@ export function emailVerificationRouter(useCases: EmailVerificationUseCases, bas
       ctx,
       200,
       'Verify your e-mail address',
-      `<form method="post" action="/user/email/verify"><input type="hidden" name="token" value="${escapeHtml(token)}"><p>Confirm that this e-mail address is yours.</p><button type="submit">Verify e-mail address</button></form>`,
+      `<form method="post"><input type="hidden" name="token" value="${escapeHtml(token)}"><p>Confirm that this e-mail address is yours.</p><button type="submit">Verify e-mail address</button></form>`,
     );
   });
 
-  const body = koaBody({ json: true, urlencoded: true, text: false, multipart: false, jsonLimit: jsonMaxBytes, formLimit: 4096, jsonStrict: true });
+  const body = koaBody({ json: true, urlencoded: true, text: false, multipart: false, jsonLimit: jsonMaxBytes, formLimit: 4096, jsonStrict: true, jsonTypes: JSON_MEDIA_TYPES });
   router.post('/user/email/verify', body, async (ctx) => {
     if (ctx.request.is('application/x-www-form-urlencoded')) {
       const token = (ctx.request.body as Record<string, unknown> | undefined)?.['token'];

@@ -93,7 +93,7 @@ const basicRequired = (detail: string): Problem => ({
 export function basicAuthentication(authenticate: AuthenticatePassword): Middleware {
   return async (ctx: Context, next: Next) => {
     const match = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(ctx.get('Authorization'));
-    if (!match) throwProblem(basicRequired('API tokens are managed with the account e-mail and password (HTTP Basic), not with a token.'));
+    if (!match) throwProblem(basicRequired('This route takes the account e-mail and password (HTTP Basic), never a token.'));
     const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon < 0) throwProblem(basicRequired('The Basic credentials must be e-mail:password.'));

@@ -14,17 +14,23 @@ function header(value: string): string {
  * temporary name and renamed, so a reader never sees half a message.
  */
 export class FileMailer implements Mailer {
+  /** @param from the `From:` address, e.g. `Specbase <no-reply@docs.example.com>` */
   constructor(
     private readonly dir: string,
+    private readonly from: string,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
   async send(message: MailMessage): Promise<void> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const date = this.now();
-    const name = `${date.toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`;
+    const id = randomUUID();
+    const name = `${date.toISOString().replace(/[:.]/g, '-')}-${id}.eml`;
+    const domain = /@([^>\s]+)>?$/.exec(this.from)?.[1] ?? 'localhost';
     const text = [
+      `From: ${header(this.from)}`,
       `To: ${header(message.to)}`,
+      `Message-ID: <${id}@${domain}>`,
       `Subject: ${header(message.subject)}`,
       `Date: ${date.toUTCString()}`,
       'MIME-Version: 1.0',
