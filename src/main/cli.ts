@@ -9,6 +9,8 @@ import type { Result } from '../domain/shared/result.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { buildContainer, LoggerToken, StorageToken, type Storage } from './container.js';
 import { startServer } from './server.js';
+import { RegisterOAuthClient } from '../application/identity/clients.use-cases.js';
+import { SigningKeys } from '../application/identity/signing-keys.js';
 import { WebhookWorker } from './webhook-worker.js';
 import type { Logger } from '../adapters/logging/pino-logger.js';
 
@@ -20,6 +22,9 @@ const USAGE = `Usage: specbase <command>
   user create --email E --password P [--nickname N] [--name N] [--verified]
   user verify --email E
   token create --email E --name N --scopes s1,s2
+  client create --name N --redirect-uri U [--redirect-uri U2 ...] [--public]
+                                         register an OAuth client (its secret is shown once; none with --public)
+  keys rotate                            make a new signing key; the old one stays published until its tokens expire
 
 Configuration comes from the environment; see docs/configuration.md.`;
 
@@ -183,6 +188,19 @@ async function main(argv: string[]): Promise<void> {
       const input = { name: required(v, 'name'), scopes: required(v, 'scopes').split(',').map((s) => s.trim()).filter(Boolean) };
       const created = await withStorage(config, async (c) => value(await c.get(CreateApiToken).execute({ email }, input)));
       return print({ id: created.id, token: created.token, scopes: created.scopes });
+    }
+    case 'client create': {
+      const v = options(rest, { name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true }, public: { type: 'boolean' } });
+      const uris = v['redirect-uri'] as unknown as string[] | undefined;
+      if (!uris || uris.length === 0) throw new UsageError('--redirect-uri is required');
+      const input = { name: required(v, 'name'), redirectUris: uris, public: v['public'] === true };
+      const created = await withStorage(config, async (c) => value(await c.get(RegisterOAuthClient).execute(input)));
+      return print({ clientId: created.clientId, clientSecret: created.clientSecret });
+    }
+    case 'keys rotate': {
+      options(rest, {});
+      const kid = await withStorage(config, (c) => c.get(SigningKeys).rotate());
+      return print({ kid });
     }
     default:
       throw new UsageError(`unknown command: ${argv.slice(0, 2).join(' ')}\n\n${USAGE}`);

@@ -11,6 +11,10 @@ export interface Config {
   readonly bootstrap: boolean;
   readonly jsonMaxBytes: number;
   readonly importMaxBytes: number;
+  readonly identity: {
+    /** `SCOPE_BASE`: prefix of the Google-style scope names; defaults to PUBLIC_URL. */
+    readonly scopeBase: string;
+  };
   /** Where outgoing mail (e-mail verification) goes: the log, or one file per message in a directory. */
   readonly mail: { readonly kind: 'log' } | { readonly kind: 'file'; readonly dir: string };
   readonly webhooks: {
@@ -84,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jsonMaxBytes: integer(env, 'JSON_MAX_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
     importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     mail,
+    identity: { scopeBase: (env['SCOPE_BASE'] || publicUrl).replace(/\/+$/, '') },
     webhooks: {
       allowPrivateTargets: flag(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
       timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),

@@ -63,6 +63,25 @@ import { RegisterUser } from '../application/users/register-user.use-case.js';
 import { VerifyEmail } from '../application/users/verify-email.use-case.js';
 import { SystemClock } from '../adapters/clock/system-clock.js';
 import { FileMailer } from '../adapters/mail/file-mailer.js';
+import { JoseSigningKeyGenerator, JoseTokenSigner } from '../adapters/crypto/jose-token-signer.js';
+import { InMemoryRateLimiter } from '../adapters/memory/in-memory-rate-limiter.js';
+import { RateLimiter } from '../application/ports/rate-limiter.port.js';
+import { SigningKeyGenerator, TokenSigner } from '../application/ports/token-signer.port.js';
+import {
+  ConsentRepository,
+  GrantRepository,
+  OAuthClientRepository,
+  RefreshTokenRepository,
+  SessionRepository,
+  SigningKeyRepository,
+} from '../application/ports/identity-repositories.port.js';
+import type { IdentitySettings } from '../application/identity/identity-settings.js';
+import { SigningKeys } from '../application/identity/signing-keys.js';
+import { TokenIssuer } from '../application/identity/token-issuer.js';
+import { Authorize, SignIn, ValidateAuthorizationRequest } from '../application/identity/authorization.use-cases.js';
+import { AuthenticateClient, IssueTokens } from '../application/identity/token-endpoint.use-cases.js';
+import { RevokeOAuthToken, TokenInfo, UserInfo, VerifyIssuedToken } from '../application/identity/token-info.use-cases.js';
+import { RegisterOAuthClient } from '../application/identity/clients.use-cases.js';
 import { LogMailer } from '../adapters/mail/log-mailer.js';
 import { Mailer } from '../application/ports/mailer.port.js';
 import { EmailVerificationRepository } from '../application/ports/email-verification-repository.port.js';
@@ -87,6 +106,7 @@ export interface Storage {
 }
 
 export const ConfigToken = token<Config>('Config');
+export const IdentitySettingsToken = token<IdentitySettings>('IdentitySettings');
 export const LoggerToken = token<Logger>('Logger');
 export const StorageToken = token<Storage>('Storage');
 /** The non-transactional repositories, as one object. */
@@ -137,6 +157,7 @@ export function buildContainer(config: Config, options: ContainerOptions = {}): 
 
   bindUseCases(c);
   bindWebhooks(c, config);
+  bindIdentity(c, config);
   return c;
 }
 
@@ -244,7 +265,7 @@ function bindUseCases(c: Container): void {
   );
   c.bind(GetProfile).toResolvedValue((users: UserRepository) => new GetProfile(users), [UserRepository]);
   c.bind(UpdateProfile).toResolvedValue((uow: UnitOfWork) => new UpdateProfile(uow), [UnitOfWork]);
-  c.bind(ChangePassword).toResolvedValue((uow: UnitOfWork, hasher: PasswordHasher) => new ChangePassword(uow, hasher), [UnitOfWork, PasswordHasher]);
+  c.bind(ChangePassword).toResolvedValue((uow: UnitOfWork, hasher: PasswordHasher, clock: Clock) => new ChangePassword(uow, hasher, clock), [UnitOfWork, PasswordHasher, Clock]);
   c.bind(AuthenticatePassword).toResolvedValue((users: UserRepository, hasher: PasswordHasher) => new AuthenticatePassword(users, hasher), [UserRepository, PasswordHasher]);
   c.bind(ListApiTokens).toResolvedValue((tokens: ApiTokenRepository) => new ListApiTokens(tokens), [ApiTokenRepository]);
   c.bind(RevokeApiToken).toResolvedValue((tokens: ApiTokenRepository) => new RevokeApiToken(tokens), [ApiTokenRepository]);
@@ -286,6 +307,66 @@ function bindUseCases(c: Container): void {
     (users: UserRepository, register: RegisterUser, create: CreateApiToken, generator: TokenGenerator) =>
       new BootstrapDemo(users, register, create, generator),
     [UserRepository, RegisterUser, CreateApiToken, TokenGenerator],
+  );
+}
+
+function bindIdentity(c: Container, config: Config): void {
+  c.bind(IdentitySettingsToken).toConstantValue({ issuer: config.publicUrl, scopeBase: config.identity.scopeBase });
+  c.bind(RateLimiter).toResolvedValue(() => new InMemoryRateLimiter());
+  c.bind(TokenSigner).toResolvedValue(() => new JoseTokenSigner());
+  c.bind(SigningKeyGenerator).toResolvedValue(() => new JoseSigningKeyGenerator(new URL(config.publicUrl).host));
+  c.bind(OAuthClientRepository).toResolvedValue((r: Transaction) => r.oauthClients, [RepositoriesToken]);
+  c.bind(GrantRepository).toResolvedValue((r: Transaction) => r.grants, [RepositoriesToken]);
+  c.bind(RefreshTokenRepository).toResolvedValue((r: Transaction) => r.refreshTokens, [RepositoriesToken]);
+  c.bind(SessionRepository).toResolvedValue((r: Transaction) => r.sessions, [RepositoriesToken]);
+  c.bind(ConsentRepository).toResolvedValue((r: Transaction) => r.consents, [RepositoriesToken]);
+  c.bind(SigningKeyRepository).toResolvedValue((r: Transaction) => r.signingKeys, [RepositoriesToken]);
+  c.bind(SigningKeys).toResolvedValue(
+    (keys: SigningKeyRepository, uow: UnitOfWork, generator: SigningKeyGenerator, clock: Clock) => new SigningKeys(keys, uow, generator, clock),
+    [SigningKeyRepository, UnitOfWork, SigningKeyGenerator, Clock],
+  );
+  c.bind(TokenIssuer).toResolvedValue(
+    (signer: TokenSigner, keys: SigningKeys, settings: IdentitySettings, ids: IdGenerator, clock: Clock) => new TokenIssuer(signer, keys, settings, ids, clock),
+    [TokenSigner, SigningKeys, IdentitySettingsToken, IdGenerator, Clock],
+  );
+  c.bind(ValidateAuthorizationRequest).toResolvedValue(
+    (clients: OAuthClientRepository, settings: IdentitySettings) => new ValidateAuthorizationRequest(clients, settings),
+    [OAuthClientRepository, IdentitySettingsToken],
+  );
+  c.bind(Authorize).toResolvedValue(
+    (uow: UnitOfWork, sessions: SessionRepository, consents: ConsentRepository, issuer: TokenIssuer, generator: TokenGenerator, ids: IdGenerator, clock: Clock) =>
+      new Authorize(uow, sessions, consents, issuer, generator, ids, clock),
+    [UnitOfWork, SessionRepository, ConsentRepository, TokenIssuer, TokenGenerator, IdGenerator, Clock],
+  );
+  c.bind(SignIn).toResolvedValue(
+    (authenticate: AuthenticatePassword, limiter: RateLimiter, uow: UnitOfWork, generator: TokenGenerator, clock: Clock) => new SignIn(authenticate, limiter, uow, generator, clock),
+    [AuthenticatePassword, RateLimiter, UnitOfWork, TokenGenerator, Clock],
+  );
+  c.bind(AuthenticateClient).toResolvedValue(
+    (clients: OAuthClientRepository, generator: TokenGenerator) => new AuthenticateClient(clients, generator),
+    [OAuthClientRepository, TokenGenerator],
+  );
+  c.bind(IssueTokens).toResolvedValue(
+    (uow: UnitOfWork, issuer: TokenIssuer, generator: TokenGenerator, settings: IdentitySettings, clock: Clock) => new IssueTokens(uow, issuer, generator, settings, clock),
+    [UnitOfWork, TokenIssuer, TokenGenerator, IdentitySettingsToken, Clock],
+  );
+  c.bind(VerifyIssuedToken).toResolvedValue(
+    (signer: TokenSigner, keys: SigningKeys, grants: GrantRepository, users: UserRepository, settings: IdentitySettings, clock: Clock) =>
+      new VerifyIssuedToken(signer, keys, grants, users, settings, clock),
+    [TokenSigner, SigningKeys, GrantRepository, UserRepository, IdentitySettingsToken, Clock],
+  );
+  c.bind(TokenInfo).toResolvedValue(
+    (verify: VerifyIssuedToken, settings: IdentitySettings, clock: Clock) => new TokenInfo(verify, settings, clock),
+    [VerifyIssuedToken, IdentitySettingsToken, Clock],
+  );
+  c.bind(UserInfo).toResolvedValue((verify: VerifyIssuedToken, settings: IdentitySettings) => new UserInfo(verify, settings), [VerifyIssuedToken, IdentitySettingsToken]);
+  c.bind(RevokeOAuthToken).toResolvedValue(
+    (uow: UnitOfWork, tokens: RefreshTokenRepository, verify: VerifyIssuedToken, generator: TokenGenerator, clock: Clock) => new RevokeOAuthToken(uow, tokens, verify, generator, clock),
+    [UnitOfWork, RefreshTokenRepository, VerifyIssuedToken, TokenGenerator, Clock],
+  );
+  c.bind(RegisterOAuthClient).toResolvedValue(
+    (uow: UnitOfWork, ids: IdGenerator, generator: TokenGenerator, clock: Clock) => new RegisterOAuthClient(uow, ids, generator, clock),
+    [UnitOfWork, IdGenerator, TokenGenerator, Clock],
   );
 }
 

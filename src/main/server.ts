@@ -39,7 +39,13 @@ import { CreateShare, DeleteShare, GetShare, ListShares, UpdateShare } from '../
 import { createHttpApp } from '../adapters/http/app.js';
 import type { Logger } from '../adapters/logging/pino-logger.js';
 import { loadConfig, type Config } from './config.js';
-import { buildContainer, ConfigToken, LoggerToken, StorageToken, type Storage } from './container.js';
+import { buildContainer, ConfigToken, IdentitySettingsToken, LoggerToken, StorageToken, type Storage } from './container.js';
+import type { IdentitySettings } from '../application/identity/identity-settings.js';
+import { SigningKeys } from '../application/identity/signing-keys.js';
+import { Authorize, SignIn, ValidateAuthorizationRequest } from '../application/identity/authorization.use-cases.js';
+import { AuthenticateClient, IssueTokens } from '../application/identity/token-endpoint.use-cases.js';
+import { RevokeOAuthToken, TokenInfo, UserInfo, VerifyIssuedToken } from '../application/identity/token-info.use-cases.js';
+import { UserRepository } from '../application/ports/user-repository.port.js';
 
 /** The Koa application wired from a container; mount it (or `app.callback()`) anywhere. */
 export function createApp(container: Container): Koa {
@@ -84,6 +90,20 @@ export function createApp(container: Container): Koa {
     },
     pages: { list: container.get(ListPages), create: container.get(CreatePage), get: container.get(GetPage), update: container.get(UpdatePage), delete: container.get(DeletePage) },
     apiAccess: container.get(ApiAccess),
+    identity: {
+      settings: container.get<IdentitySettings>(IdentitySettingsToken),
+      keys: container.get(SigningKeys),
+      validate: container.get(ValidateAuthorizationRequest),
+      authorize: container.get(Authorize),
+      signIn: container.get(SignIn),
+      authenticateClient: container.get(AuthenticateClient),
+      issueTokens: container.get(IssueTokens),
+      tokenInfo: container.get(TokenInfo),
+      userInfo: container.get(UserInfo),
+      verify: container.get(VerifyIssuedToken),
+      revoke: container.get(RevokeOAuthToken),
+      users: container.get<UserRepository>(UserRepository),
+    },
     emailVerification: { request: container.get(RequestEmailVerification), confirm: container.get(ConfirmEmailVerification) },
     shares: { list: container.get(ListShares), create: container.get(CreateShare), get: container.get(GetShare), update: container.get(UpdateShare), delete: container.get(DeleteShare) },
     profile: { get: container.get(GetProfile), update: container.get(UpdateProfile), changePassword: container.get(ChangePassword) },
@@ -124,6 +144,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   let server: Server;
   try {
     await storage.migrate();
+    await container.get(SigningKeys).ensure();
     if (config.bootstrap) {
       const result = await container.get(BootstrapDemo).execute();
       if (!result.ok) throw new Error(`bootstrap failed: ${result.error.kind}`);

@@ -13,6 +13,17 @@ export class FixedClock implements Clock {
   }
 }
 
+/** Real time, moved forward on demand: for a real server whose tokens and codes must expire in a test. */
+export class ShiftedClock implements Clock {
+  private offsetMs = 0;
+  now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+}
+
 /** UUID-shaped ids in ascending order: 00000000-0000-7000-8000-000000000001, ...02, ... */
 export class SequentialIds implements IdGenerator {
   private n = 0;

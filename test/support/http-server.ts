@@ -9,13 +9,15 @@ import type { Scope } from '../../src/domain/token/scope.js';
 import { ApiTokenRepository } from '../../src/application/ports/api-token-repository.port.js';
 import { TokenGenerator } from '../../src/application/ports/token-generator.port.js';
 import type { EntitySchema } from 'typeorm';
+import type { Container } from 'inversify';
+import { createServer, type AddressInfo } from 'node:net';
 import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database.js';
 
 /** A fresh database of `target` and the real server on it; `stop()` removes the database too. */
-export async function startTestServerOn(target: DatabaseTarget, env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServerOn(target: DatabaseTarget, env: Record<string, string> = {}, rebind?: (container: Container) => void): Promise<TestServer> {
   const db = await target.create();
   try {
-    const server = await startTestServer(db.config, env);
+    const server = await startTestServer(db.config, env, rebind);
     server.onStop = db.dispose;
     return server;
   } catch (error) {
@@ -24,13 +26,28 @@ export async function startTestServerOn(target: DatabaseTarget, env: Record<stri
   }
 }
 
-/** The real server on 127.0.0.1 and an ephemeral port, with small limits so tests can reach them. */
-export async function startTestServer(database: DatabaseConfig, env: Record<string, string> = {}): Promise<TestServer> {
+/** A port free on 127.0.0.1 a moment ago: the server must know its own address (PUBLIC_URL, the token issuer) before it listens. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/**
+ * The real server on 127.0.0.1 and a free port, PUBLIC_URL its own address, with small limits so
+ * tests can reach them. `rebind` may replace ports (a clock, say) before anything is built from them.
+ */
+export async function startTestServer(database: DatabaseConfig, env: Record<string, string> = {}, rebind?: (container: Container) => void): Promise<TestServer> {
+  const port = env['PORT'] ?? String(await freePort());
   const config = {
-    ...loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SPECBASE_NO_BOOTSTRAP: 'true', JSON_MAX_BYTES: '4096', WEBHOOK_WORKER: 'false', ...env }),
+    ...loadConfig({ PORT: port, PUBLIC_URL: `http://127.0.0.1:${port}`, HOST: '127.0.0.1', LOG_LEVEL: 'silent', SPECBASE_NO_BOOTSTRAP: 'true', JSON_MAX_BYTES: '4096', WEBHOOK_WORKER: 'false', ...env }),
     database,
   };
-  const running = await startServer({ container: buildContainer(config) });
+  const container = buildContainer(config);
+  rebind?.(container);
+  const running = await startServer({ container });
   return new TestServer(running);
 }
 

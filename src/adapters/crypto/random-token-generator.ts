@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { SecretToken, TokenGenerator } from '../../application/ports/token-generator.port.js';
 import { API_TOKEN_PREFIX } from '../../domain/token/api-token.aggregate.js';
 import { EMAIL_VERIFICATION_PREFIX } from '../../domain/user/email-verification.js';
@@ -16,6 +16,21 @@ export class RandomTokenGenerator implements TokenGenerator {
   verificationToken(): SecretToken {
     const token = EMAIL_VERIFICATION_PREFIX + randomBytes(32).toString('base64url');
     return { token, hash: this.hash(token) };
+  }
+
+  secret(prefix: string): SecretToken {
+    const token = prefix + randomBytes(32).toString('base64url');
+    return { token, hash: this.hash(token) };
+  }
+
+  matches(secret: string, hash: string): boolean {
+    const actual = Buffer.from(this.hash(secret), 'hex');
+    const expected = Buffer.from(hash, 'hex');
+    return actual.length === expected.length && timingSafeEqual(actual, expected);
+  }
+
+  s256(verifier: string): string {
+    return createHash('sha256').update(verifier, 'ascii').digest('base64url');
   }
 
   hash(token: string): string {

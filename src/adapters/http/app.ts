@@ -8,6 +8,7 @@ import { releaseRoutes, type ReleaseUseCases } from './releases.routes.js';
 import { specRoutes, type SpecUseCases } from './specs.routes.js';
 import { webhookRoutes, type WebhookUseCases } from './webhooks.routes.js';
 import { basicAuthentication, profileRoutes, tokenRouter, type ProfileUseCases, type TokenUseCases } from './user.routes.js';
+import { identityRouter, type IdentityUseCases } from './identity.routes.js';
 import { emailVerificationRouter, type EmailVerificationUseCases } from './email-verification.routes.js';
 import { pageRoutes, type PageUseCases } from './pages.routes.js';
 import { shareRoutes, type ShareUseCases } from './shares.routes.js';
@@ -37,6 +38,7 @@ export interface HttpDependencies {
   readonly pages: PageUseCases;
   readonly shares: ShareUseCases;
   readonly emailVerification: EmailVerificationUseCases;
+  readonly identity: IdentityUseCases;
 }
 
 function jsonBodyParser(deps: Pick<HttpDependencies, 'jsonMaxBytes'>) {
@@ -72,6 +74,9 @@ export function createHttpApp(deps: HttpDependencies): Koa {
   const tokens = tokenRouter(deps.tokens, jsonBodyParser(deps));
   app.use(tokens.routes());
   app.use(tokens.allowedMethods());
+  const identity = identityRouter(deps.identity);
+  app.use(identity.routes());
+  app.use(identity.allowedMethods());
   const verification = emailVerificationRouter(deps.emailVerification, basicAuthentication(deps.tokens.authenticate), deps.jsonMaxBytes);
   app.use(verification.routes());
   app.use(verification.allowedMethods());

@@ -4,6 +4,7 @@ import { koaBody } from 'koa-body';
 import type { Context, Middleware } from 'koa';
 import type { ConfirmEmailVerification, RequestEmailVerification } from '../../application/users/email-verification.use-cases.js';
 import { formatTimestamp } from '../../domain/shared/time.js';
+import { escapeHtml, sendHtml } from './html.js';
 import { problemFor } from './problem.js';
 import { unwrap } from './routes.js';
 import { JSON_MEDIA_TYPES, jsonObjectBody, validated } from './validation.js';
@@ -19,26 +20,8 @@ class ConfirmBody {
 
 const TOKEN_SHAPE = /^sbv_[A-Za-z0-9_-]{43}$/;
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/**
- * A page of our own, nothing from elsewhere: no scripts at all, and no referrer, since the address
- * of the page holds the one-time token.
- */
 function html(ctx: Context, status: number, title: string, body: string): void {
-  ctx.status = status;
-  ctx.type = 'text/html; charset=utf-8';
-  ctx.set('Cache-Control', 'no-store');
-  ctx.set('Referrer-Policy', 'no-referrer');
-  ctx.set('X-Frame-Options', 'DENY');
-  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
-  ctx.body = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · Specbase</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#1f2328}button{font:inherit;padding:.5rem 1rem;border-radius:6px;border:1px solid #1f883d;background:#1f883d;color:#fff;cursor:pointer}</style>
-</head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
+  sendHtml(ctx, status, title, body);
 }
 
 /**

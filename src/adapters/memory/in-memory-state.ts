@@ -10,6 +10,9 @@ import type { WebhookState } from '../../domain/webhook/webhook.aggregate.js';
 import type { PageState } from '../../domain/page/page.aggregate.js';
 import type { ShareState } from '../../domain/share/share.aggregate.js';
 import type { EmailVerification } from '../../domain/user/email-verification.js';
+import type { AuthorizationCode, Consent, Grant, RefreshToken, Session } from '../../domain/identity/grant.js';
+import type { OAuthClientState } from '../../domain/identity/oauth-client.js';
+import type { StoredSigningKey } from '../../application/ports/identity-repositories.port.js';
 
 export interface StoredEvent {
   readonly id: string;
@@ -34,6 +37,14 @@ export class InMemoryState {
   shares = new Map<string, ShareState>();
   /** By user id. */
   verifications = new Map<number, EmailVerification>();
+  oauthClients = new Map<string, OAuthClientState>();
+  grants = new Map<string, Grant>();
+  codes = new Map<string, AuthorizationCode>();
+  refreshTokens = new Map<string, RefreshToken>();
+  sessions = new Map<string, Session>();
+  /** By `${userId} ${clientId}`. */
+  consents = new Map<string, Consent>();
+  signingKeys: StoredSigningKey[] = [];
   deliveries = new Map<string, { readonly state: DeliveryState; readonly dispatchKey: string | null; readonly leaseUntil: Date | null }>();
 
   /** Rows are immutable snapshots, so copying the collections is enough. */
@@ -52,6 +63,13 @@ export class InMemoryState {
     copy.pages = new Map(this.pages);
     copy.shares = new Map(this.shares);
     copy.verifications = new Map(this.verifications);
+    copy.oauthClients = new Map(this.oauthClients);
+    copy.grants = new Map(this.grants);
+    copy.codes = new Map(this.codes);
+    copy.refreshTokens = new Map(this.refreshTokens);
+    copy.sessions = new Map(this.sessions);
+    copy.consents = new Map(this.consents);
+    copy.signingKeys = [...this.signingKeys];
     copy.deliveries = new Map(this.deliveries);
     return copy;
   }

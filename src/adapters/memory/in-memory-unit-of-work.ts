@@ -17,6 +17,15 @@ import {
   InMemoryShareRepository,
   InMemoryEmailVerificationRepository,
 } from './in-memory.repositories.js';
+import {
+  InMemoryAuthorizationCodeRepository,
+  InMemoryConsentRepository,
+  InMemoryGrantRepository,
+  InMemoryOAuthClientRepository,
+  InMemoryRefreshTokenRepository,
+  InMemorySessionRepository,
+  InMemorySigningKeyRepository,
+} from './in-memory-identity.repositories.js';
 
 export function inMemoryRepositories(state: StateSource, ids: IdGenerator): Transaction {
   return {
@@ -32,6 +41,13 @@ export function inMemoryRepositories(state: StateSource, ids: IdGenerator): Tran
     pages: new InMemoryPageRepository(state),
     shares: new InMemoryShareRepository(state),
     verifications: new InMemoryEmailVerificationRepository(state),
+    oauthClients: new InMemoryOAuthClientRepository(state),
+    grants: new InMemoryGrantRepository(state),
+    codes: new InMemoryAuthorizationCodeRepository(state),
+    refreshTokens: new InMemoryRefreshTokenRepository(state),
+    sessions: new InMemorySessionRepository(state),
+    consents: new InMemoryConsentRepository(state),
+    signingKeys: new InMemorySigningKeyRepository(state),
   };
 }
 

@@ -145,6 +145,72 @@ export interface EmailVerificationRow {
   creationDate: Date;
 }
 
+export interface OAuthClientRow {
+  id: string;
+  name: string;
+  secretHash: string | null;
+  redirectUris: string[];
+  creationDate: Date;
+}
+
+export interface GrantRow {
+  id: string;
+  clientId: string;
+  userId: number;
+  scope: string;
+  offline: boolean;
+  creationDate: Date;
+  revocationDate: Date | null;
+}
+
+export interface CodeRow {
+  codeHash: string;
+  grantId: string;
+  clientId: string;
+  userId: number;
+  redirectUri: string;
+  scope: string;
+  codeChallenge: string | null;
+  nonce: string | null;
+  offline: boolean;
+  authTime: Date;
+  expirationDate: Date;
+  consumptionDate: Date | null;
+}
+
+export interface RefreshTokenRow {
+  tokenHash: string;
+  grantId: string;
+  clientId: string;
+  userId: number;
+  scope: string;
+  creationDate: Date;
+  rotationDate: Date | null;
+}
+
+export interface SessionRow {
+  idHash: string;
+  userId: number;
+  authTime: Date;
+  expirationDate: Date;
+}
+
+export interface ConsentRow {
+  userId: number;
+  clientId: string;
+  scope: string;
+  date: Date;
+}
+
+export interface SigningKeyRow {
+  kid: string;
+  privateKeyPem: string;
+  publicJwk: Record<string, string>;
+  certificatePem: string;
+  creationDate: Date;
+  retirementDate: Date | null;
+}
+
 export interface Schemas {
   readonly accounts: EntitySchema<AccountRow>;
   readonly users: EntitySchema<UserRow>;
@@ -159,6 +225,13 @@ export interface Schemas {
   readonly pages: EntitySchema<PageRow>;
   readonly shares: EntitySchema<ShareRow>;
   readonly verifications: EntitySchema<EmailVerificationRow>;
+  readonly oauthClients: EntitySchema<OAuthClientRow>;
+  readonly grants: EntitySchema<GrantRow>;
+  readonly codes: EntitySchema<CodeRow>;
+  readonly refreshTokens: EntitySchema<RefreshTokenRow>;
+  readonly sessions: EntitySchema<SessionRow>;
+  readonly consents: EntitySchema<ConsentRow>;
+  readonly signingKeys: EntitySchema<SigningKeyRow>;
 }
 
 export function schemas(dialect: Dialect): Schemas {
@@ -364,5 +437,78 @@ export function schemas(dialect: Dialect): Schemas {
       creationDate: timestamp('creation_date'),
     },
   });
-  return { accounts, users, apiTokens, apis, outbox, specs, derived, releases, webhooks, deliveries, pages, shares, verifications };
+  const textKey = (name: string): EntitySchemaColumnOptions => ({ name, type: 'text', primary: true });
+  const bool = (name: string): EntitySchemaColumnOptions => ({ name, type: 'boolean' });
+  const oauthClients = new EntitySchema<OAuthClientRow>({
+    name: 'OAuthClient',
+    tableName: 'oauth_clients',
+    columns: { id: textKey('id'), name: text('name'), secretHash: text('secret_hash', true), redirectUris: json('redirect_uris'), creationDate: timestamp('creation_date') },
+  });
+  const grants = new EntitySchema<GrantRow>({
+    name: 'OAuthGrant',
+    tableName: 'oauth_grants',
+    columns: {
+      id: uuid('id', true),
+      clientId: text('client_id'),
+      userId: int('user_id'),
+      scope: text('scope'),
+      offline: bool('offline'),
+      creationDate: timestamp('creation_date'),
+      revocationDate: timestamp('revocation_date', true),
+    },
+  });
+  const codes = new EntitySchema<CodeRow>({
+    name: 'OAuthCode',
+    tableName: 'oauth_codes',
+    columns: {
+      codeHash: textKey('code_hash'),
+      grantId: uuid('grant_id'),
+      clientId: text('client_id'),
+      userId: int('user_id'),
+      redirectUri: text('redirect_uri'),
+      scope: text('scope'),
+      codeChallenge: text('code_challenge', true),
+      nonce: text('nonce', true),
+      offline: bool('offline'),
+      authTime: timestamp('auth_time'),
+      expirationDate: timestamp('expiration_date'),
+      consumptionDate: timestamp('consumption_date', true),
+    },
+  });
+  const refreshTokens = new EntitySchema<RefreshTokenRow>({
+    name: 'OAuthRefreshToken',
+    tableName: 'oauth_refresh_tokens',
+    columns: {
+      tokenHash: textKey('token_hash'),
+      grantId: uuid('grant_id'),
+      clientId: text('client_id'),
+      userId: int('user_id'),
+      scope: text('scope'),
+      creationDate: timestamp('creation_date'),
+      rotationDate: timestamp('rotation_date', true),
+    },
+  });
+  const sessions = new EntitySchema<SessionRow>({
+    name: 'IdentitySession',
+    tableName: 'identity_sessions',
+    columns: { idHash: textKey('id_hash'), userId: int('user_id'), authTime: timestamp('auth_time'), expirationDate: timestamp('expiration_date') },
+  });
+  const consents = new EntitySchema<ConsentRow>({
+    name: 'OAuthConsent',
+    tableName: 'oauth_consents',
+    columns: { userId: { ...int('user_id'), primary: true }, clientId: textKey('client_id'), scope: text('scope'), date: timestamp('date') },
+  });
+  const signingKeys = new EntitySchema<SigningKeyRow>({
+    name: 'SigningKey',
+    tableName: 'signing_keys',
+    columns: {
+      kid: textKey('kid'),
+      privateKeyPem: text('private_key_pem'),
+      publicJwk: json('public_jwk'),
+      certificatePem: text('certificate_pem'),
+      creationDate: timestamp('creation_date'),
+      retirementDate: timestamp('retirement_date', true),
+    },
+  });
+  return { accounts, users, apiTokens, apis, outbox, specs, derived, releases, webhooks, deliveries, pages, shares, verifications, oauthClients, grants, codes, refreshTokens, sessions, consents, signingKeys };
 }

@@ -15,6 +15,15 @@ import { TypeOrmDeliveryRepository, TypeOrmWebhookRepository } from './typeorm-w
 import { TypeOrmPageRepository } from './typeorm-page.repository.js';
 import { TypeOrmShareRepository } from './typeorm-share.repository.js';
 import { TypeOrmEmailVerificationRepository } from './typeorm-email-verification.repository.js';
+import {
+  TypeOrmAuthorizationCodeRepository,
+  TypeOrmConsentRepository,
+  TypeOrmGrantRepository,
+  TypeOrmOAuthClientRepository,
+  TypeOrmRefreshTokenRepository,
+  TypeOrmSessionRepository,
+  TypeOrmSigningKeyRepository,
+} from './typeorm-identity.repositories.js';
 
 /** Set when a transaction writes something the webhook worker should look at. */
 export interface WorkMarker {
@@ -35,6 +44,13 @@ export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenera
     pages: new TypeOrmPageRepository(run, db.schemas),
     shares: new TypeOrmShareRepository(run, db.schemas),
     verifications: new TypeOrmEmailVerificationRepository(run, db.schemas),
+    oauthClients: new TypeOrmOAuthClientRepository(run, db.schemas),
+    grants: new TypeOrmGrantRepository(run, db.schemas),
+    codes: new TypeOrmAuthorizationCodeRepository(run, db.schemas),
+    refreshTokens: new TypeOrmRefreshTokenRepository(run, db.schemas),
+    sessions: new TypeOrmSessionRepository(run, db.schemas),
+    consents: new TypeOrmConsentRepository(run, db.schemas),
+    signingKeys: new TypeOrmSigningKeyRepository(run, db.schemas),
   };
 }
 

@@ -12,6 +12,12 @@ export interface TokenGenerator {
   generate(): SecretToken;
   /** A one-time e-mail verification token (`sbv_` + 256 random bits) and its hash (`hash`'s). */
   verificationToken(): SecretToken;
+  /** A random secret of 256 bits after `prefix` (codes, refresh tokens, sessions, client secrets) and its hash. */
+  secret(prefix: string): SecretToken;
+  /** Whether `secret` hashes to `hash`, compared in constant time. */
+  matches(secret: string, hash: string): boolean;
+  /** PKCE S256 (RFC 7636 4.2): base64url of the SHA-256 of `verifier`. */
+  s256(verifier: string): string;
   /** The hash `generate` would have stored for `token`: deterministic, one-way. */
   hash(token: string): string;
   /** A random password that satisfies the password policy, for the demo user. */

@@ -12,6 +12,15 @@ import type { WebhookRepository } from './webhook-repository.port.js';
 import type { PageRepository } from './page-repository.port.js';
 import type { ShareRepository } from './share-repository.port.js';
 import type { EmailVerificationRepository } from './email-verification-repository.port.js';
+import type {
+  AuthorizationCodeRepository,
+  ConsentRepository,
+  GrantRepository,
+  OAuthClientRepository,
+  RefreshTokenRepository,
+  SessionRepository,
+  SigningKeyRepository,
+} from './identity-repositories.port.js';
 
 /** Repositories bound to one transaction. */
 export interface Transaction {
@@ -27,6 +36,13 @@ export interface Transaction {
   readonly pages: PageRepository;
   readonly shares: ShareRepository;
   readonly verifications: EmailVerificationRepository;
+  readonly oauthClients: OAuthClientRepository;
+  readonly grants: GrantRepository;
+  readonly codes: AuthorizationCodeRepository;
+  readonly refreshTokens: RefreshTokenRepository;
+  readonly sessions: SessionRepository;
+  readonly consents: ConsentRepository;
+  readonly signingKeys: SigningKeyRepository;
 }
 
 export interface UnitOfWork {

@@ -3,6 +3,7 @@ import type { ProfileRecord, UserProfile } from '../../domain/user/user.aggregat
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import { authorize, type Principal } from '../auth/principal.js';
 import type { PasswordHasher } from '../ports/password-hasher.port.js';
+import type { Clock } from '../ports/clock.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import type { UserRepository } from '../ports/user-repository.port.js';
 import { notFound, type ApplicationError } from '../shared/application-error.js';
@@ -41,10 +42,16 @@ export class UpdateProfile {
  * Changes the caller's password: the current one must be right (403 otherwise) and the new one
  * must pass the policy (422 naming the rule). The old password stops working at once.
  */
+/**
+ * Changes the password. Everything the old one opened through the identity service ends with it:
+ * the user's login sessions and every grant (so their access and refresh tokens). API tokens stay:
+ * they are managed on their own (`/user/tokens`).
+ */
 export class ChangePassword {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly hasher: PasswordHasher,
+    private readonly clock: Clock,
   ) {}
 
   async execute(principal: Principal, input: { readonly currentPassword: string; readonly newPassword: string }): Promise<Result<void, ApplicationError>> {
@@ -58,6 +65,8 @@ export class ChangePassword {
       if (!policy.ok) return err({ kind: 'WeakPassword', errors: [{ field: 'newPassword', message: `${policy.error.rule}: ${policy.error.message}` }] });
       user.changePassword(await this.hasher.hash(input.newPassword));
       await tx.users.save(user);
+      await tx.sessions.deleteAllOfUser(user.id);
+      await tx.grants.revokeAllOfUser(user.id, this.clock.now());
       return ok();
     });
   }

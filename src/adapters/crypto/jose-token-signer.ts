@@ -1,0 +1,86 @@
+import 'reflect-metadata';
+import * as x509 from '@peculiar/x509';
+import { calculateJwkThumbprint, exportJWK, exportPKCS8, generateKeyPair, importJWK, importPKCS8, jwtVerify, SignJWT, type JWTHeaderParameters } from 'jose';
+import type { webcrypto } from 'node:crypto';
+import type { StoredSigningKey } from '../../application/ports/identity-repositories.port.js';
+
+type CryptoKey = webcrypto.CryptoKey;
+import type { JwtClaims, JwtType, SigningKeyGenerator, TokenSigner } from '../../application/ports/token-signer.port.js';
+
+const ALG = 'RS256';
+
+/**
+ * RS256 JWTs with jose. Keys are imported once per kid and kept as CryptoKeys: importing a PEM for
+ * every signature or verification would cost more than the RSA operation itself.
+ */
+export class JoseTokenSigner implements TokenSigner {
+  private readonly privateKeys = new Map<string, Promise<CryptoKey>>();
+  private readonly publicKeys = new Map<string, Promise<CryptoKey>>();
+
+  async sign(claims: JwtClaims, typ: JwtType, key: StoredSigningKey): Promise<string> {
+    let privateKey = this.privateKeys.get(key.kid);
+    if (!privateKey) {
+      privateKey = importPKCS8(key.privateKeyPem, ALG);
+      this.privateKeys.set(key.kid, privateKey);
+    }
+    return new SignJWT({ ...claims }).setProtectedHeader({ alg: ALG, kid: key.kid, typ }).sign(await privateKey);
+  }
+
+  async verify(jwt: string, typ: JwtType, keys: readonly StoredSigningKey[], issuer: string, now: Date): Promise<JwtClaims | undefined> {
+    try {
+      const { payload } = await jwtVerify(jwt, (header: JWTHeaderParameters) => this.publicKey(header, keys), {
+        algorithms: [ALG],
+        issuer,
+        typ,
+        currentDate: now,
+        requiredClaims: ['exp', 'iat', 'sub'],
+      });
+      return payload;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private publicKey(header: JWTHeaderParameters, keys: readonly StoredSigningKey[]): Promise<CryptoKey> {
+    const key = keys.find((k) => k.kid === header.kid);
+    if (!key) throw new Error('unknown kid');
+    let imported = this.publicKeys.get(key.kid);
+    if (!imported) {
+      imported = importJWK({ ...key.publicJwk, alg: ALG }, ALG) as Promise<CryptoKey>;
+      this.publicKeys.set(key.kid, imported);
+    }
+    return imported;
+  }
+}
+
+/**
+ * RSA 2048 key pairs; the kid is the key's JWK thumbprint (RFC 7638). The certificate is
+ * self-signed and only wraps the public key for clients that want PEM certificates (Google's Node
+ * library fetches `/oauth2/v1/certs`); nobody should trust it as a CA.
+ */
+export class JoseSigningKeyGenerator implements SigningKeyGenerator {
+  constructor(private readonly subject: string) {}
+
+  async generate(now: Date): Promise<StoredSigningKey> {
+    const pair = await generateKeyPair(ALG, { extractable: true, modulusLength: 2048 });
+    const jwk = await exportJWK(pair.publicKey);
+    const kid = await calculateJwkThumbprint(jwk);
+    x509.cryptoProvider.set(globalThis.crypto);
+    const certificate = await x509.X509CertificateGenerator.createSelfSigned({
+      serialNumber: Buffer.from(kid, 'base64url').subarray(0, 16).toString('hex'),
+      name: `CN=${this.subject.replace(/[,=+<>#;"\\]/g, ' ')}`,
+      notBefore: now,
+      notAfter: new Date(now.getTime() + 5 * 365 * 24 * 3600_000),
+      signingAlgorithm: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+      keys: pair,
+    });
+    return {
+      kid,
+      privateKeyPem: await exportPKCS8(pair.privateKey),
+      publicJwk: { kty: String(jwk.kty), n: String(jwk.n), e: String(jwk.e) },
+      certificatePem: certificate.toString('pem'),
+      creationDate: now,
+      retirementDate: null,
+    };
+  }
+}

@@ -1,0 +1,204 @@
+import { IsNull, Not } from 'typeorm';
+import type {
+  AuthorizationCodeRepository,
+  ConsentRepository,
+  GrantRepository,
+  OAuthClientRepository,
+  RefreshTokenRepository,
+  SessionRepository,
+  SigningKeyRepository,
+  StoredSigningKey,
+} from '../../application/ports/identity-repositories.port.js';
+import type { AuthorizationCode, Consent, Grant, RefreshToken, Session } from '../../domain/identity/grant.js';
+import { OAuthClient } from '../../domain/identity/oauth-client.js';
+import type { CodeRow, GrantRow, RefreshTokenRow, Schemas } from './schema.js';
+import { isUuid, type Run } from './typeorm-database.js';
+
+export class TypeOrmOAuthClientRepository implements OAuthClientRepository {
+  constructor(
+    private readonly run: Run,
+    private readonly s: Schemas,
+  ) {}
+
+  get(id: string): Promise<OAuthClient | undefined> {
+    return this.run(async (m) => {
+      const row = await m.getRepository(this.s.oauthClients).findOneBy({ id });
+      return row ? OAuthClient.rehydrate(row) : undefined;
+    });
+  }
+
+  add(client: OAuthClient): Promise<void> {
+    return this.run(async (m) => {
+      await m.getRepository(this.s.oauthClients).insert({ ...client.snapshot(), redirectUris: [...client.snapshot().redirectUris] });
+    });
+  }
+}
+
+const grantFromRow = (row: GrantRow): Grant => ({ ...row, userId: Number(row.userId), offline: Boolean(row.offline) });
+
+export class TypeOrmGrantRepository implements GrantRepository {
+  constructor(
+    private readonly run: Run,
+    private readonly s: Schemas,
+  ) {}
+
+  add(grant: Grant): Promise<void> {
+    return this.run(async (m) => {
+      await m.getRepository(this.s.grants).insert(grant);
+    });
+  }
+
+  get(id: string): Promise<Grant | undefined> {
+    if (!isUuid(id)) return Promise.resolve(undefined);
+    return this.run(async (m) => {
+      const row = await m.getRepository(this.s.grants).findOneBy({ id });
+      return row ? grantFromRow(row) : undefined;
+    });
+  }
+
+  revoke(id: string, now: Date): Promise<void> {
+    if (!isUuid(id)) return Promise.resolve();
+    return this.run(async (m) => {
+      await m.getRepository(this.s.grants).update({ id, revocationDate: IsNull() }, { revocationDate: now });
+    });
+  }
+
+  revokeAllOfUser(userId: number, now: Date): Promise<void> {
+    return this.run(async (m) => {
+      await m.getRepository(this.s.grants).update({ userId, revocationDate: IsNull() }, { revocationDate: now });
+    });
+  }
+}
+
+const codeFromRow = (row: CodeRow): AuthorizationCode => ({ ...row, userId: Number(row.userId), offline: Boolean(row.offline) });
+
+export class TypeOrmAuthorizationCodeRepository implements AuthorizationCodeRepository {
+  constructor(
+    private readonly run: Run,
+    private readonly s: Schemas,
+  ) {}
+
+  add(code: AuthorizationCode): Promise<void> {
+    return this.run(async (m) => {
+      await m.getRepository(this.s.codes).insert(code);
+    });
+  }
+
+  get(codeHash: string): Promise<AuthorizationCode | undefined> {
+    return this.run(async (m) => {
+      const row = await m.getRepository(this.s.codes).findOneBy({ codeHash });
+      return row ? codeFromRow(row) : undefined;
+    });
+  }
+
+  consume(codeHash: string, now: Date): Promise<boolean> {
+    return this.run(async (m) => {
+      const updated = await m.getRepository(this.s.codes).update({ codeHash, consumptionDate: IsNull() }, { consumptionDate: now });
+      return updated.affected === 1;
+    });
+  }
+}
+
+const refreshFromRow = (row: RefreshTokenRow): RefreshToken => ({ ...row, userId: Number(row.userId) });
+
+export class TypeOrmRefreshTokenRepository implements RefreshTokenRepository {
+  constructor(
+    private readonly run: Run,
+    private readonly s: Schemas,
+  ) {}
+
+  add(token: RefreshToken): Promise<void> {
+    return this.run(async (m) => {
+      await m.getRepository(this.s.refreshTokens).insert(token);
+    });
+  }
+
+  get(tokenHash: string): Promise<RefreshToken | undefined> {
+    return this.run(async (m) => {
+      const row = await m.getRepository(this.s.refreshTokens).findOneBy({ tokenHash });
+      return row ? refreshFromRow(row) : undefined;
+    });
+  }
+
+  rotate(tokenHash: string, now: Date): Promise<boolean> {
+    return this.run(async (m) => {
+      const updated = await m.getRepository(this.s.refreshTokens).update({ tokenHash, rotationDate: IsNull() }, { rotationDate: now });
+      return updated.affected === 1;
+    });
+  }
+}
+
+export class TypeOrmSessionRepository implements SessionRepository {
+  constructor(
+    private readonly run: Run,
+    private readonly s: Schemas,
+  ) {}
+
+  add(session: Session): Promise<void> {
+    return this.run(async (m) => {
+      await m.getRepository(this.s.sessions).insert(session);
+    });
+  }
+
+  get(idHash: string): Promise<Session | undefined> {
+    return this.run(async (m) => {
+      const row = await m.getRepository(this.s.sessions).findOneBy({ idHash });
+      return row ? { ...row, userId: Number(row.userId) } : undefined;
+    });
+  }
+
+  delete(idHash: string): Promise<void> {
+    return this.run(async (m) => {
+      await m.getRepository(this.s.sessions).delete({ idHash });
+    });
+  }
+
+  deleteAllOfUser(userId: number): Promise<void> {
+    return this.run(async (m) => {
+      await m.getRepository(this.s.sessions).delete({ userId });
+    });
+  }
+}
+
+export class TypeOrmConsentRepository implements ConsentRepository {
+  constructor(
+    private readonly run: Run,
+    private readonly s: Schemas,
+  ) {}
+
+  get(userId: number, clientId: string): Promise<Consent | undefined> {
+    return this.run(async (m) => {
+      const row = await m.getRepository(this.s.consents).findOneBy({ userId, clientId });
+      return row ? { ...row, userId: Number(row.userId) } : undefined;
+    });
+  }
+
+  save(consent: Consent): Promise<void> {
+    return this.run(async (m) => {
+      await m.getRepository(this.s.consents).upsert(consent, ['userId', 'clientId']);
+    });
+  }
+}
+
+export class TypeOrmSigningKeyRepository implements SigningKeyRepository {
+  constructor(
+    private readonly run: Run,
+    private readonly s: Schemas,
+  ) {}
+
+  list(): Promise<StoredSigningKey[]> {
+    return this.run((m) => m.getRepository(this.s.signingKeys).find({ order: { creationDate: 'DESC' } }));
+  }
+
+  add(key: StoredSigningKey): Promise<void> {
+    return this.run(async (m) => {
+      await m.getRepository(this.s.signingKeys).insert({ ...key, publicJwk: { ...key.publicJwk } });
+    });
+  }
+
+  retireAllBut(kid: string, now: Date): Promise<void> {
+    return this.run(async (m) => {
+      await m.getRepository(this.s.signingKeys).update({ kid: Not(kid), retirementDate: IsNull() }, { retirementDate: now });
+    });
+  }
+}

@@ -1,0 +1,83 @@
+import type { UserId } from '../../domain/account/account.js';
+import type { AuthorizationCode, Consent, Grant, GrantId, RefreshToken, Session } from '../../domain/identity/grant.js';
+import type { OAuthClient, OAuthClientId } from '../../domain/identity/oauth-client.js';
+import { token } from '../shared/token.js';
+
+export interface OAuthClientRepository {
+  /** undefined when no client has this id. */
+  get(id: OAuthClientId): Promise<OAuthClient | undefined>;
+  add(client: OAuthClient): Promise<void>;
+}
+export const OAuthClientRepository = token<OAuthClientRepository>('OAuthClientRepository');
+
+export interface GrantRepository {
+  add(grant: Grant): Promise<void>;
+  /** undefined when absent. */
+  get(id: GrantId): Promise<Grant | undefined>;
+  /** Marks the grant revoked (a no-op when it is already); every token naming it stops working. */
+  revoke(id: GrantId, now: Date): Promise<void>;
+  /** Revokes every grant of the user (a password change). */
+  revokeAllOfUser(userId: UserId, now: Date): Promise<void>;
+}
+export const GrantRepository = token<GrantRepository>('GrantRepository');
+
+export interface AuthorizationCodeRepository {
+  add(code: AuthorizationCode): Promise<void>;
+  /** undefined when no code has this hash. */
+  get(codeHash: string): Promise<AuthorizationCode | undefined>;
+  /**
+   * Marks the code used if nobody has: true for exactly one caller however many race, across
+   * instances (a conditional update), so a code is never redeemed twice.
+   */
+  consume(codeHash: string, now: Date): Promise<boolean>;
+}
+export const AuthorizationCodeRepository = token<AuthorizationCodeRepository>('AuthorizationCodeRepository');
+
+export interface RefreshTokenRepository {
+  add(token: RefreshToken): Promise<void>;
+  /** undefined when no refresh token has this hash. */
+  get(tokenHash: string): Promise<RefreshToken | undefined>;
+  /** Marks the token rotated if it was not: true for exactly one caller, like `consume`. */
+  rotate(tokenHash: string, now: Date): Promise<boolean>;
+}
+export const RefreshTokenRepository = token<RefreshTokenRepository>('RefreshTokenRepository');
+
+export interface SessionRepository {
+  add(session: Session): Promise<void>;
+  /** undefined when absent. */
+  get(idHash: string): Promise<Session | undefined>;
+  delete(idHash: string): Promise<void>;
+  /** Ends every session of the user (a password change). */
+  deleteAllOfUser(userId: UserId): Promise<void>;
+}
+export const SessionRepository = token<SessionRepository>('SessionRepository');
+
+export interface ConsentRepository {
+  /** undefined when the user never consented to the client. */
+  get(userId: UserId, clientId: OAuthClientId): Promise<Consent | undefined>;
+  /** Inserts or replaces the user's consent to the client. */
+  save(consent: Consent): Promise<void>;
+}
+export const ConsentRepository = token<ConsentRepository>('ConsentRepository');
+
+/** A signing key pair as stored: the private half as PKCS#8 PEM. */
+export interface StoredSigningKey {
+  readonly kid: string;
+  readonly privateKeyPem: string;
+  /** The public JWK (kty, n, e). */
+  readonly publicJwk: Readonly<Record<string, string>>;
+  /** A self-signed X.509 certificate of the public key, PEM, for `/oauth2/v1/certs`. */
+  readonly certificatePem: string;
+  readonly creationDate: Date;
+  /** When a newer key took over signing; null for the key that signs now. */
+  readonly retirementDate: Date | null;
+}
+
+export interface SigningKeyRepository {
+  /** Every stored key, newest first. */
+  list(): Promise<StoredSigningKey[]>;
+  add(key: StoredSigningKey): Promise<void>;
+  /** Sets the retirement date of every key but `kid` that has none. */
+  retireAllBut(kid: string, now: Date): Promise<void>;
+}
+export const SigningKeyRepository = token<SigningKeyRepository>('SigningKeyRepository');

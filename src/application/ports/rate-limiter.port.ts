@@ -1,0 +1,16 @@
+import { token } from '../shared/token.js';
+
+export interface RateLimit {
+  /** Attempts allowed per window. */
+  readonly limit: number;
+  readonly windowMs: number;
+}
+
+export interface RateLimiter {
+  /**
+   * Counts one attempt for `key`: allowed while the window holds at most `limit`, otherwise refused
+   * with the milliseconds until the window ends.
+   */
+  attempt(key: string, rule: RateLimit, now: Date): Promise<{ readonly allowed: true } | { readonly allowed: false; readonly retryAfterMs: number }>;
+}
+export const RateLimiter = token<RateLimiter>('RateLimiter');

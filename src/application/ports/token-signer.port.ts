@@ -1,0 +1,24 @@
+import type { StoredSigningKey } from './identity-repositories.port.js';
+import { token } from '../shared/token.js';
+
+/** `at+jwt` for access tokens (RFC 9068), `JWT` for ID tokens: a token of one kind is never taken for the other. */
+export type JwtType = 'at+jwt' | 'JWT';
+
+export type JwtClaims = Readonly<Record<string, unknown>>;
+
+export interface TokenSigner {
+  /** Signs `claims` with `key` (RS256), the header naming its `kid` and `typ`. */
+  sign(claims: JwtClaims, typ: JwtType, key: StoredSigningKey): Promise<string>;
+  /**
+   * The claims of `jwt` if one of `keys` signed it (RS256, by its `kid`), its `typ` is `typ`,
+   * `iss` is `issuer` and `exp` is after `now`; undefined otherwise, never throwing for bad input.
+   */
+  verify(jwt: string, typ: JwtType, keys: readonly StoredSigningKey[], issuer: string, now: Date): Promise<JwtClaims | undefined>;
+}
+export const TokenSigner = token<TokenSigner>('TokenSigner');
+
+export interface SigningKeyGenerator {
+  /** A new RSA 2048 key pair with its kid, public JWK and self-signed certificate. */
+  generate(now: Date): Promise<StoredSigningKey>;
+}
+export const SigningKeyGenerator = token<SigningKeyGenerator>('SigningKeyGenerator');
