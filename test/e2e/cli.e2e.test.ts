@@ -124,6 +124,34 @@ describe('e2e: the specbase command', function () {
     await exited(server.child);
   });
 
+  it('registers OAuth clients (a secret shown once, none for a public client) and rotates the signing key', async () => {
+    const env = baseEnv(join(dir, 'oauth.sqlite'));
+    const created = await cli(['client', 'create', '--name', 'Dashboard', '--redirect-uri', 'https://app.example.com/cb', '--redirect-uri', 'http://127.0.0.1:8000/cb'], env);
+    expect(created.code, created.stderr).to.equal(0);
+    const client = JSON.parse(created.stdout) as { clientId: string; clientSecret: string };
+    expect(client.clientId).to.match(/\.apps\.specbase$/);
+    expect(client.clientSecret).to.match(/^sbcs_[A-Za-z0-9_-]{43}$/);
+    const mobile = JSON.parse((await cli(['client', 'create', '--name', 'Mobile', '--redirect-uri', 'com.example.app:/cb', '--public'], env)).stdout) as { clientSecret: null };
+    expect(mobile.clientSecret).to.equal(null);
+    const refused = await cli(['client', 'create', '--name', 'Bad', '--redirect-uri', 'http://app.example.com/cb'], env);
+    expect(refused.code).to.not.equal(0);
+    expect(refused.stderr).to.include('must use https');
+
+    const server = await serve(env);
+    const before = (await (await fetch(`${server.url}/oauth2/v2/certs`)).json()) as { keys: { kid: string }[] };
+    expect(before.keys).to.have.length(1);
+    server.child.kill('SIGTERM');
+    await exited(server.child);
+    const rotated = await cli(['keys', 'rotate'], env);
+    expect(rotated.code, rotated.stderr).to.equal(0);
+    const { kid } = JSON.parse(rotated.stdout) as { kid: string };
+    const again = await serve(env);
+    const after = (await (await fetch(`${again.url}/oauth2/v2/certs`)).json()) as { keys: { kid: string }[] };
+    expect(after.keys.map((k) => k.kid).sort(), 'the new key, and the retired one until its tokens expire').to.deep.equal([kid, before.keys[0]!.kid].sort());
+    again.child.kill('SIGTERM');
+    await exited(again.child);
+  });
+
   it('migrate applies the migrations once', async () => {
     const env = baseEnv(join(dir, 'specbase.sqlite'));
     const first = await cli(['migrate'], env);

@@ -18,4 +18,10 @@ export class InMemoryRateLimiter implements RateLimiter {
     window.count += 1;
     return window.count <= rule.limit ? { allowed: true } : { allowed: false, retryAfterMs: window.end - t };
   }
+
+  async exceeded(key: string, rule: RateLimit, now: Date): Promise<number | null> {
+    const window = this.windows.get(key);
+    const t = now.getTime();
+    return window && window.end > t && window.count >= rule.limit ? window.end - t : null;
+  }
 }

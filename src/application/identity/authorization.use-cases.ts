@@ -204,7 +204,10 @@ export class Authorize {
   }
 }
 
-/** Login-form attempts: per address and per e-mail, so neither one guesser nor many can try passwords fast. */
+/**
+ * Failed sign-ins allowed per window: per address and per e-mail, so neither one guesser nor many
+ * can try passwords fast. Only failures count; a person who signs in often is never held up.
+ */
 export const LOGIN_LIMITS = {
   perIp: { limit: 30, windowMs: 5 * 60_000 },
   perEmail: { limit: 10, windowMs: 5 * 60_000 },
@@ -224,12 +227,16 @@ export class SignIn {
 
   async execute(input: { readonly email: string; readonly password: string; readonly ip: string }): Promise<Result<{ readonly cookie: string; readonly user: SignedIn }, SignInError>> {
     const now = this.clock.now();
-    for (const [key, rule] of [[`login:ip:${input.ip}`, LOGIN_LIMITS.perIp], [`login:email:${normaliseEmail(input.email)}`, LOGIN_LIMITS.perEmail]] as const) {
-      const attempt = await this.limiter.attempt(key, rule, now);
-      if (!attempt.allowed) return err({ kind: 'RateLimited', retryAfterMs: attempt.retryAfterMs });
+    const limits = [[`login:ip:${input.ip}`, LOGIN_LIMITS.perIp], [`login:email:${normaliseEmail(input.email)}`, LOGIN_LIMITS.perEmail]] as const;
+    for (const [key, rule] of limits) {
+      const waitMs = await this.limiter.exceeded(key, rule, now);
+      if (waitMs !== null) return err({ kind: 'RateLimited', retryAfterMs: waitMs });
     }
     const user = await this.authenticate.execute(input.email, input.password);
-    if (!user.ok) return err({ kind: 'WrongCredentials' });
+    if (!user.ok) {
+      for (const [key, rule] of limits) await this.limiter.attempt(key, rule, now);
+      return err({ kind: 'WrongCredentials' });
+    }
     const secret = this.generator.secret('');
     const session = { idHash: secret.hash, userId: user.value, authTime: now, expirationDate: new Date(now.getTime() + SESSION_TTL_MS) };
     await this.uow.run(async (tx) => ok(await tx.sessions.add(session)));

@@ -12,5 +12,7 @@ export interface RateLimiter {
    * with the milliseconds until the window ends.
    */
   attempt(key: string, rule: RateLimit, now: Date): Promise<{ readonly allowed: true } | { readonly allowed: false; readonly retryAfterMs: number }>;
+  /** Whether `key` has used up its window, without counting: the milliseconds until it ends, or null. */
+  exceeded(key: string, rule: RateLimit, now: Date): Promise<number | null>;
 }
 export const RateLimiter = token<RateLimiter>('RateLimiter');

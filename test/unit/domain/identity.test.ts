@@ -1,0 +1,75 @@
+import { expect } from 'chai';
+import { checkCodeRedemption, checkRefresh, consentCovers, widenConsent, type AuthorizationCode, type RefreshToken } from '../../../src/domain/identity/grant.js';
+import { OAuthClient } from '../../../src/domain/identity/oauth-client.js';
+import { isSubScope, parseScope, scopeClaims } from '../../../src/domain/identity/oauth-scope.js';
+
+const NOW = new Date('2026-11-22T10:15:00.000Z');
+const BASE = 'https://docs.example.com';
+
+describe('identity rules', () => {
+  describe('scopes', () => {
+    const known = scopeClaims(BASE);
+    it('accepts Google’s names under the scope base and the OpenID names, with the same meaning', () => {
+      const parsed = parseScope(`${BASE}/auth/userinfo.email openid ${BASE}/auth/userinfo.email profile ${BASE}/auth/plus.me`, known);
+      expect(parsed.ok && parsed.value.value).to.equal(`${BASE}/auth/userinfo.email openid profile ${BASE}/auth/plus.me`);
+      expect(parsed.ok && [...parsed.value.claims].sort()).to.deep.equal(['email', 'openid', 'profile']);
+    });
+    it('refuses an unknown or empty scope, and names under another base', () => {
+      expect(parseScope('openid admin', known)).to.deep.equal({ ok: false, error: { kind: 'UnknownScope', scope: 'admin' } });
+      expect(parseScope('  ', known)).to.deep.equal({ ok: false, error: { kind: 'EmptyScope' } });
+      expect(parseScope('https://www.googleapis.com/auth/userinfo.email', known).ok).to.equal(false);
+    });
+    it('lets a refresh narrow a scope, never widen it', () => {
+      expect(isSubScope('email', 'openid email')).to.equal(true);
+      expect(isSubScope('email profile', 'openid email')).to.equal(false);
+    });
+  });
+
+  describe('authorization codes', () => {
+    const code: AuthorizationCode = {
+      codeHash: 'h',
+      grantId: 'g',
+      clientId: 'app',
+      userId: 1,
+      redirectUri: 'https://app.example.com/cb',
+      scope: 'openid',
+      codeChallenge: 'challenge',
+      nonce: null,
+      offline: false,
+      authTime: NOW,
+      expirationDate: new Date(NOW.getTime() + 60_000),
+      consumptionDate: null,
+    };
+    const request = { clientId: 'app', redirectUri: 'https://app.example.com/cb', verifierChallenge: 'challenge' };
+    it('redeem once, by their client, with their redirect URI and verifier, within 60 s', () => {
+      expect(checkCodeRedemption(code, request, NOW).ok).to.equal(true);
+      expect(checkCodeRedemption({ ...code, consumptionDate: NOW }, request, NOW)).to.deep.equal({ ok: false, error: 'AlreadyUsed' });
+      expect(checkCodeRedemption(code, request, new Date(NOW.getTime() + 60_000))).to.deep.equal({ ok: false, error: 'Expired' });
+      expect(checkCodeRedemption(code, { ...request, clientId: 'other' }, NOW)).to.deep.equal({ ok: false, error: 'WrongClient' });
+      expect(checkCodeRedemption(code, { ...request, redirectUri: undefined }, NOW)).to.deep.equal({ ok: false, error: 'WrongRedirectUri' });
+      expect(checkCodeRedemption(code, { ...request, verifierChallenge: null }, NOW)).to.deep.equal({ ok: false, error: 'PkceMismatch' });
+      expect(checkCodeRedemption({ ...code, codeChallenge: null }, request, NOW), 'a verifier where no challenge was sent').to.deep.equal({ ok: false, error: 'PkceMismatch' });
+    });
+  });
+
+  it('refresh tokens: used by their client only; a rotated one used again is a replay', () => {
+    const token: RefreshToken = { tokenHash: 'h', grantId: 'g', clientId: 'app', userId: 1, scope: 'openid', creationDate: NOW, rotationDate: null };
+    expect(checkRefresh(token, 'app').ok).to.equal(true);
+    expect(checkRefresh(token, 'other')).to.deep.equal({ ok: false, error: 'WrongClient' });
+    expect(checkRefresh({ ...token, rotationDate: NOW }, 'app')).to.deep.equal({ ok: false, error: 'Reused' });
+  });
+
+  it('consents accumulate and cover what was allowed, nothing more', () => {
+    const first = widenConsent(undefined, { userId: 1, clientId: 'app', scope: 'openid email' }, NOW);
+    expect(consentCovers(first, 'email')).to.equal(true);
+    expect(consentCovers(first, 'email profile')).to.equal(false);
+    expect(consentCovers(widenConsent(first, { userId: 1, clientId: 'app', scope: 'profile' }, NOW), 'openid email profile')).to.equal(true);
+    expect(consentCovers(undefined, 'openid')).to.equal(false);
+  });
+
+  it('clients: redirect URIs absolute, without fragment, https unless loopback; no javascript: or data:', () => {
+    const make = (uri: string) => OAuthClient.create({ id: 'c', name: 'App', secretHash: null, redirectUris: [uri] }, NOW).ok;
+    for (const good of ['https://app.example.com/cb', 'http://127.0.0.1:8000/cb', 'http://localhost/cb', 'com.example.app:/oauth2redirect']) expect(make(good), good).to.equal(true);
+    for (const bad of ['/relative', 'https://app.example.com/cb#frag', 'http://app.example.com/cb', 'javascript:alert(1)', 'data:text/html,x', 'not a uri']) expect(make(bad), bad).to.equal(false);
+  });
+});
