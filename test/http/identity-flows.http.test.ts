@@ -57,7 +57,7 @@ forEachDatabase('identity service: flows and refusals over HTTP', (target) => {
   });
 
   function authUrl(client: Registered, extra: Record<string, string> = {}): string {
-    return `/o/oauth2/auth?${new URLSearchParams({ response_type: 'code', client_id: client.clientId, redirect_uri: REDIRECT, scope: 'openid email profile', state: 'st-1', ...extra })}`;
+    return `/o/oauth2/auth?${new URLSearchParams({ response_type: 'code', client_id: client.clientId, redirect_uri: REDIRECT, scope: 'openid email profile', state: 'st-1', ...extra }).toString()}`;
   }
 
   async function tokenRequest(fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
@@ -215,7 +215,8 @@ forEachDatabase('identity service: flows and refusals over HTTP', (target) => {
       const issued = await code(confidential);
       const base = { grant_type: 'authorization_code', code: issued.code, redirect_uri: REDIRECT, code_verifier: issued.verifier, ...credentials(confidential) };
       await expectOAuthError(await tokenRequest({ ...base, code_verifier: pkce().verifier }), 400, 'invalid_grant');
-      const { code_verifier: _omitted, ...withoutVerifier } = base;
+      const withoutVerifier: Record<string, string> = { ...base };
+      delete withoutVerifier['code_verifier'];
       await expectOAuthError(await tokenRequest(withoutVerifier), 400, 'invalid_grant');
       await expectOAuthError(await tokenRequest({ ...base, redirect_uri: `${REDIRECT}/` }), 400, 'invalid_grant');
       await expectOAuthError(await tokenRequest({ ...base, ...credentials(other) }), 400, 'invalid_grant');
