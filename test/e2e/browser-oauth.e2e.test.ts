@@ -267,7 +267,6 @@ describeWithBrowser(SUITE, function () {
     const hitsBefore = receiver.hits.length;
     await page.goto(request.url);
     await seeLoginPage();
-    // The page comes back as a 401, which Chromium logs as a failed resource: the console is not checked here.
     await signIn('not the passphrase');
 
     const alert = page.getByRole('alert');
@@ -276,6 +275,8 @@ describeWithBrowser(SUITE, function () {
     expect(new URL(page.url()).origin + new URL(page.url()).pathname).to.equal(`${server.url}/o/oauth2/auth`);
     await seeLoginPage();
     expect(await page.getByLabel('Password', { exact: true }).inputValue(), 'the password is not echoed back').to.equal('');
+    expect(await page.getByLabel('E-mail').inputValue(), 'the e-mail stays filled in').to.equal(ada.email);
+    expect(consoleErrors, 'browser console').to.deep.equal([]);
     expect(receiver.hits.length, 'nothing reached the client').to.equal(hitsBefore);
 
     await signIn(ada.password);

@@ -269,14 +269,15 @@ export function identityRouter(deps: IdentityUseCases): Router {
   const hidden = (ctx: Context, request: string, step: string) =>
     `<input type="hidden" name="csrf" value="${escapeHtml(csrfToken(ctx))}"><input type="hidden" name="request" value="${escapeHtml(request)}"><input type="hidden" name="step" value="${step}">`;
 
-  const loginPage = (ctx: Context, request: AuthorizationRequest, query: string, problem?: string, status = 200) =>
+  /** A failed sign-in answers 200 with the reason on the page (a 401 would need an HTTP authentication challenge); the e-mail stays filled in. */
+  const loginPage = (ctx: Context, request: AuthorizationRequest, query: string, problem?: string, status = 200, email = '') =>
     sendHtml(
       ctx,
       status,
       'Sign in',
       `<p>to continue to <strong>${escapeHtml(request.client.name)}</strong></p>${problem ? `<p class="error" role="alert">${escapeHtml(problem)}</p>` : ''}
 <form method="post" action="/o/oauth2/auth">${hidden(ctx, query, 'login')}
-<label for="email">E-mail</label><input type="email" id="email" name="email" autocomplete="username" required>
+<label for="email">E-mail</label><input type="email" id="email" name="email" autocomplete="username" value="${escapeHtml(email)}" required>
 <label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button></form>`,
       [formActionSource(request.redirectUri)],
@@ -347,7 +348,7 @@ export function identityRouter(deps: IdentityUseCases): Router {
           ctx.set('Retry-After', String(Math.ceil(signedIn.error.retryAfterMs / 1000)));
           return loginPage(ctx, request, query, 'Too many sign-in attempts. Wait a few minutes and try again.', 429);
         }
-        return loginPage(ctx, request, query, 'The e-mail or password is wrong.', 401);
+        return loginPage(ctx, request, query, 'The e-mail or password is wrong.', 200, fields['email'] ?? '');
       }
       ctx.append('Set-Cookie', cookie(SESSION_COOKIE, signedIn.value.cookie, 7 * 24 * 3600));
       // A fresh sign-in satisfies prompt=login; consent is asked below if needed.
