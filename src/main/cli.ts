@@ -24,7 +24,7 @@ const USAGE = `Usage: specbase <command>
   token create --email E --name N --scopes s1,s2
   client create --name N --redirect-uri U [--redirect-uri U2 ...] [--public]
                                          register an OAuth client (its secret is shown once; none with --public)
-  keys rotate                            make a new signing key; the old one stays published until its tokens expire
+  keys rotate                            add a signing key: published now, signing 6 minutes later; the old one stays published until its tokens expire
 
 Configuration comes from the environment; see docs/configuration.md.`;
 
@@ -199,8 +199,8 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'keys rotate': {
       options(rest, {});
-      const kid = await withStorage(config, (c) => c.get(SigningKeys).rotate());
-      return print({ kid });
+      const rotated = await withStorage(config, (c) => c.get(SigningKeys).rotate());
+      return print({ kid: rotated.kid, activationDate: rotated.activationDate.toISOString() });
     }
     default:
       throw new UsageError(`unknown command: ${argv.slice(0, 2).join(' ')}\n\n${USAGE}`);

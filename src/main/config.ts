@@ -11,6 +11,8 @@ export interface Config {
   readonly bootstrap: boolean;
   readonly jsonMaxBytes: number;
   readonly importMaxBytes: number;
+  /** `TRUST_PROXY`: take the client address from `X-Forwarded-For` (behind a reverse proxy), for rate limits. */
+  readonly trustProxy: boolean;
   readonly identity: {
     /** `SCOPE_BASE`: prefix of the Google-style scope names; defaults to PUBLIC_URL. */
     readonly scopeBase: string;
@@ -46,6 +48,15 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   if (raw === '' || raw === 'false' || raw === '0') return false;
   if (raw === 'true' || raw === '1') return true;
   throw new ConfigError(`${name} must be true or false, not "${env[name]}"`);
+}
+
+function absoluteUrl(name: string, value: string): string {
+  try {
+    new URL(value);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute URL, not "${value}"`);
+  }
+  return value;
 }
 
 /** Reads the configuration; throws ConfigError naming the variable when one is malformed. */
@@ -88,7 +99,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jsonMaxBytes: integer(env, 'JSON_MAX_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
     importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     mail,
-    identity: { scopeBase: (env['SCOPE_BASE'] || publicUrl).replace(/\/+$/, '') },
+    identity: { scopeBase: absoluteUrl('SCOPE_BASE', (env['SCOPE_BASE'] || publicUrl).replace(/\/+$/, '')) },
+    trustProxy: flag(env, 'TRUST_PROXY'),
     webhooks: {
       allowPrivateTargets: flag(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
       timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),

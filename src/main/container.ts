@@ -322,8 +322,8 @@ function bindIdentity(c: Container, config: Config): void {
   c.bind(ConsentRepository).toResolvedValue((r: Transaction) => r.consents, [RepositoriesToken]);
   c.bind(SigningKeyRepository).toResolvedValue((r: Transaction) => r.signingKeys, [RepositoriesToken]);
   c.bind(SigningKeys).toResolvedValue(
-    (keys: SigningKeyRepository, uow: UnitOfWork, generator: SigningKeyGenerator, clock: Clock) => new SigningKeys(keys, uow, generator, clock),
-    [SigningKeyRepository, UnitOfWork, SigningKeyGenerator, Clock],
+    (keys: SigningKeyRepository, generator: SigningKeyGenerator, clock: Clock) => new SigningKeys(keys, generator, clock),
+    [SigningKeyRepository, SigningKeyGenerator, Clock],
   );
   c.bind(TokenIssuer).toResolvedValue(
     (signer: TokenSigner, keys: SigningKeys, settings: IdentitySettings, ids: IdGenerator, clock: Clock) => new TokenIssuer(signer, keys, settings, ids, clock),

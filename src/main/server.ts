@@ -54,6 +54,7 @@ export function createApp(container: Container): Koa {
   return createHttpApp({
     logger: container.get<Logger>(LoggerToken),
     jsonMaxBytes: config.jsonMaxBytes,
+    trustProxy: config.trustProxy,
     importMaxBytes: config.importMaxBytes,
     health: () => storage.ping(),
     authenticate: container.get(AuthenticateToken),

@@ -237,6 +237,23 @@ forEachDatabase('identity service: flows and refusals over HTTP', (target) => {
       await expectOAuthError(await tokenRequest({ grant_type: 'password', username: 'a', password: 'b' }, { Authorization: `Basic ${basic}` }), 400, 'unsupported_grant_type');
     });
 
+    it('answers a malformed or oversized body in OAuth’s error shape, not problem+json', async () => {
+      const malformed = await fetch(`${server.url}/o/oauth2/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"grant_type":' });
+      await expectOAuthError(malformed, 400, 'invalid_request');
+      const huge = await fetch(`${server.url}/o/oauth2/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'authorization_code', code: 'x'.repeat(40_000) }) });
+      await expectOAuthError(huge, 413, 'invalid_request');
+    });
+
+    it('lets a client that authenticates revoke only its own tokens; a bare token holder may revoke theirs', async () => {
+      const mine = await tokensFor(confidential, { access_type: 'offline' });
+      const byOther = await fetch(`${server.url}/o/oauth2/revoke`, { method: 'POST', body: new URLSearchParams({ token: mine.refresh_token!, ...credentials(other) }) });
+      expect(byOther.status).to.equal(200);
+      expect((await userinfo(mine.access_token)).status, 'another client cannot revoke it').to.equal(200);
+      const byHolder = await fetch(`${server.url}/o/oauth2/revoke`, { method: 'POST', body: new URLSearchParams({ token: mine.refresh_token! }) });
+      expect(byHolder.status).to.equal(200);
+      expect((await userinfo(mine.access_token)).status, 'revoking the refresh token ends the whole grant').to.equal(401);
+    });
+
     it('rotates a public client’s refresh token and, when a rotated one comes back, revokes the whole grant', async () => {
       const first = await tokensFor(publicClient, { access_type: 'offline' });
       const rotated = (await (await tokenRequest({ grant_type: 'refresh_token', refresh_token: first.refresh_token!, client_id: publicClient.clientId })).json()) as Tokens;

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
-import { calculateJwkThumbprint, exportJWK, exportPKCS8, generateKeyPair, importJWK, importPKCS8, jwtVerify, SignJWT, type JWTHeaderParameters } from 'jose';
+import { calculateJwkThumbprint, decodeProtectedHeader, exportJWK, exportPKCS8, generateKeyPair, importJWK, importPKCS8, jwtVerify, SignJWT, type JWTHeaderParameters } from 'jose';
 import type { webcrypto } from 'node:crypto';
 import type { StoredSigningKey } from '../../application/ports/identity-repositories.port.js';
 
@@ -41,6 +41,15 @@ export class JoseTokenSigner implements TokenSigner {
     }
   }
 
+  keyId(jwt: string): string | undefined {
+    try {
+      const kid = decodeProtectedHeader(jwt).kid;
+      return typeof kid === 'string' ? kid : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   private publicKey(header: JWTHeaderParameters, keys: readonly StoredSigningKey[]): Promise<CryptoKey> {
     const key = keys.find((k) => k.kid === header.kid);
     if (!key) throw new Error('unknown kid');
@@ -61,7 +70,7 @@ export class JoseTokenSigner implements TokenSigner {
 export class JoseSigningKeyGenerator implements SigningKeyGenerator {
   constructor(private readonly subject: string) {}
 
-  async generate(now: Date): Promise<StoredSigningKey> {
+  async generate(now: Date, activationDate: Date): Promise<StoredSigningKey> {
     const pair = await generateKeyPair(ALG, { extractable: true, modulusLength: 2048 });
     const jwk = await exportJWK(pair.publicKey);
     const kid = await calculateJwkThumbprint(jwk);
@@ -80,7 +89,7 @@ export class JoseSigningKeyGenerator implements SigningKeyGenerator {
       publicJwk: { kty: String(jwk.kty), n: String(jwk.n), e: String(jwk.e) },
       certificatePem: certificate.toString('pem'),
       creationDate: now,
-      retirementDate: null,
+      activationDate,
     };
   }
 }

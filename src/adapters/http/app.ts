@@ -22,6 +22,8 @@ export interface HttpDependencies {
   readonly logger: HttpLogger;
   /** Largest JSON body accepted, in bytes. */
   readonly jsonMaxBytes: number;
+  /** Behind a reverse proxy: the client address comes from `X-Forwarded-For`. */
+  readonly trustProxy?: boolean;
   /** Largest import or spec update accepted, in bytes. */
   readonly importMaxBytes: number;
   /** Whether the database answers (for `/healthz`). */
@@ -55,6 +57,7 @@ export function protectedRoutes(deps: HttpDependencies): RouteDefinition[] {
 export function createHttpApp(deps: HttpDependencies): Koa {
   const app = new Koa();
   app.silent = true;
+  app.proxy = deps.trustProxy ?? false;
   app.use(requestContext(deps.logger));
   app.use(async (ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { koaBody } from 'koa-body';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { timingSafeEqual, randomBytes } from 'node:crypto';
 import {
   errorRedirect,
@@ -10,7 +10,7 @@ import {
   type SignIn,
   type ValidateAuthorizationRequest,
 } from '../../application/identity/authorization.use-cases.js';
-import type { SigningKeys } from '../../application/identity/signing-keys.js';
+import { KEY_SET_MAX_AGE_S, type SigningKeys } from '../../application/identity/signing-keys.js';
 import type { AuthenticateClient, ClientCredentials, IssueTokens } from '../../application/identity/token-endpoint.use-cases.js';
 import type { RevokeOAuthToken, TokenInfo, UserInfo, VerifyIssuedToken } from '../../application/identity/token-info.use-cases.js';
 import type { OAuthError } from '../../application/identity/oauth-error.js';
@@ -96,19 +96,35 @@ export function identityRouter(deps: IdentityUseCases): Router {
   const secure = deps.settings.issuer.startsWith('https:');
   const cookie = (name: string, value: string, maxAgeS: number) =>
     `${name}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeS}${secure ? '; Secure' : ''}`;
-  const form = koaBody({ json: true, urlencoded: true, text: false, multipart: false, formLimit: FORM_LIMIT, jsonLimit: FORM_LIMIT });
+  const parse = koaBody({ json: true, urlencoded: true, text: false, multipart: false, formLimit: FORM_LIMIT, jsonLimit: FORM_LIMIT });
+  /** The body parser, whose failures (malformed, too large) answer in OAuth's error shape like everything else here. */
+  const form: Middleware = async (ctx, next) => {
+    let parsed = false;
+    try {
+      await parse(ctx, async () => {
+        parsed = true;
+      });
+    } catch (error) {
+      const status = (error as { status?: number }).status;
+      ctx.status = status === 413 ? 413 : 400;
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { error: 'invalid_request', error_description: status === 413 ? `The body is larger than ${FORM_LIMIT}.` : 'The body could not be read: send application/x-www-form-urlencoded.' };
+      return;
+    }
+    if (parsed) await next();
+  };
 
   // ---- Published keys and discovery ----------------------------------------------------------
 
   router.get('/oauth2/v2/certs', async (ctx) => {
     const keys = await deps.keys.published();
-    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.set('Cache-Control', `public, max-age=${KEY_SET_MAX_AGE_S}`);
     ctx.body = { keys: keys.map((k) => ({ alg: 'RS256', e: k.publicJwk['e'], kid: k.kid, kty: 'RSA', n: k.publicJwk['n'], use: 'sig' })) };
   });
 
   router.get('/oauth2/v1/certs', async (ctx) => {
     const keys = await deps.keys.published();
-    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.set('Cache-Control', `public, max-age=${KEY_SET_MAX_AGE_S}`);
     ctx.body = Object.fromEntries(keys.map((k) => [k.kid, k.certificatePem]));
   });
 

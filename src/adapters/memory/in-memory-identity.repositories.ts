@@ -102,13 +102,9 @@ export class InMemoryConsentRepository implements ConsentRepository {
 export class InMemorySigningKeyRepository implements SigningKeyRepository {
   constructor(private readonly state: StateSource) {}
   async list(): Promise<StoredSigningKey[]> {
-    return [...this.state().signingKeys].sort((a, b) => b.creationDate.getTime() - a.creationDate.getTime());
+    return [...this.state().signingKeys].sort((a, b) => b.activationDate.getTime() - a.activationDate.getTime() || b.creationDate.getTime() - a.creationDate.getTime());
   }
   async add(key: StoredSigningKey): Promise<void> {
     this.state().signingKeys.push(key);
-  }
-  async retireAllBut(kid: string, now: Date): Promise<void> {
-    const s = this.state();
-    s.signingKeys = s.signingKeys.map((k) => (k.kid !== kid && k.retirementDate === null ? { ...k, retirementDate: now } : k));
   }
 }

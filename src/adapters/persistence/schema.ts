@@ -208,7 +208,7 @@ export interface SigningKeyRow {
   publicJwk: Record<string, string>;
   certificatePem: string;
   creationDate: Date;
-  retirementDate: Date | null;
+  activationDate: Date;
 }
 
 export interface Schemas {
@@ -507,7 +507,7 @@ export function schemas(dialect: Dialect): Schemas {
       publicJwk: json('public_jwk'),
       certificatePem: text('certificate_pem'),
       creationDate: timestamp('creation_date'),
-      retirementDate: timestamp('retirement_date', true),
+      activationDate: timestamp('activation_date'),
     },
   });
   return { accounts, users, apiTokens, apis, outbox, specs, derived, releases, webhooks, deliveries, pages, shares, verifications, oauthClients, grants, codes, refreshTokens, sessions, consents, signingKeys };

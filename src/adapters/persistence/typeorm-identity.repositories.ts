@@ -1,4 +1,4 @@
-import { IsNull, Not } from 'typeorm';
+import { IsNull } from 'typeorm';
 import type {
   AuthorizationCodeRepository,
   ConsentRepository,
@@ -187,18 +187,12 @@ export class TypeOrmSigningKeyRepository implements SigningKeyRepository {
   ) {}
 
   list(): Promise<StoredSigningKey[]> {
-    return this.run((m) => m.getRepository(this.s.signingKeys).find({ order: { creationDate: 'DESC' } }));
+    return this.run((m) => m.getRepository(this.s.signingKeys).find({ order: { activationDate: 'DESC', creationDate: 'DESC' } }));
   }
 
   add(key: StoredSigningKey): Promise<void> {
     return this.run(async (m) => {
       await m.getRepository(this.s.signingKeys).insert({ ...key, publicJwk: { ...key.publicJwk } });
-    });
-  }
-
-  retireAllBut(kid: string, now: Date): Promise<void> {
-    return this.run(async (m) => {
-      await m.getRepository(this.s.signingKeys).update({ kid: Not(kid), retirementDate: IsNull() }, { retirementDate: now });
     });
   }
 }

@@ -2,69 +2,102 @@ import { ACCESS_TOKEN_TTL_S, ID_TOKEN_TTL_S } from '../../domain/identity/grant.
 import type { Clock } from '../ports/clock.port.js';
 import type { SigningKeyRepository, StoredSigningKey } from '../ports/identity-repositories.port.js';
 import type { SigningKeyGenerator } from '../ports/token-signer.port.js';
-import type { UnitOfWork } from '../ports/unit-of-work.port.js';
-import { ok } from '../../domain/shared/result.js';
 
-/** How long a retired key stays published: until the last token it signed has expired, plus clock skew. */
+/** How long a superseded key stays published: until the last token it signed has expired, plus clock skew. */
 const RETIRED_KEY_GRACE_MS = (Math.max(ACCESS_TOKEN_TTL_S, ID_TOKEN_TTL_S) + 300) * 1000;
 /** How long a process trusts its copy of the key list before reading it again (another instance may have rotated). */
 const CACHE_MS = 60_000;
+const REFRESH_MIN_MS = 5_000;
+/** JWK sets are served with `max-age=300`. */
+export const KEY_SET_MAX_AGE_S = 300;
+/**
+ * How long a rotated-in key is published before it signs: longer than a client may cache the key
+ * set plus how long an instance caches the list, so nobody meets a token whose key they have not seen.
+ */
+export const PUBLISH_LEAD_MS = KEY_SET_MAX_AGE_S * 1000 + CACHE_MS;
+
+/** A key's place in time: from its activation it signs, until the next key's activation. */
+interface Timeline {
+  readonly key: StoredSigningKey;
+  /** When the next key took over, if one has. */
+  readonly supersededAt: number | undefined;
+}
 
 /**
- * The identity service's RS256 keys: generated on first start and stored, so every instance and
- * every restart signs and verifies with the same ones; rotated on demand (`specbase keys rotate`),
- * the retired key still published until every token it signed has expired.
+ * The identity service's RS256 keys: made on first start and stored, so every instance and every
+ * restart signs and verifies with the same ones. `rotate` adds a key that is published at once and
+ * signs from `PUBLISH_LEAD_MS` later; the key it replaces stays published until every token it
+ * signed has expired. Which key signs follows from the activation dates alone, so every instance
+ * switches at the same moment without telling each other.
  */
 export class SigningKeys {
   private cache: { readonly keys: readonly StoredSigningKey[]; readonly until: number } | undefined;
+  private lastRead: number | undefined;
 
   constructor(
     private readonly repository: SigningKeyRepository,
-    private readonly uow: UnitOfWork,
     private readonly generator: SigningKeyGenerator,
     private readonly clock: Clock,
   ) {}
 
-  /** Makes sure a key exists; two instances starting at once may both make one, the newer simply wins. */
+  /** Makes a key that signs at once if there is none: the first start. Two instances starting together may both make one; the later activation signs. */
   async ensure(): Promise<void> {
-    if ((await this.repository.list()).some((k) => k.retirementDate === null)) return;
-    await this.rotate();
-  }
-
-  /** A new signing key; every other one retires. Returns the new kid. */
-  async rotate(): Promise<string> {
+    if ((await this.repository.list()).length > 0) return;
     const now = this.clock.now();
-    const key = await this.generator.generate(now);
-    await this.uow.run(async (tx) => {
-      await tx.signingKeys.add(key);
-      await tx.signingKeys.retireAllBut(key.kid, now);
-      return ok();
-    });
+    await this.repository.add(await this.generator.generate(now, now));
     this.cache = undefined;
-    return key.kid;
   }
 
-  /** The key that signs now. */
+  /** A new key, published now, signing from `PUBLISH_LEAD_MS` later. */
+  async rotate(): Promise<{ readonly kid: string; readonly activationDate: Date }> {
+    const now = this.clock.now();
+    const key = await this.generator.generate(now, new Date(now.getTime() + PUBLISH_LEAD_MS));
+    await this.repository.add(key);
+    this.cache = undefined;
+    return { kid: key.kid, activationDate: key.activationDate };
+  }
+
+  /** The key that signs now: the latest activated one. */
   async current(): Promise<StoredSigningKey> {
-    const active = (await this.all()).find((k) => k.retirementDate === null);
+    const now = this.clock.now().getTime();
+    const active = (await this.all()).find((k) => k.activationDate.getTime() <= now);
     if (active) return active;
     await this.ensure();
     this.cache = undefined;
-    const created = (await this.all()).find((k) => k.retirementDate === null);
+    const created = (await this.all()).find((k) => k.activationDate.getTime() <= now);
     if (!created) throw new Error('no signing key could be made');
     return created;
   }
 
-  /** Keys whose signatures are still accepted and which the JWK set publishes. */
+  /** Keys whose signatures are accepted and which the key sets publish: coming, current, and superseded less than a token lifetime ago. */
   async published(): Promise<readonly StoredSigningKey[]> {
     const now = this.clock.now().getTime();
-    return (await this.all()).filter((k) => k.retirementDate === null || k.retirementDate.getTime() + RETIRED_KEY_GRACE_MS > now);
+    return this.timeline(await this.all(), now)
+      .filter((t) => t.supersededAt === undefined || t.supersededAt + RETIRED_KEY_GRACE_MS > now)
+      .map((t) => t.key);
   }
 
-  /** Reads the list again: a token names a kid this process has not seen yet. */
+  /**
+   * Reads the list again, because a token names a kid this process has not seen; at most once per
+   * `REFRESH_MIN_MS`, so tokens with made-up kids cannot make every request read the database.
+   */
   async refresh(): Promise<void> {
+    const now = this.clock.now().getTime();
+    if (this.lastRead !== undefined && now - this.lastRead < REFRESH_MIN_MS) return;
     this.cache = undefined;
     await this.all();
+  }
+
+  private timeline(keys: readonly StoredSigningKey[], now: number): Timeline[] {
+    // `keys` is latest activation first: each activated key is superseded by the activated one before it in the list.
+    let later: number | undefined;
+    const result: Timeline[] = [];
+    for (const key of keys) {
+      const activation = key.activationDate.getTime();
+      result.push({ key, supersededAt: activation <= now ? later : undefined });
+      if (activation <= now) later = activation;
+    }
+    return result;
   }
 
   private async all(): Promise<readonly StoredSigningKey[]> {
@@ -72,6 +105,7 @@ export class SigningKeys {
     if (this.cache && this.cache.until > now) return this.cache.keys;
     const keys = await this.repository.list();
     this.cache = { keys, until: now + CACHE_MS };
+    this.lastRead = now;
     return keys;
   }
 }

@@ -121,8 +121,8 @@ export class IssueTokens {
         await tx.grants.revoke(grant.id, now);
         return invalid('The refresh token was used before (it was rotated); every token of its grant is revoked.');
       }
-      const scope = params.scope ?? grant.scope;
-      if (!isSubScope(scope, grant.scope)) return { refused: oauthError('invalid_scope', 'A refresh can narrow the granted scope, never widen it.') };
+      const scope = params.scope === undefined ? grant.scope : [...new Set(params.scope.split(' ').filter((s) => s !== ''))].join(' ');
+      if (scope === '' || !isSubScope(scope, grant.scope)) return { refused: oauthError('invalid_scope', 'A refresh can narrow the granted scope, never widen it.') };
       let rotated: string | undefined;
       if (client.isPublic) {
         if (!(await tx.refreshTokens.rotate(tokenHash, now))) {

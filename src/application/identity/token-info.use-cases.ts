@@ -33,12 +33,16 @@ export class VerifyIssuedToken {
   async execute(token: string, typ: JwtType): Promise<ValidToken | undefined> {
     if (token.length > 8192) return undefined;
     const now = this.clock.now();
-    let claims = await this.signer.verify(token, typ, await this.keys.published(), this.settings.issuer, now);
-    if (!claims) {
-      // Perhaps signed by a key another instance made since this one last read the list.
+    const kid = this.signer.keyId(token);
+    if (kid === undefined) return undefined;
+    let keys = await this.keys.published();
+    if (!keys.some((k) => k.kid === kid)) {
+      // Perhaps a key another instance added since this one last read the list; one read, not one per bad token.
       await this.keys.refresh();
-      claims = await this.signer.verify(token, typ, await this.keys.published(), this.settings.issuer, now);
+      keys = await this.keys.published();
+      if (!keys.some((k) => k.kid === kid)) return undefined;
     }
+    const claims = await this.signer.verify(token, typ, keys, this.settings.issuer, now);
     if (!claims || typeof claims['gid'] !== 'string') return undefined;
     const grant = await this.grants.get(claims['gid']);
     if (!grant || grant.revocationDate !== null) return undefined;
@@ -94,8 +98,9 @@ export class UserInfo {
 
 /**
  * RFC 7009: an access or refresh token revoked, and with it its grant (every token of that
- * authorization, as Google does). An unknown or already revoked token is not an error; a token of
- * another client than the one that authenticated is left alone.
+ * authorization, as Google does). As at Google, holding a token is enough to revoke it: client
+ * authentication is optional, but a client that authenticates can revoke only its own tokens (another
+ * client's are left alone). An unknown or already revoked token is not an error.
  */
 export class RevokeOAuthToken {
   constructor(
@@ -109,10 +114,10 @@ export class RevokeOAuthToken {
   async execute(token: string, client: OAuthClient | undefined): Promise<void> {
     if (token.length === 0 || token.length > 8192) return;
     const refresh = await this.refreshTokens.get(this.generator.hash(token));
-    const grantId = refresh ? refresh.grantId : (await this.verify.execute(token, 'at+jwt'))?.grant.id;
-    const clientId = refresh ? refresh.clientId : undefined;
-    if (grantId === undefined) return;
-    if (client && clientId !== undefined && clientId !== client.id) return;
+    const grant = refresh ? { id: refresh.grantId, clientId: refresh.clientId } : (await this.verify.execute(token, 'at+jwt'))?.grant;
+    if (grant === undefined) return;
+    if (client && grant.clientId !== client.id) return;
+    const grantId = grant.id;
     const now = this.clock.now();
     await this.uow.run(async (tx) => ok(await tx.grants.revoke(grantId, now)));
   }

@@ -69,15 +69,16 @@ export interface StoredSigningKey {
   /** A self-signed X.509 certificate of the public key, PEM, for `/oauth2/v1/certs`. */
   readonly certificatePem: string;
   readonly creationDate: Date;
-  /** When a newer key took over signing; null for the key that signs now. */
-  readonly retirementDate: Date | null;
+  /**
+   * When it starts to sign. A rotated-in key is published ahead of that, so clients that cache the
+   * key set (for minutes) know it before the first token it signs reaches them.
+   */
+  readonly activationDate: Date;
 }
 
 export interface SigningKeyRepository {
-  /** Every stored key, newest first. */
+  /** Every stored key, latest activation first. */
   list(): Promise<StoredSigningKey[]>;
   add(key: StoredSigningKey): Promise<void>;
-  /** Sets the retirement date of every key but `kid` that has none. */
-  retireAllBut(kid: string, now: Date): Promise<void>;
 }
 export const SigningKeyRepository = token<SigningKeyRepository>('SigningKeyRepository');

@@ -9,6 +9,8 @@ export type JwtClaims = Readonly<Record<string, unknown>>;
 export interface TokenSigner {
   /** Signs `claims` with `key` (RS256), the header naming its `kid` and `typ`. */
   sign(claims: JwtClaims, typ: JwtType, key: StoredSigningKey): Promise<string>;
+  /** The `kid` a JWT's header names, if it is one at all: to tell a key not yet seen from a bad token. */
+  keyId(jwt: string): string | undefined;
   /**
    * The claims of `jwt` if one of `keys` signed it (RS256, by its `kid`), its `typ` is `typ`,
    * `iss` is `issuer` and `exp` is after `now`; undefined otherwise, never throwing for bad input.
@@ -18,7 +20,7 @@ export interface TokenSigner {
 export const TokenSigner = token<TokenSigner>('TokenSigner');
 
 export interface SigningKeyGenerator {
-  /** A new RSA 2048 key pair with its kid, public JWK and self-signed certificate. */
-  generate(now: Date): Promise<StoredSigningKey>;
+  /** A new RSA 2048 key pair with its kid, public JWK and self-signed certificate, to sign from `activationDate`. */
+  generate(now: Date, activationDate: Date): Promise<StoredSigningKey>;
 }
 export const SigningKeyGenerator = token<SigningKeyGenerator>('SigningKeyGenerator');

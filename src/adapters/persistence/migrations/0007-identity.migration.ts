@@ -72,7 +72,7 @@ export class Identity1763840000000 implements MigrationInterface {
     await q.createTable(
       new Table({
         name: 'signing_keys',
-        columns: [text('kid', false, true), text('private_key_pem'), text('public_jwk'), text('certificate_pem'), timestamp('creation_date'), timestamp('retirement_date', true)],
+        columns: [text('kid', false, true), text('private_key_pem'), text('public_jwk'), text('certificate_pem'), timestamp('creation_date'), timestamp('activation_date')],
       }),
     );
   }
