@@ -57,16 +57,20 @@ export class SigningKeys {
     return { kid: key.kid, activationDate: key.activationDate };
   }
 
-  /** The key that signs now: the latest activated one. */
+  /**
+   * The key that signs now: the latest activated one. Should none be activated yet (a rotation on an
+   * empty database, or the old key deleted early), the first to activate signs: it is published.
+   */
   async current(): Promise<StoredSigningKey> {
     const now = this.clock.now().getTime();
-    const active = (await this.all()).find((k) => k.activationDate.getTime() <= now);
-    if (active) return active;
-    await this.ensure();
-    this.cache = undefined;
-    const created = (await this.all()).find((k) => k.activationDate.getTime() <= now);
-    if (!created) throw new Error('no signing key could be made');
-    return created;
+    let keys = await this.all();
+    if (keys.length === 0) {
+      await this.ensure();
+      keys = await this.all();
+    }
+    const chosen = keys.find((k) => k.activationDate.getTime() <= now) ?? keys.at(-1);
+    if (!chosen) throw new Error('no signing key could be made');
+    return chosen;
   }
 
   /** Keys whose signatures are accepted and which the key sets publish: coming, current, and superseded less than a token lifetime ago. */

@@ -52,6 +52,13 @@ describe('SigningKeys', () => {
     expect(kids(await keys.published())).to.deep.equal(['k2']);
   });
 
+  it('signs with the first key to activate when none has yet (a rotation on an empty database)', async () => {
+    const { keys } = setup();
+    const rotated = await keys.rotate();
+    expect((await keys.current()).kid).to.equal(rotated.kid);
+    expect(kids(await keys.published())).to.deep.equal([rotated.kid]);
+  });
+
   it('reads the list again for an unknown kid at most once per 5 seconds', async () => {
     const { keys, clock, reads } = setup();
     await keys.ensure();
