@@ -11,6 +11,16 @@ export interface Config {
   readonly bootstrap: boolean;
   readonly jsonMaxBytes: number;
   readonly importMaxBytes: number;
+  /** Per-minute and per-window limits; 0 turns one off. */
+  readonly rateLimits: {
+    /** RATE_LIMIT_API: requests per token per minute. */
+    readonly apiPerMinute: number;
+    /** RATE_LIMIT_PASSWORD_IP / _EMAIL: failed password checks per 5 minutes. */
+    readonly passwordPerIp: number;
+    readonly passwordPerEmail: number;
+    /** RATE_LIMIT_TOKEN_ENDPOINT: token requests per client and address per minute. */
+    readonly tokenEndpointPerMinute: number;
+  };
   /** `TRUST_PROXY`: take the client address from `X-Forwarded-For` (behind a reverse proxy), for rate limits. */
   readonly trustProxy: boolean;
   readonly identity: {
@@ -101,6 +111,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail,
     identity: { scopeBase: absoluteUrl('SCOPE_BASE', (env['SCOPE_BASE'] || publicUrl).replace(/\/+$/, '')) },
     trustProxy: flag(env, 'TRUST_PROXY'),
+    rateLimits: {
+      apiPerMinute: integer(env, 'RATE_LIMIT_API', 6000, 0, 10_000_000),
+      passwordPerIp: integer(env, 'RATE_LIMIT_PASSWORD_IP', 30, 0, 1_000_000),
+      passwordPerEmail: integer(env, 'RATE_LIMIT_PASSWORD_EMAIL', 10, 0, 1_000_000),
+      tokenEndpointPerMinute: integer(env, 'RATE_LIMIT_TOKEN_ENDPOINT', 120, 0, 1_000_000),
+    },
     webhooks: {
       allowPrivateTargets: flag(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
       timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),

@@ -65,7 +65,8 @@ import { SystemClock } from '../adapters/clock/system-clock.js';
 import { FileMailer } from '../adapters/mail/file-mailer.js';
 import { JoseSigningKeyGenerator, JoseTokenSigner } from '../adapters/crypto/jose-token-signer.js';
 import { InMemoryRateLimiter } from '../adapters/memory/in-memory-rate-limiter.js';
-import { RateLimiter } from '../application/ports/rate-limiter.port.js';
+import { RateLimiter, RateLimits } from '../application/ports/rate-limiter.port.js';
+import { TypeOrmRateLimiter } from '../adapters/persistence/typeorm-rate-limiter.js';
 import { SigningKeyGenerator, TokenSigner } from '../application/ports/token-signer.port.js';
 import {
   ConsentRepository,
@@ -141,6 +142,13 @@ export function buildContainer(config: Config, options: ContainerOptions = {}): 
 
   if (options.storage === 'memory') bindInMemory(c);
   else bindTypeOrm(c, config);
+  const limits = config.rateLimits;
+  c.bind(RateLimits).toConstantValue({
+    api: { limit: limits.apiPerMinute, windowMs: 60_000 },
+    passwordPerIp: { limit: limits.passwordPerIp, windowMs: 5 * 60_000 },
+    passwordPerEmail: { limit: limits.passwordPerEmail, windowMs: 5 * 60_000 },
+    tokenEndpoint: { limit: limits.tokenEndpointPerMinute, windowMs: 60_000 },
+  });
 
   c.bind(AccountRepository).toResolvedValue((r: Transaction) => r.accounts, [RepositoriesToken]);
   c.bind(UserRepository).toResolvedValue((r: Transaction) => r.users, [RepositoriesToken]);
@@ -162,6 +170,9 @@ export function buildContainer(config: Config, options: ContainerOptions = {}): 
 }
 
 function bindTypeOrm(c: Container, config: Config): void {
+  // Several instances share a PostgreSQL database, so their counters must too; SQLite has one instance.
+  if (config.database.kind === 'postgres') c.bind(RateLimiter).toResolvedValue((db: TypeOrmDatabase) => new TypeOrmRateLimiter(db), [TypeOrmDatabase]);
+  else c.bind(RateLimiter).toResolvedValue(() => new InMemoryRateLimiter());
   c.bind(TypeOrmDatabase).toResolvedValue(() => new TypeOrmDatabase(config.database));
   c.bind(StorageToken).toResolvedValue((db: TypeOrmDatabase) => db, [TypeOrmDatabase]);
   c.bind(RepositoriesToken).toResolvedValue((db: TypeOrmDatabase, ids: IdGenerator) => typeOrmRepositories(db, db.read, ids), [
@@ -175,6 +186,7 @@ function bindTypeOrm(c: Container, config: Config): void {
 }
 
 function bindInMemory(c: Container): void {
+  c.bind(RateLimiter).toResolvedValue(() => new InMemoryRateLimiter());
   c.bind(InMemoryDatabase).toResolvedValue((ids: IdGenerator, signal: WorkSignal) => new InMemoryDatabase(ids, () => signal.notify()), [IdGenerator, WorkSignal]);
   c.bind(StorageToken).toConstantValue({
     open: async () => undefined,
@@ -266,7 +278,10 @@ function bindUseCases(c: Container): void {
   c.bind(GetProfile).toResolvedValue((users: UserRepository) => new GetProfile(users), [UserRepository]);
   c.bind(UpdateProfile).toResolvedValue((uow: UnitOfWork) => new UpdateProfile(uow), [UnitOfWork]);
   c.bind(ChangePassword).toResolvedValue((uow: UnitOfWork, hasher: PasswordHasher, clock: Clock) => new ChangePassword(uow, hasher, clock), [UnitOfWork, PasswordHasher, Clock]);
-  c.bind(AuthenticatePassword).toResolvedValue((users: UserRepository, hasher: PasswordHasher) => new AuthenticatePassword(users, hasher), [UserRepository, PasswordHasher]);
+  c.bind(AuthenticatePassword).toResolvedValue(
+    (users: UserRepository, hasher: PasswordHasher, limiter: RateLimiter, limits: RateLimits, clock: Clock) => new AuthenticatePassword(users, hasher, limiter, limits, clock),
+    [UserRepository, PasswordHasher, RateLimiter, RateLimits, Clock],
+  );
   c.bind(ListApiTokens).toResolvedValue((tokens: ApiTokenRepository) => new ListApiTokens(tokens), [ApiTokenRepository]);
   c.bind(RevokeApiToken).toResolvedValue((tokens: ApiTokenRepository) => new RevokeApiToken(tokens), [ApiTokenRepository]);
   c.bind(ListPages).toResolvedValue(
@@ -312,7 +327,6 @@ function bindUseCases(c: Container): void {
 
 function bindIdentity(c: Container, config: Config): void {
   c.bind(IdentitySettingsToken).toConstantValue({ issuer: config.publicUrl, scopeBase: config.identity.scopeBase });
-  c.bind(RateLimiter).toResolvedValue(() => new InMemoryRateLimiter());
   c.bind(TokenSigner).toResolvedValue(() => new JoseTokenSigner());
   c.bind(SigningKeyGenerator).toResolvedValue(() => new JoseSigningKeyGenerator(new URL(config.publicUrl).host));
   c.bind(OAuthClientRepository).toResolvedValue((r: Transaction) => r.oauthClients, [RepositoriesToken]);
@@ -339,8 +353,8 @@ function bindIdentity(c: Container, config: Config): void {
     [UnitOfWork, SessionRepository, ConsentRepository, TokenIssuer, TokenGenerator, IdGenerator, Clock],
   );
   c.bind(SignIn).toResolvedValue(
-    (authenticate: AuthenticatePassword, limiter: RateLimiter, uow: UnitOfWork, generator: TokenGenerator, clock: Clock) => new SignIn(authenticate, limiter, uow, generator, clock),
-    [AuthenticatePassword, RateLimiter, UnitOfWork, TokenGenerator, Clock],
+    (authenticate: AuthenticatePassword, uow: UnitOfWork, generator: TokenGenerator, clock: Clock) => new SignIn(authenticate, uow, generator, clock),
+    [AuthenticatePassword, UnitOfWork, TokenGenerator, Clock],
   );
   c.bind(AuthenticateClient).toResolvedValue(
     (clients: OAuthClientRepository, generator: TokenGenerator) => new AuthenticateClient(clients, generator),

@@ -46,6 +46,7 @@ import { Authorize, SignIn, ValidateAuthorizationRequest } from '../application/
 import { AuthenticateClient, IssueTokens } from '../application/identity/token-endpoint.use-cases.js';
 import { RevokeOAuthToken, TokenInfo, UserInfo, VerifyIssuedToken } from '../application/identity/token-info.use-cases.js';
 import { UserRepository } from '../application/ports/user-repository.port.js';
+import { RateLimiter, RateLimits } from '../application/ports/rate-limiter.port.js';
 
 /** The Koa application wired from a container; mount it (or `app.callback()`) anywhere. */
 export function createApp(container: Container): Koa {
@@ -91,6 +92,7 @@ export function createApp(container: Container): Koa {
     },
     pages: { list: container.get(ListPages), create: container.get(CreatePage), get: container.get(GetPage), update: container.get(UpdatePage), delete: container.get(DeletePage) },
     apiAccess: container.get(ApiAccess),
+    rateLimits: { limiter: container.get<RateLimiter>(RateLimiter), api: container.get<RateLimits>(RateLimits).api, tokenEndpoint: container.get<RateLimits>(RateLimits).tokenEndpoint },
     identity: {
       settings: container.get<IdentitySettings>(IdentitySettingsToken),
       keys: container.get(SigningKeys),

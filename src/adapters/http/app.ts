@@ -12,7 +12,9 @@ import { identityRouter, type IdentityUseCases } from './identity.routes.js';
 import { emailVerificationRouter, type EmailVerificationUseCases } from './email-verification.routes.js';
 import { pageRoutes, type PageUseCases } from './pages.routes.js';
 import { shareRoutes, type ShareUseCases } from './shares.routes.js';
-import { bearerAuthentication } from './authenticate.js';
+import { bearerAuthentication, principalOf } from './authenticate.js';
+import { rateLimit } from './rate-limit.js';
+import type { RateLimit, RateLimiter } from '../../application/ports/rate-limiter.port.js';
 import type { HttpLogger } from './http-logger.js';
 import { requestContext } from './middleware.js';
 import { mountRoutes, type RouteDefinition } from './routes.js';
@@ -31,6 +33,8 @@ export interface HttpDependencies {
   readonly authenticate: AuthenticateToken;
   /** Who may act on an account or one of its APIs: checked before a write's body is read. */
   readonly apiAccess: ApiAccess;
+  /** The per-token limit of the Bearer routes, and the token endpoint's per client and address. */
+  readonly rateLimits: { readonly limiter: RateLimiter; readonly api: RateLimit; readonly tokenEndpoint: RateLimit };
   readonly apis: ApiUseCases;
   readonly specs: SpecUseCases;
   readonly releases: ReleaseUseCases;
@@ -77,7 +81,7 @@ export function createHttpApp(deps: HttpDependencies): Koa {
   const tokens = tokenRouter(deps.tokens, jsonBodyParser(deps));
   app.use(tokens.routes());
   app.use(tokens.allowedMethods());
-  const identity = identityRouter(deps.identity);
+  const identity = identityRouter(deps.identity, deps.rateLimits);
   app.use(identity.routes());
   app.use(identity.allowedMethods());
   const verification = emailVerificationRouter(deps.emailVerification, basicAuthentication(deps.tokens.authenticate), deps.jsonMaxBytes);
@@ -85,7 +89,7 @@ export function createHttpApp(deps: HttpDependencies): Koa {
   app.use(verification.allowedMethods());
 
   const api = new Router();
-  api.use(['/api', '/webhooks', '/user'], bearerAuthentication(deps.authenticate));
+  api.use(['/api', '/webhooks', '/user'], bearerAuthentication(deps.authenticate), rateLimit(deps.rateLimits.limiter, deps.rateLimits.api, (ctx) => `api:token:${principalOf(ctx).tokenId ?? principalOf(ctx).userId}`));
   mountRoutes(api, protectedRoutes(deps), deps.apiAccess);
   app.use(api.routes());
   app.use(api.allowedMethods());

@@ -19,6 +19,7 @@ import type { UserRepository } from '../../application/ports/user-repository.por
 import { scopeClaims, type Claim } from '../../domain/identity/oauth-scope.js';
 import { escapeHtml, formActionSource, sendHtml } from './html.js';
 import { REALM } from './problem.js';
+import type { RateLimit, RateLimiter } from '../../application/ports/rate-limiter.port.js';
 
 export interface IdentityUseCases {
   readonly settings: IdentitySettings;
@@ -91,7 +92,7 @@ const CLAIM_TEXT: Record<Claim, string> = {
  * authorization server (authorization code with PKCE, implicit, refresh, revocation) with its own
  * login and consent pages. Errors speak OAuth (RFC 6749 5.2) and Google's shapes, not problem+json.
  */
-export function identityRouter(deps: IdentityUseCases): Router {
+export function identityRouter(deps: IdentityUseCases, limits: { readonly limiter: RateLimiter; readonly tokenEndpoint: RateLimit }): Router {
   const router = new Router();
   const secure = deps.settings.issuer.startsWith('https:');
   const cookie = (name: string, value: string, maxAgeS: number) =>
@@ -231,6 +232,16 @@ export function identityRouter(deps: IdentityUseCases): Router {
     if (repeated) return oauthFailure(ctx, { error: 'invalid_request', description: `${repeated} is given more than once.` });
     const presented = credentials(ctx, params);
     if (presented === 'both') return oauthFailure(ctx, { error: 'invalid_request', description: 'Authenticate the client one way: HTTP Basic or the body, not both.' });
+    if (limits.tokenEndpoint.limit > 0) {
+      const decision = await limits.limiter.attempt(`token:${presented.clientId ?? '-'}:${ctx.ip}`, limits.tokenEndpoint, new Date());
+      if (!decision.allowed) {
+        ctx.set('Retry-After', String(Math.max(1, Math.ceil(decision.resetMs / 1000))));
+        ctx.status = 429;
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { error: 'slow_down', error_description: 'Too many token requests from this client and address: try again later.' };
+        return;
+      }
+    }
     const client = await deps.authenticateClient.execute(presented);
     if (!client.ok) return oauthFailure(ctx, client.error);
     const grantType = params['grant_type'];

@@ -63,6 +63,10 @@ export function problemFor(error: ApplicationError): Problem {
         detail: `The token lacks the scope this operation needs: ${error.scope}.`,
         headers: { 'WWW-Authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${error.scope}"` },
       };
+    case 'RateLimited': {
+      const seconds = Math.max(1, Math.ceil(error.retryAfterMs / 1000));
+      return { status: 429, code: 'rate_limited', title: 'Too Many Requests', detail: `Too many requests: try again in ${seconds} s.`, headers: { 'Retry-After': String(seconds) } };
+    }
     case 'WrongPassword':
       return { status: 403, code: 'wrong_password', title: 'Forbidden', detail: 'The current password is wrong.' };
     case 'WeakPassword':

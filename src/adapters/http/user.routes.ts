@@ -8,7 +8,7 @@ import type { ChangePassword, GetProfile, UpdateProfile } from '../../applicatio
 import { formatTimestamp } from '../../domain/shared/time.js';
 import { principalOf } from './authenticate.js';
 import { throwProblem } from './middleware.js';
-import { REALM, type Problem } from './problem.js';
+import { problemFor, REALM, type Problem } from './problem.js';
 import { param, unwrap, type RouteDefinition } from './routes.js';
 import { listBody, pageRequest } from './pagination.js';
 import { jsonObjectBody, validated } from './validation.js';
@@ -97,8 +97,8 @@ export function basicAuthentication(authenticate: AuthenticatePassword): Middlew
     const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon < 0) throwProblem(basicRequired('The Basic credentials must be e-mail:password.'));
-    const result = await authenticate.execute(decoded.slice(0, colon), decoded.slice(colon + 1));
-    if (!result.ok) throwProblem(basicRequired('The e-mail or password is wrong.'));
+    const result = await authenticate.execute(decoded.slice(0, colon), decoded.slice(colon + 1), ctx.ip);
+    if (!result.ok) throwProblem(result.error.kind === 'RateLimited' ? problemFor(result.error) : basicRequired('The e-mail or password is wrong.'));
     (ctx.state as { userId: number }).userId = result.value;
     await next();
   };

@@ -1,13 +1,13 @@
-import type { RateLimit, RateLimiter } from '../../application/ports/rate-limiter.port.js';
+import type { RateDecision, RateLimit, RateLimiter } from '../../application/ports/rate-limiter.port.js';
 
 /**
- * Fixed windows counted in this process. Enough for one instance; several instances each count
- * their own share (a counter kept in PostgreSQL is planned with the other limits).
+ * Fixed windows counted in this process: what a single instance (SQLite) needs. Several instances
+ * on PostgreSQL count in the database instead (TypeOrmRateLimiter), so a limit holds across them.
  */
 export class InMemoryRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, { count: number; end: number }>();
 
-  async attempt(key: string, rule: RateLimit, now: Date): Promise<{ readonly allowed: true } | { readonly allowed: false; readonly retryAfterMs: number }> {
+  async attempt(key: string, rule: RateLimit, now: Date): Promise<RateDecision> {
     const t = now.getTime();
     if (this.windows.size > 100_000) for (const [k, w] of this.windows) if (w.end <= t) this.windows.delete(k);
     let window = this.windows.get(key);
@@ -16,7 +16,7 @@ export class InMemoryRateLimiter implements RateLimiter {
       this.windows.set(key, window);
     }
     window.count += 1;
-    return window.count <= rule.limit ? { allowed: true } : { allowed: false, retryAfterMs: window.end - t };
+    return { allowed: window.count <= rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - window.count), resetMs: window.end - t };
   }
 
   async exceeded(key: string, rule: RateLimit, now: Date): Promise<number | null> {

@@ -59,6 +59,11 @@ export class TypeOrmDatabase {
     this.lock = config.kind === 'sqlite' ? new Mutex() : undefined;
   }
 
+  /** The PostgreSQL schema (DATABASE_SCHEMA) tables live in, if one is set. */
+  get schemaName(): string | undefined {
+    return this.config.kind === 'postgres' ? this.config.schema : undefined;
+  }
+
   /** Connects; `migrate` applies the schema. */
   async open(): Promise<void> {
     if (this.dataSource.isInitialized) return;

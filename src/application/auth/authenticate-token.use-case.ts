@@ -24,6 +24,6 @@ export class AuthenticateToken {
     if (!user) return err({ kind: 'Unauthenticated' });
     const now = this.clock.now();
     if (apiToken.useIsWorthRecording(now)) await this.tokens.recordUse(apiToken.id, now);
-    return ok({ userId: user.id, accountId: user.accountId, nickname: user.nickname, scopes: apiToken.scopes });
+    return ok({ userId: user.id, accountId: user.accountId, nickname: user.nickname, scopes: apiToken.scopes, tokenId: apiToken.id });
   }
 }

@@ -10,6 +10,8 @@ export interface Principal {
   readonly accountId: AccountId;
   readonly nickname: string;
   readonly scopes: readonly Scope[];
+  /** The API token presented: what per-token rate limits count. */
+  readonly tokenId?: string;
 }
 
 export function actorOf(principal: Principal): Actor {

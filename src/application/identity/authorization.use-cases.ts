@@ -2,13 +2,11 @@ import type { UserId } from '../../domain/account/account.js';
 import { CODE_TTL_MS, SESSION_TTL_MS, consentCovers, sessionIsLive, widenConsent, type Grant } from '../../domain/identity/grant.js';
 import type { OAuthClient } from '../../domain/identity/oauth-client.js';
 import { parseScope, scopeClaims, type GrantedScope } from '../../domain/identity/oauth-scope.js';
-import { normaliseEmail } from '../../domain/user/user.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { AuthenticatePassword } from '../auth/authenticate-password.use-case.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { IdGenerator } from '../ports/id-generator.port.js';
 import type { OAuthClientRepository, SessionRepository, ConsentRepository } from '../ports/identity-repositories.port.js';
-import type { RateLimiter } from '../ports/rate-limiter.port.js';
 import type { TokenGenerator } from '../ports/token-generator.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import type { IdentitySettings } from './identity-settings.js';
@@ -204,39 +202,21 @@ export class Authorize {
   }
 }
 
-/**
- * Failed sign-ins allowed per window: per address and per e-mail, so neither one guesser nor many
- * can try passwords fast. Only failures count; a person who signs in often is never held up.
- */
-export const LOGIN_LIMITS = {
-  perIp: { limit: 30, windowMs: 5 * 60_000 },
-  perEmail: { limit: 10, windowMs: 5 * 60_000 },
-} as const;
-
 export type SignInError = { readonly kind: 'WrongCredentials' } | { readonly kind: 'RateLimited'; readonly retryAfterMs: number };
 
 /** The login form: e-mail and password to a new session, whose cookie value is returned once. */
 export class SignIn {
   constructor(
     private readonly authenticate: AuthenticatePassword,
-    private readonly limiter: RateLimiter,
     private readonly uow: UnitOfWork,
     private readonly generator: TokenGenerator,
     private readonly clock: Clock,
   ) {}
 
   async execute(input: { readonly email: string; readonly password: string; readonly ip: string }): Promise<Result<{ readonly cookie: string; readonly user: SignedIn }, SignInError>> {
+    const user = await this.authenticate.execute(input.email, input.password, input.ip);
+    if (!user.ok) return err(user.error.kind === 'RateLimited' ? { kind: 'RateLimited', retryAfterMs: user.error.retryAfterMs } : { kind: 'WrongCredentials' });
     const now = this.clock.now();
-    const limits = [[`login:ip:${input.ip}`, LOGIN_LIMITS.perIp], [`login:email:${normaliseEmail(input.email)}`, LOGIN_LIMITS.perEmail]] as const;
-    for (const [key, rule] of limits) {
-      const waitMs = await this.limiter.exceeded(key, rule, now);
-      if (waitMs !== null) return err({ kind: 'RateLimited', retryAfterMs: waitMs });
-    }
-    const user = await this.authenticate.execute(input.email, input.password);
-    if (!user.ok) {
-      for (const [key, rule] of limits) await this.limiter.attempt(key, rule, now);
-      return err({ kind: 'WrongCredentials' });
-    }
     const secret = this.generator.secret('');
     const session = { idHash: secret.hash, userId: user.value, authTime: now, expirationDate: new Date(now.getTime() + SESSION_TTL_MS) };
     await this.uow.run(async (tx) => ok(await tx.sessions.add(session)));

@@ -6,13 +6,33 @@ export interface RateLimit {
   readonly windowMs: number;
 }
 
+/** One attempt counted: whether it is within the limit, and the window's state after it. */
+export interface RateDecision {
+  readonly allowed: boolean;
+  readonly limit: number;
+  /** Attempts left in this window (0 once it is used up). */
+  readonly remaining: number;
+  /** Milliseconds until the window ends and the count starts again. */
+  readonly resetMs: number;
+}
+
 export interface RateLimiter {
-  /**
-   * Counts one attempt for `key`: allowed while the window holds at most `limit`, otherwise refused
-   * with the milliseconds until the window ends.
-   */
-  attempt(key: string, rule: RateLimit, now: Date): Promise<{ readonly allowed: true } | { readonly allowed: false; readonly retryAfterMs: number }>;
+  /** Counts one attempt for `key` in fixed windows of `rule.windowMs`: allowed while the window holds at most `rule.limit`. */
+  attempt(key: string, rule: RateLimit, now: Date): Promise<RateDecision>;
   /** Whether `key` has used up its window, without counting: the milliseconds until it ends, or null. */
   exceeded(key: string, rule: RateLimit, now: Date): Promise<number | null>;
 }
 export const RateLimiter = token<RateLimiter>('RateLimiter');
+
+/** The limits the service applies; configured (docs/configuration.md), `limit: 0` turning one off. */
+export interface RateLimits {
+  /** Requests per token on the Core-, Event- and User-API. */
+  readonly api: RateLimit;
+  /** Failed password checks per client address (login form, HTTP Basic). */
+  readonly passwordPerIp: RateLimit;
+  /** Failed password checks per e-mail address. */
+  readonly passwordPerEmail: RateLimit;
+  /** Token-endpoint requests per client and address. */
+  readonly tokenEndpoint: RateLimit;
+}
+export const RateLimits = token<RateLimits>('RateLimits');

@@ -8,6 +8,8 @@ import type { Scope } from '../../domain/token/scope.js';
 export type ApplicationError =
   | { readonly kind: 'Unauthenticated' }
   | { readonly kind: 'InsufficientScope'; readonly scope: Scope }
+  /** Too many requests (429 with Retry-After). */
+  | { readonly kind: 'RateLimited'; readonly retryAfterMs: number }
   | { readonly kind: 'EmailNotVerified' }
   /** The current password given to change it is wrong (403). */
   | { readonly kind: 'WrongPassword' }

@@ -70,7 +70,7 @@ describe('user and token use cases', () => {
     const created = await s.createToken.execute({ userId: 1 }, { name: 'ci', scopes: ['api.readonly'] });
     if (!created.ok) throw new Error('setup');
     const principal = await s.authenticate.execute(created.value.token);
-    expect(principal).to.deep.equal({ ok: true, value: { userId: 1, accountId: 1, nickname: 'ada', scopes: ['api.readonly'] } });
+    expect(principal).to.deep.equal({ ok: true, value: { userId: 1, accountId: 1, nickname: 'ada', scopes: ['api.readonly'], tokenId: created.value.id } });
     const [stored] = await s.repos.tokens.listByUser(1);
     expect(stored!.tokenHash).to.not.include(created.value.token.slice(4));
     expect(stored!.lastUseDate?.toISOString()).to.equal('2026-11-22T10:15:00.000Z');
