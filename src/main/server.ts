@@ -56,6 +56,7 @@ export function createApp(container: Container): Koa {
     logger: container.get<Logger>(LoggerToken),
     jsonMaxBytes: config.jsonMaxBytes,
     trustProxy: config.trustProxy,
+    hsts: config.publicUrl.startsWith('https:'),
     importMaxBytes: config.importMaxBytes,
     health: () => storage.ping(),
     authenticate: container.get(AuthenticateToken),
@@ -157,6 +158,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     server = createApp(container).listen(config.port, config.host);
     server.keepAliveTimeout = 5_000;
     server.requestTimeout = 60_000;
+    // A client has 20 s to send its headers and 60 s for the whole request (a 10 MiB import included).
+    server.headersTimeout = 20_000;
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
       server.once('error', reject);

@@ -24,6 +24,8 @@ export interface HttpDependencies {
   readonly logger: HttpLogger;
   /** Largest JSON body accepted, in bytes. */
   readonly jsonMaxBytes: number;
+  /** PUBLIC_URL is https: answers carry Strict-Transport-Security. */
+  readonly hsts?: boolean;
   /** Behind a reverse proxy: the client address comes from `X-Forwarded-For`. */
   readonly trustProxy?: boolean;
   /** Largest import or spec update accepted, in bytes. */
@@ -64,7 +66,12 @@ export function createHttpApp(deps: HttpDependencies): Koa {
   app.proxy = deps.trustProxy ?? false;
   app.use(requestContext(deps.logger));
   app.use(async (ctx, next) => {
+    // For every answer, JSON and errors included; the HTML pages set a CSP of their own.
     ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('X-Frame-Options', 'DENY');
+    ctx.set('Referrer-Policy', 'no-referrer');
+    ctx.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+    if (deps.hsts === true) ctx.set('Strict-Transport-Security', 'max-age=31536000');
     await next();
   });
 
