@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,6 +7,30 @@ import { protectedRoutes, type HttpDependencies } from '../../src/adapters/http/
 import { SCOPES, scopesPermit, accessOfMethod, type Scope, type Area } from '../../src/domain/token/scope.js';
 import { forEachDatabase } from '../support/databases.js';
 import { startTestServerOn, type TestServer, type TestUser } from '../support/http-server.js';
+import { ShiftedClock } from '../support/fakes.js';
+import { Clock } from '../../src/application/ports/clock.port.js';
+import { FormBrowser } from '../support/form-browser.js';
+import { RegisterOAuthClient } from '../../src/application/identity/clients.use-cases.js';
+
+/** `count` OAuth access tokens of `user` through the identity service (confidential client, code flow with PKCE). */
+async function oauthAccessTokens(server: TestServer, user: TestUser, count: number): Promise<string[]> {
+  const client = await server.running.container.get(RegisterOAuthClient).execute({ name: 'Matrix', redirectUris: ['http://127.0.0.1:9/cb'], public: false });
+  if (!client.ok) throw new Error('setup');
+  const browser = new FormBrowser(server.url);
+  const tokens: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const verifier = randomBytes(32).toString('base64url');
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const query = new URLSearchParams({ response_type: 'code', client_id: client.value.clientId, redirect_uri: 'http://127.0.0.1:9/cb', scope: 'openid email', code_challenge: challenge, code_challenge_method: 'S256' });
+    const back = await browser.authorize(`/o/oauth2/auth?${query.toString()}`, user);
+    const response = await fetch(`${server.url}/o/oauth2/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: 'http://127.0.0.1:9/cb', code_verifier: verifier, client_id: client.value.clientId, client_secret: client.value.clientSecret! }),
+    });
+    tokens.push(((await response.json()) as { access_token: string }).access_token);
+  }
+  return tokens;
+}
 
 const PETSTORE = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../fixtures/swagger/petstore.yaml'));
 
@@ -24,11 +49,17 @@ forEachDatabase('scope matrix over the whole route table', (target) => {
   /** Shared with a viewer and an editor; apart from `apiId`, which the matrix deletes. */
   let sharedApiId: string;
   let strangerToken: string;
+  /** Tokens that must open nothing: a revoked API token, an OAuth access token that expired, one still valid (not an API token). */
+  const refused = new Map<string, string>();
+  let clock: ShiftedClock;
   const grantees = new Map<'viewer' | 'editor', string>();
   const tokens = new Map<Scope, string>();
 
   before(async () => {
-    server = await startTestServerOn(target);
+    clock = new ShiftedClock();
+    server = await startTestServerOn(target, {}, (c) => {
+      c.rebind(Clock).toConstantValue(clock);
+    });
     ada = await server.user('ada@example.com', 'ada');
     for (const scope of SCOPES) tokens.set(scope, await server.token(ada, [scope]));
     const form = new FormData();
@@ -48,7 +79,45 @@ forEachDatabase('scope matrix over the whole route table', (target) => {
       expect(shared.status).to.equal(201);
       grantees.set(role, await server.token(grantee, SCOPES));
     }
+
+    const revoked = await server.token(ada, SCOPES);
+    await server.revoke(ada, revoked);
+    refused.set('a revoked API token', revoked);
+    const oauth = await oauthAccessTokens(server, ada, 2);
+    refused.set('a valid OAuth access token', oauth[0]!);
+    clock.advance(3601_000);
+    refused.set('an expired OAuth access token', oauth[1]!);
   });
+
+  describe('tokens that open nothing, generated from the route table: 401 with the Bearer challenge, nothing of ada’s in the body', () => {
+    for (const route of ROUTES) {
+      it(`${route.method} ${route.path}`, async () => {
+        for (const [label, token] of refused) {
+          const response = await server.request(route.method, pathOf(route, sharedApiId), { token, ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { body: {} }) });
+          expect(response.status, label).to.equal(401);
+          expect(response.headers.get('www-authenticate'), label).to.include('error="invalid_token"');
+          const text = await response.text();
+          for (const secret of [sharedApiId, 'Petstore']) expect(text, label).to.not.include(secret);
+        }
+      });
+    }
+  });
+
+  describe('the owner with every scope, generated from the route table: past authorisation on every route', () => {
+    for (const route of ROUTES.filter((r) => r.method === 'GET')) {
+      it(`${route.method} ${route.path}`, async () => {
+        const response = await server.request(route.method, pathOf(route, sharedApiId), { token: await ownerToken() });
+        expect([401, 403], await response.clone().text()).to.not.include(response.status);
+        if (!/:(pageId|shareId|webhookId|deliveryId|version)\b/.test(route.path)) expect(response.status, 'a real resource is found').to.equal(200);
+      });
+    }
+  });
+
+  let everything: string | undefined;
+  async function ownerToken(): Promise<string> {
+    everything ??= await server.token(ada, SCOPES);
+    return everything;
+  }
 
   /** A route's path with ada's account and API, and ids that name nothing for the rest. */
   function pathOf(route: { path: string }, api = apiId): string {
