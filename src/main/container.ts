@@ -78,6 +78,7 @@ import {
 } from '../application/ports/identity-repositories.port.js';
 import type { IdentitySettings } from '../application/identity/identity-settings.js';
 import { SigningKeys } from '../application/identity/signing-keys.js';
+import { PasswordGuard } from '../application/auth/password-guard.js';
 import { TokenIssuer } from '../application/identity/token-issuer.js';
 import { Authorize, SignIn, ValidateAuthorizationRequest } from '../application/identity/authorization.use-cases.js';
 import { AuthenticateClient, IssueTokens } from '../application/identity/token-endpoint.use-cases.js';
@@ -277,10 +278,17 @@ function bindUseCases(c: Container): void {
   );
   c.bind(GetProfile).toResolvedValue((users: UserRepository) => new GetProfile(users), [UserRepository]);
   c.bind(UpdateProfile).toResolvedValue((uow: UnitOfWork) => new UpdateProfile(uow), [UnitOfWork]);
-  c.bind(ChangePassword).toResolvedValue((uow: UnitOfWork, hasher: PasswordHasher, clock: Clock) => new ChangePassword(uow, hasher, clock), [UnitOfWork, PasswordHasher, Clock]);
+  c.bind(PasswordGuard).toResolvedValue(
+    (limiter: RateLimiter, limits: RateLimits, generator: TokenGenerator, clock: Clock) => new PasswordGuard(limiter, limits, generator, clock),
+    [RateLimiter, RateLimits, TokenGenerator, Clock],
+  );
+  c.bind(ChangePassword).toResolvedValue(
+    (uow: UnitOfWork, users: UserRepository, hasher: PasswordHasher, guard: PasswordGuard, clock: Clock) => new ChangePassword(uow, users, hasher, guard, clock),
+    [UnitOfWork, UserRepository, PasswordHasher, PasswordGuard, Clock],
+  );
   c.bind(AuthenticatePassword).toResolvedValue(
-    (users: UserRepository, hasher: PasswordHasher, limiter: RateLimiter, limits: RateLimits, clock: Clock) => new AuthenticatePassword(users, hasher, limiter, limits, clock),
-    [UserRepository, PasswordHasher, RateLimiter, RateLimits, Clock],
+    (users: UserRepository, hasher: PasswordHasher, guard: PasswordGuard) => new AuthenticatePassword(users, hasher, guard),
+    [UserRepository, PasswordHasher, PasswordGuard],
   );
   c.bind(ListApiTokens).toResolvedValue((tokens: ApiTokenRepository) => new ListApiTokens(tokens), [ApiTokenRepository]);
   c.bind(RevokeApiToken).toResolvedValue((tokens: ApiTokenRepository) => new RevokeApiToken(tokens), [ApiTokenRepository]);

@@ -9,7 +9,7 @@ forEachDatabase('rate limits over HTTP', (target) => {
   let server: TestServer;
 
   before(async () => {
-    server = await startTestServerOn(target, { RATE_LIMIT_API: '5', RATE_LIMIT_PASSWORD_EMAIL: '3', RATE_LIMIT_TOKEN_ENDPOINT: '3' });
+    server = await startTestServerOn(target, { RATE_LIMIT_API: '5', RATE_LIMIT_PASSWORD_EMAIL: '3', RATE_LIMIT_PASSWORD_IP: '1000', RATE_LIMIT_TOKEN_ENDPOINT: '3' });
   });
   after(async () => {
     await server?.stop();
@@ -41,6 +41,28 @@ forEachDatabase('rate limits over HTTP', (target) => {
     expect(limited.headers.get('retry-after')).to.match(/^\d+$/);
     const other = await server.user('cy@example.com', 'cy');
     expect((await server.request('GET', '/user/tokens', { headers: basic(other.email, other.password) })).status, 'another e-mail is not held up').to.equal(200);
+  });
+
+  it('cannot be overrun by guesses sent all at once: at most the limit of them reach the password check', async () => {
+    const dee = await server.user('dee@example.com', 'dee');
+    const statuses = await Promise.all(Array.from({ length: 20 }, (_, i) => server.request('GET', '/user/tokens', { headers: basic(dee.email, `parallel guess ${i}`) }).then((r) => r.status)));
+    expect(statuses.filter((s) => s === 401).length, JSON.stringify(statuses)).to.be.at.most(3);
+    expect(statuses.filter((s) => s === 429).length).to.be.at.least(17);
+  });
+
+  it('does not count right passwords: many sign-ins in a row are never held up', async () => {
+    const eve = await server.user('eve@example.com', 'eve');
+    for (let i = 0; i < 8; i++) expect((await server.request('GET', '/user/tokens', { headers: basic(eve.email, eve.password) })).status).to.equal(200);
+  });
+
+  it('limits wrong current passwords on PUT /user/password like any password check', async () => {
+    const fay = await server.user('fay@example.com', 'fay');
+    const token = await server.token(fay, ['profile']);
+    const change = (currentPassword: string) => server.request('PUT', '/user/password', { token, body: { currentPassword, newPassword: 'a brand new passphrase' } });
+    for (let i = 0; i < 3; i++) expect((await change(`guess ${i}`)).status).to.equal(403);
+    const limited = await change(fay.password);
+    expect(limited.status).to.equal(429);
+    expect(await problem(limited)).to.include({ code: 'rate_limited' });
   });
 
   it('limits the token endpoint per client and address: 429 slow_down with Retry-After', async () => {

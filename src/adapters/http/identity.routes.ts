@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { koaBody } from 'koa-body';
 import type { Context, Middleware } from 'koa';
-import { timingSafeEqual, randomBytes } from 'node:crypto';
+import { createHash, timingSafeEqual, randomBytes } from 'node:crypto';
 import {
   errorRedirect,
   type AuthorizationRequest,
@@ -233,7 +233,9 @@ export function identityRouter(deps: IdentityUseCases, limits: { readonly limite
     const presented = credentials(ctx, params);
     if (presented === 'both') return oauthFailure(ctx, { error: 'invalid_request', description: 'Authenticate the client one way: HTTP Basic or the body, not both.' });
     if (limits.tokenEndpoint.limit > 0) {
-      const decision = await limits.limiter.attempt(`token:${presented.clientId ?? '-'}:${ctx.ip}`, limits.tokenEndpoint, new Date());
+      // The client id is untrusted here (checked just below): its hash keeps the key short whatever was sent.
+      const client = presented.clientId === undefined ? '-' : createHash('sha256').update(presented.clientId).digest('base64url').slice(0, 22);
+      const decision = await limits.limiter.attempt(`token:${client}:${ctx.ip}`, limits.tokenEndpoint, new Date());
       if (!decision.allowed) {
         ctx.set('Retry-After', String(Math.max(1, Math.ceil(decision.resetMs / 1000))));
         ctx.status = 429;

@@ -74,7 +74,7 @@ export function profileRoutes(useCases: ProfileUseCases, jsonBody: Middleware): 
       summary: 'Change the password (the current one is required)',
       middleware: [jsonBody],
       handler: async (ctx) => {
-        unwrap(await useCases.changePassword.execute(principalOf(ctx), validated(ChangePasswordBody, jsonObjectBody(ctx))));
+        unwrap(await useCases.changePassword.execute(principalOf(ctx), { ...validated(ChangePasswordBody, jsonObjectBody(ctx)), ip: ctx.ip }));
         ctx.status = 204;
       },
     },

@@ -19,9 +19,8 @@ export class InMemoryRateLimiter implements RateLimiter {
     return { allowed: window.count <= rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - window.count), resetMs: window.end - t };
   }
 
-  async exceeded(key: string, rule: RateLimit, now: Date): Promise<number | null> {
+  async release(key: string, now: Date): Promise<void> {
     const window = this.windows.get(key);
-    const t = now.getTime();
-    return window && window.end > t && window.count >= rule.limit ? window.end - t : null;
+    if (window && window.end > now.getTime() && window.count > 0) window.count -= 1;
   }
 }

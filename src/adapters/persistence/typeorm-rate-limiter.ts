@@ -35,12 +35,8 @@ export class TypeOrmRateLimiter implements RateLimiter {
     return { allowed: count <= rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - count), resetMs: new Date(row.window_end).getTime() - now.getTime() };
   }
 
-  async exceeded(key: string, rule: RateLimit, now: Date): Promise<number | null> {
-    const rows = await this.db.read<{ count: number; window_end: Date | string }[]>((m) =>
-      m.query(`SELECT count, window_end FROM ${this.table()} WHERE key = $1 AND window_end > $2`, [key, now.toISOString()]),
-    );
-    const row = rows[0];
-    return row && Number(row.count) >= rule.limit ? new Date(row.window_end).getTime() - now.getTime() : null;
+  async release(key: string, now: Date): Promise<void> {
+    await this.db.read((m) => m.query(`UPDATE ${this.table()} SET count = count - 1 WHERE key = $1 AND window_end > $2 AND count > 0`, [key, now.toISOString()]));
   }
 
   private async sweep(now: Date): Promise<void> {

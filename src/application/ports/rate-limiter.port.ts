@@ -19,8 +19,8 @@ export interface RateDecision {
 export interface RateLimiter {
   /** Counts one attempt for `key` in fixed windows of `rule.windowMs`: allowed while the window holds at most `rule.limit`. */
   attempt(key: string, rule: RateLimit, now: Date): Promise<RateDecision>;
-  /** Whether `key` has used up its window, without counting: the milliseconds until it ends, or null. */
-  exceeded(key: string, rule: RateLimit, now: Date): Promise<number | null>;
+  /** Gives one counted attempt back (a password that turned out right), if its window is still open. */
+  release(key: string, now: Date): Promise<void>;
 }
 export const RateLimiter = token<RateLimiter>('RateLimiter');
 

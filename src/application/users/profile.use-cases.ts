@@ -6,6 +6,7 @@ import type { PasswordHasher } from '../ports/password-hasher.port.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import type { UserRepository } from '../ports/user-repository.port.js';
+import type { PasswordGuard } from '../auth/password-guard.js';
 import { notFound, type ApplicationError } from '../shared/application-error.js';
 
 /** The caller's own profile (scope profile.readonly). */
@@ -50,21 +51,35 @@ export class UpdateProfile {
 export class ChangePassword {
   constructor(
     private readonly uow: UnitOfWork,
+    private readonly users: UserRepository,
     private readonly hasher: PasswordHasher,
+    private readonly guard: PasswordGuard,
     private readonly clock: Clock,
   ) {}
 
-  async execute(principal: Principal, input: { readonly currentPassword: string; readonly newPassword: string }): Promise<Result<void, ApplicationError>> {
+  /**
+   * The current password is checked through the PasswordGuard (a token holder cannot guess it
+   * faster than a login form allows), and both slow scrypt steps run before the transaction, which
+   * then only writes. A password changed meanwhile by another request wins: this one is refused.
+   */
+  async execute(principal: Principal, input: { readonly currentPassword: string; readonly newPassword: string; readonly ip: string }): Promise<Result<void, ApplicationError>> {
     const allowed = authorize(principal, 'profile', 'write', principal.accountId);
     if (!allowed.ok) return allowed;
+    const user = await this.users.get(principal.userId);
+    if (!user) return err(notFound('user'));
+    const checked = await this.guard.check(user.email, input.ip, () => this.hasher.verify(input.currentPassword, user.passwordHash));
+    if (!checked.ok) return err(checked.error.kind === 'RateLimited' ? checked.error : { kind: 'WrongPassword' });
+    const policy = checkPassword(input.newPassword, user.email);
+    if (!policy.ok) return err({ kind: 'WeakPassword', errors: [{ field: 'newPassword', message: `${policy.error.rule}: ${policy.error.message}` }] });
+    const newHash = await this.hasher.hash(input.newPassword);
+    const checkedHash = user.passwordHash;
     return this.uow.run(async (tx): Promise<Result<void, ApplicationError>> => {
-      const user = await tx.users.get(principal.userId);
-      if (!user) return err(notFound('user'));
-      if (!(await this.hasher.verify(input.currentPassword, user.passwordHash))) return err({ kind: 'WrongPassword' });
-      const policy = checkPassword(input.newPassword, user.email);
-      if (!policy.ok) return err({ kind: 'WeakPassword', errors: [{ field: 'newPassword', message: `${policy.error.rule}: ${policy.error.message}` }] });
-      user.changePassword(await this.hasher.hash(input.newPassword));
-      await tx.users.save(user);
+      const current = await tx.users.get(principal.userId);
+      if (!current) return err(notFound('user'));
+      if (current.passwordHash !== checkedHash) return err({ kind: 'WrongPassword' });
+      current.changePassword(newHash);
+      await tx.users.save(current);
+      const user = current;
       await tx.sessions.deleteAllOfUser(user.id);
       await tx.grants.revokeAllOfUser(user.id, this.clock.now());
       return ok();
