@@ -1,11 +1,23 @@
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { readdir, readFile, readlink } from 'node:fs/promises';
-import pg from 'pg';
 import { WebhookReceiver as LoopbackReceiver } from '../support/webhook-receiver.js';
-import { BIN, ensureBuilt, ROOT } from '../support/built-cli.js';
+import { ensureBuilt } from '../support/built-cli.js';
+import {
+  alive,
+  bounded,
+  command,
+  countBy,
+  describePostgres,
+  environment,
+  logged,
+  printChildren,
+  start,
+  stopAll,
+  waitUntil,
+  withDatabase,
+} from '../support/cli-processes.js';
 
 /*
  * Standalone webhook workers (`specbase worker`) sharing one PostgreSQL database, driven through
@@ -13,127 +25,7 @@ import { BIN, ensureBuilt, ROOT } from '../support/built-cli.js';
  * worker is the design, so there is no SQLite variant of these tests.
  */
 
-const postgresUrl = process.env['TEST_DATABASE_URL'] ?? '';
-const requirePostgres = process.env['SPECBASE_REQUIRE_POSTGRES'] === 'true';
 const SUITE = 'e2e: webhook workers on PostgreSQL';
-
-
-/** Registers the suite on PostgreSQL only, as forEachDatabase does for its PostgreSQL variant. */
-function describePostgres(title: string, body: (this: Mocha.Suite) => void): void {
-  if (postgresUrl !== '') {
-    describe(title, body);
-  } else if (requirePostgres) {
-    describe(title, () => {
-      it('needs PostgreSQL: TEST_DATABASE_URL is required when SPECBASE_REQUIRE_POSTGRES=true', () => {
-        throw new Error('TEST_DATABASE_URL is not set');
-      });
-    });
-  } else {
-    describe.skip(`${title} (skipped: TEST_DATABASE_URL not set; several workers need PostgreSQL, SQLite runs one in-process worker)`, () => {
-      it('runs several worker processes against PostgreSQL');
-    });
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Child processes: every one is tracked and killed after each test, and at exit whatever happens.
-
-interface Child {
-  readonly name: string;
-  readonly process: ChildProcess;
-  output(): string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-const children = new Set<Child>();
-process.once('exit', () => {
-  for (const child of children) if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill('SIGKILL');
-});
-
-function alive(child: Child): boolean {
-  return child.process.exitCode === null && child.process.signalCode === null;
-}
-
-function start(name: string, args: string[], env: NodeJS.ProcessEnv): Child {
-  const proc = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const keep = (chunk: Buffer): void => {
-    output += chunk.toString();
-    if (output.length > 64_000) output = output.slice(-32_000);
-  };
-  proc.stdout.on('data', keep);
-  proc.stderr.on('data', keep);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolvePromise) =>
-    proc.once('exit', (code, signal) => resolvePromise({ code, signal })),
-  );
-  const child: Child = { name, process: proc, output: () => output, exited };
-  children.add(child);
-  void exited.then(() => children.delete(child));
-  return child;
-}
-
-/** SIGTERM, then SIGKILL after `graceMs`; resolves once it is gone. */
-async function stop(child: Child, graceMs = 5_000): Promise<void> {
-  if (!alive(child)) return;
-  child.process.kill('SIGTERM');
-  const timer = setTimeout(() => child.process.kill('SIGKILL'), graceMs);
-  await child.exited;
-  clearTimeout(timer);
-}
-
-async function stopAll(): Promise<void> {
-  await Promise.all([...children].map((child) => stop(child)));
-}
-
-/** Resolves once the child prints a JSON log line with this `msg`. */
-function logged(child: Child, msg: string, timeoutMs = 20_000): Promise<Record<string, unknown>> {
-  return new Promise((resolvePromise, reject) => {
-    const find = (): Record<string, unknown> | undefined =>
-      child
-        .output()
-        .split('\n')
-        .map((line) => {
-          try {
-            return JSON.parse(line) as Record<string, unknown>;
-          } catch {
-            return undefined;
-          }
-        })
-        .find((entry) => entry?.['msg'] === msg);
-    const check = (): void => {
-      const entry = find();
-      if (!entry) return;
-      done();
-      resolvePromise(entry);
-    };
-    const timer = setTimeout(() => {
-      done();
-      reject(new Error(`${child.name} did not log "${msg}" within ${timeoutMs} ms:\n${child.output()}`));
-    }, timeoutMs);
-    const onExit = (code: number | null): void => {
-      done();
-      reject(new Error(`${child.name} exited with ${code} before logging "${msg}":\n${child.output()}`));
-    };
-    const done = (): void => {
-      clearTimeout(timer);
-      child.process.stdout!.off('data', check);
-      child.process.stderr!.off('data', check);
-      child.process.off('exit', onExit);
-    };
-    child.process.stdout!.on('data', check);
-    child.process.stderr!.on('data', check);
-    child.process.once('exit', onExit);
-    check();
-  });
-}
-
-/** Runs a one-shot command; resolves to its stdout parsed as JSON, or rejects with its stderr. */
-async function command(args: string[], env: NodeJS.ProcessEnv): Promise<Record<string, unknown>> {
-  const child = start(args.slice(0, 2).join(' '), args, env);
-  const { code } = await child.exited;
-  if (code !== 0) throw new Error(`specbase ${args.join(' ')} exited with ${code}:\n${child.output()}`);
-  return JSON.parse(child.output().trim().split('\n').at(-1)!) as Record<string, unknown>;
-}
 
 // ---------------------------------------------------------------------------------------------
 // The database and the service.
@@ -146,35 +38,6 @@ interface Fixture {
   readonly token: string;
   readonly receiver: LoopbackReceiver;
   readonly receiverUrl: string;
-}
-
-function environment(schema: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  // Nothing of the caller's own configuration leaks into the children.
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!/^(WEBHOOK_|DATABASE_|SQLITE_|SPECBASE_|PORT$|HOST$|PUBLIC_URL$|LOG_LEVEL$|SCOPE_BASE$)/.test(key)) env[key] = value;
-  }
-  return {
-    ...env,
-    DATABASE_URL: postgresUrl,
-    DATABASE_SCHEMA: schema,
-    DATABASE_POOL_SIZE: '5',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    SPECBASE_NO_BOOTSTRAP: 'true',
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    ...extra,
-  };
-}
-
-async function withDatabase<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: postgresUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 interface OutboxRow {
@@ -202,14 +65,6 @@ async function deliveries(schema: string): Promise<DeliveryRow[]> {
   );
 }
 
-async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`${what} not reached within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 async function api(fixture: Fixture, method: string, path: string, body?: unknown): Promise<Response> {
   return fetch(fixture.url + path, {
     method,
@@ -228,16 +83,6 @@ async function createWebhook(fixture: Fixture, path: string): Promise<string> {
   const webhook = (await response.json()) as { id: string; active: boolean };
   expect(webhook.active).to.equal(true);
   return webhook.id;
-}
-
-/** Runs `task(0..count-1)` with at most `limit` in flight. */
-async function bounded(count: number, limit: number, task: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, count) }, async () => {
-      while (next < count) await task(next++);
-    }),
-  );
 }
 
 async function createApi(fixture: Fixture, nickname: string): Promise<string> {
@@ -286,15 +131,9 @@ const procAvailable = (() => {
   }
 })();
 
-function countBy<T>(items: readonly T[], key: (item: T) => string): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
-  return counts;
-}
-
 // ---------------------------------------------------------------------------------------------
 
-describePostgres(SUITE, function () {
+describePostgres(SUITE, 'several workers need PostgreSQL, SQLite runs one in-process worker', function () {
   this.timeout(120_000);
   let fixture: Fixture | undefined;
   let schema: string | undefined;
@@ -348,7 +187,7 @@ describePostgres(SUITE, function () {
   afterEach(async function () {
     this.timeout(30_000);
     if (this.currentTest?.state === 'failed') {
-      for (const child of children) console.log(`--- output of ${child.name} (pid ${child.process.pid}):\n${child.output().slice(-4_000)}`);
+      printChildren();
     }
     await cleanUp();
   });
