@@ -510,6 +510,28 @@ forEachImplementation('persistence contract', (make) => {
     });
   });
 
+  describe('keys from a request that PostgreSQL cannot compare', () => {
+    it('finds no share for an account id beyond 32 bits, without an error', async () => {
+      const owner = await seedUser(f, 'owner@example.com');
+      const api = newApi(owner, 'far');
+      await saved(f, api);
+      for (const accountId of [2 ** 31, 2 ** 32, Number.MAX_SAFE_INTEGER]) {
+        expect(await f.repos.shares.findForGrantee(accountId, api.id, owner.userId)).to.equal(undefined);
+        expect(await f.repos.shares.anyInAccount(accountId, owner.userId)).to.equal(false);
+      }
+    });
+
+    it('finds no user, release or OAuth client by a text key holding U+0000, without an error', async () => {
+      const a = await seedUser(f);
+      const api = newApi(a, 'pets');
+      await saved(f, api);
+      expect(await f.repos.users.getByEmail('ada@example.com\u0000')).to.equal(undefined);
+      expect(await f.repos.releases.get(api.id, '1.0.0\u0000')).to.equal(undefined);
+      expect(await f.repos.releases.snapshot(api.id, '\u0000')).to.equal(undefined);
+      expect(await f.repos.oauthClients.get('a\u0000b.apps.specbase')).to.equal(undefined);
+    });
+  });
+
   describe('EventOutbox claims', () => {
     it('claims undispatched events oldest first and marks them dispatched', async () => {
       const a = await seedUser(f);

@@ -79,6 +79,9 @@ function problemOfThrown(error: unknown, ctx: Context, log: HttpLogger): Problem
   if (status === 415) {
     return { status, code: 'unsupported_media_type', title: 'Unsupported Media Type', detail: 'The request body\'s encoding is not supported.' };
   }
+  if (isUndecodableBody(error, ctx)) {
+    return { status: 400, code: 'invalid_request', title: 'Bad Request', detail: 'The request body could not be decoded as its Content-Encoding says.' };
+  }
   if (status === 400 && error instanceof SyntaxError) {
     return { status, code: 'invalid_json', title: 'Bad Request', detail: `The request body is not valid JSON: ${error.message}` };
   }
@@ -87,6 +90,15 @@ function problemOfThrown(error: unknown, ctx: Context, log: HttpLogger): Problem
   }
   log.error({ err: error, method: ctx.method, path: ctx.path }, 'unhandled error');
   return { status: 500, code: 'internal_error', title: 'Internal Server Error', detail: 'An unexpected error occurred.' };
+}
+
+/**
+ * A zlib or brotli error from inflating a body sent with `Content-Encoding` (the body parsers decode
+ * gzip, deflate and br before parsing): the client's bytes are at fault, and such errors carry no status.
+ */
+function isUndecodableBody(error: unknown, ctx: Context): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return ctx.get('Content-Encoding') !== '' && typeof code === 'string' && /^(Z_|ERR__ERROR_|ERR_BROTLI)/.test(code);
 }
 
 export function throwProblem(problem: Problem): never {

@@ -12,8 +12,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The request's JSON body. 415 when a body comes with another media type; 400 when there is none or
- * it is not a JSON object. koa-body has parsed JSON bodies by the time this runs.
+ * The request's JSON body. 415 when a body comes with another media type or a charset other than
+ * UTF-8; 400 when there is none or it is not a JSON object. koa-body has parsed JSON bodies by the
+ * time this runs.
  */
 export function jsonObjectBody(ctx: Context): Record<string, unknown> {
   const empty = ctx.request.length === 0 || (ctx.request.length === undefined && ctx.get('Transfer-Encoding') === '');
@@ -24,6 +25,16 @@ export function jsonObjectBody(ctx: Context): Record<string, unknown> {
       code: 'unsupported_media_type',
       title: 'Unsupported Media Type',
       detail: 'Send the request body as application/json.',
+    });
+  }
+  // The parser reads every body as UTF-8 whatever the charset says: refuse one that says otherwise.
+  const charset = ctx.request.charset;
+  if (charset !== '' && !/^utf-?8$/i.test(charset)) {
+    throwProblem({
+      status: 415,
+      code: 'unsupported_media_type',
+      title: 'Unsupported Media Type',
+      detail: 'Send the JSON body in UTF-8: charset=utf-8, or no charset.',
     });
   }
   const body: unknown = ctx.request.body;
@@ -44,6 +55,10 @@ function fieldErrors(errors: readonly ValidationError[], prefix = ''): FieldErro
  * field the DTO does not declare. Business rules stay in the domain. Throws a 400 naming each field.
  */
 export function validated<T extends object>(Dto: new () => T, body: Record<string, unknown>): T {
+  // class-validator looks fields up in a plain object, so one named like a member of
+  // Object.prototype (hasOwnProperty, isPrototypeOf, constructor...) would pass its whitelist.
+  const inherited = Object.keys(body).filter((key) => key in Object.prototype);
+  if (inherited.length > 0) throwProblem(validationProblem(inherited.map((field) => ({ field, message: 'property should not exist' }))));
   const instance = new Dto();
   // defineProperty, not assignment: a JSON key "__proto__" must stay a plain field.
   for (const [key, value] of Object.entries(body)) {

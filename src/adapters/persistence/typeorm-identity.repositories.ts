@@ -12,7 +12,7 @@ import type {
 import type { AuthorizationCode, Consent, Grant, RefreshToken, Session } from '../../domain/identity/grant.js';
 import { OAuthClient } from '../../domain/identity/oauth-client.js';
 import type { CodeRow, GrantRow, RefreshTokenRow, Schemas } from './schema.js';
-import { isUuid, type Run } from './typeorm-database.js';
+import { isStorableText, isUuid, type Run } from './typeorm-database.js';
 
 export class TypeOrmOAuthClientRepository implements OAuthClientRepository {
   constructor(
@@ -21,6 +21,7 @@ export class TypeOrmOAuthClientRepository implements OAuthClientRepository {
   ) {}
 
   get(id: string): Promise<OAuthClient | undefined> {
+    if (!isStorableText(id)) return Promise.resolve(undefined);
     return this.run(async (m) => {
       const row = await m.getRepository(this.s.oauthClients).findOneBy({ id });
       return row ? OAuthClient.rehydrate(row) : undefined;

@@ -5,7 +5,7 @@ import type { ApiId } from '../../domain/api/api.aggregate.js';
 import { Share, type ShareId } from '../../domain/share/share.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { ShareRow, Schemas } from './schema.js';
-import { isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
+import { isIntegerKey, isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
 
 function shareFromRow(row: ShareRow): Share {
   return Share.rehydrate({
@@ -51,7 +51,8 @@ export class TypeOrmShareRepository implements ShareRepository {
   }
 
   findForGrantee(accountId: AccountId, apiId: ApiId, userId: UserId): Promise<Share | undefined> {
-    if (!isUuid(apiId)) return Promise.resolve(undefined);
+    // The account id comes from a request path: any integer up to 16 digits.
+    if (!isUuid(apiId) || !isIntegerKey(accountId)) return Promise.resolve(undefined);
     return this.run(async (m) => {
       const row = await m.getRepository(this.s.shares).findOneBy({ apiId, userId, accountId });
       return row ? shareFromRow(row) : undefined;
@@ -59,6 +60,7 @@ export class TypeOrmShareRepository implements ShareRepository {
   }
 
   anyInAccount(accountId: AccountId, userId: UserId): Promise<boolean> {
+    if (!isIntegerKey(accountId)) return Promise.resolve(false);
     return this.run((m) => m.getRepository(this.s.shares).existsBy({ userId, accountId }));
   }
 

@@ -8,7 +8,7 @@ import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { DerivedResources } from '../../domain/spec/derived-resources.js';
 import type { Dialect } from './dialect.js';
 import type { ApiReleaseRow, Schemas } from './schema.js';
-import { isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
+import { isStorableText, isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
 
 const DERIVED_KINDS: readonly DerivedKind[] = ['endpoints', 'models', 'environments', 'authAdapters'];
 /** Rows per INSERT: 4 parameters each stays far below both databases' parameter limits. */
@@ -89,7 +89,7 @@ export class TypeOrmReleaseRepository implements ReleaseRepository {
   }
 
   private find(apiId: ApiId, version: string, lock: boolean): Promise<Release | undefined> {
-    if (!isUuid(apiId)) return Promise.resolve(undefined);
+    if (!isUuid(apiId) || !isStorableText(version)) return Promise.resolve(undefined);
     return this.run(async (m) => {
       const query = this.states(m).where('r.api_id = :apiId AND r.version = :version', { apiId, version });
       if (lock) query.setLock('pessimistic_write');
@@ -135,7 +135,7 @@ export class TypeOrmReleaseRepository implements ReleaseRepository {
   }
 
   snapshot(apiId: ApiId, version: string): Promise<StoredSpec | undefined> {
-    if (!isUuid(apiId)) return Promise.resolve(undefined);
+    if (!isUuid(apiId) || !isStorableText(version)) return Promise.resolve(undefined);
     return this.run(async (m) => {
       const row = await m.getRepository(this.s.releases).findOne({ where: { apiId, version }, select: { format: true, source: true, document: true } });
       return row ? { format: row.format, source: row.source, documentJson: row.document } : undefined;

@@ -13,7 +13,7 @@ import { ApiToken, type ApiTokenId } from '../../domain/token/api-token.aggregat
 import { User, type NewUser } from '../../domain/user/user.aggregate.js';
 import type { Dialect } from './dialect.js';
 import type { ApiRow, OutboxRow, Schemas, UserRow } from './schema.js';
-import { isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
+import { isStorableText, isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
 
 export class TypeOrmAccountRepository implements AccountRepository {
   constructor(
@@ -63,6 +63,7 @@ export class TypeOrmUserRepository implements UserRepository {
   }
 
   getByEmail(email: string): Promise<User | undefined> {
+    if (!isStorableText(email)) return Promise.resolve(undefined);
     return this.run(async (m) => {
       const row = await m.getRepository(this.s.users).findOneBy({ email });
       return row ? userFromRow(row) : undefined;
