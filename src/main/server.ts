@@ -38,6 +38,7 @@ import { ConfirmEmailVerification, RequestEmailVerification } from '../applicati
 import { CreateShare, DeleteShare, GetShare, ListShares, UpdateShare } from '../application/shares/shares.use-cases.js';
 import { createHttpApp } from '../adapters/http/app.js';
 import type { Logger } from '../adapters/logging/pino-logger.js';
+import type { Duplex } from 'node:stream';
 import { loadConfig, type Config } from './config.js';
 import { buildContainer, ConfigToken, IdentitySettingsToken, LoggerToken, StorageToken, type Storage } from './container.js';
 import type { IdentitySettings } from '../application/identity/identity-settings.js';
@@ -160,6 +161,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     server.requestTimeout = 60_000;
     // A client has 20 s to send its headers and 60 s for the whole request (a 10 MiB import included).
     server.headersTimeout = 20_000;
+    server.on('clientError', answerUnparseableRequest);
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
       server.once('error', reject);
@@ -180,6 +182,30 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     demo,
     stop: (graceMs = 10_000) => (stopping ??= stop(server, container.get(WebhookWorker), storage, graceMs)),
   };
+}
+
+/**
+ * A request Node's HTTP parser refuses (bytes not allowed in a path, a malformed Content-Length, a
+ * header line without a colon...) gets a problem+json 400 like every other bad request, not Node's
+ * bare one; a timed-out request a 408; the connection is closed either way.
+ */
+function answerUnparseableRequest(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
+    socket.destroy();
+    return;
+  }
+  const timeout = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+  const status = timeout ? 408 : 400;
+  const body = JSON.stringify({
+    type: `urn:specbase:problem:${timeout ? 'request_timeout' : 'malformed_request'}`,
+    title: timeout ? 'Request Timeout' : 'Bad Request',
+    status,
+    detail: timeout ? 'The request took too long to arrive.' : 'The request is not valid HTTP/1.1.',
+    code: timeout ? 'request_timeout' : 'malformed_request',
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${timeout ? 'Request Timeout' : 'Bad Request'}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 async function stop(server: Server, worker: WebhookWorker, storage: Storage, graceMs: number): Promise<void> {

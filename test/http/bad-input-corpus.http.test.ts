@@ -1401,11 +1401,12 @@ forEachDatabase('bad-input corpus: every route refuses generated bad requests wi
     expect(digest(now), difference(baseline, now)).to.equal(digest(baseline));
   });
 
-  it(`KNOWN BUG in src/main/server.ts: requests Node's HTTP parser refuses get its bare 400, not problem+json (this test fails once that is fixed: then move them into the corpus)`, async () => {
+  it("answers requests Node's HTTP parser refuses with a problem+json 400 (malformed_request)", async () => {
     for (const raw of PARSER_REFUSALS) {
       const answer = await sendRaw(server.running.port, raw);
       expect(answer, JSON.stringify(raw.toString('latin1'))).to.match(/^HTTP\/1\.1 400 /);
-      expect(answer.toLowerCase(), JSON.stringify(raw.toString('latin1'))).to.not.include('application/problem+json');
+      expect(answer.toLowerCase(), JSON.stringify(raw.toString('latin1'))).to.include('content-type: application/problem+json');
+      expect(answer, JSON.stringify(raw.toString('latin1'))).to.include('"code":"malformed_request"');
     }
   });
 
