@@ -39,7 +39,24 @@ export function jsonObjectBody(ctx: Context): Record<string, unknown> {
   }
   const body: unknown = ctx.request.body;
   if (!isPlainObject(body)) throwProblem(validationProblem([{ field: 'body', message: 'must be a JSON object' }]));
+  const nul = fieldWithNul(body);
+  if (nul !== undefined) throwProblem(validationProblem([{ field: nul, message: 'must not contain the character U+0000' }]));
   return body;
+}
+
+/**
+ * The first field (a dotted path) whose name or text holds U+0000, which PostgreSQL cannot store in
+ * text: refused for every JSON body, on SQLite too, so both databases take the same input. Walked
+ * without recursion: a body may nest as deep as its size allows.
+ */
+function fieldWithNul(body: Record<string, unknown>): string | undefined {
+  const pending: [string, unknown][] = Object.entries(body);
+  while (pending.length > 0) {
+    const [path, value] = pending.pop()!;
+    if (path.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000'))) return path.split('\u0000').join('\\u0000');
+    if (typeof value === 'object' && value !== null) for (const [key, child] of Object.entries(value)) pending.push([`${path}.${key}`, child]);
+  }
+  return undefined;
 }
 
 function fieldErrors(errors: readonly ValidationError[], prefix = ''): FieldError[] {
