@@ -97,6 +97,22 @@ describe('SpecCodec: SwaggerSpecCodec', function () {
       const error = await parseError('{\n  "swagger": "2.0",\n  "info": {"title": "T",, }\n}');
       expect(error).to.include({ kind: 'Unparseable', line: 3 });
     });
+    it('refuses the character U+0000 written into the text, saying where (PostgreSQL text cannot hold it)', async () => {
+      const error = await parseError('swagger: "2.0"\ninfo: {title: "T\u0000", version: "1"}\npaths: {}\n');
+      expect(error).to.deep.include({ kind: 'Unparseable', line: 2, column: 17 });
+      expect(error.kind === 'Unparseable' && error.message).to.include('U+0000');
+    });
+    for (const [label, text, path] of [
+      ['a YAML \\0 escape in a value', minimal().replace('title: T', 'title: "T\\0"'), 'info.title'],
+      ['a JSON \\u0000 escape in a value', '{"swagger": "2.0", "info": {"title": "T", "version": "1", "description": "a\\u0000b"}, "paths": {}}', 'info.description'],
+      ['a \\u0000 escape in a key', minimal('"x-a\\u0000": 1\n'), 'x-a\\u0000'],
+    ] as const) {
+      it(`refuses U+0000 from ${label} (422), naming ${path}`, async () => {
+        const error = await parseError(text);
+        expect(error.kind).to.equal('InvalidSpec');
+        expect(error.kind === 'InvalidSpec' && error.errors[0]).to.deep.equal({ path, message: 'must not contain the character U+0000' });
+      });
+    }
     it('refuses duplicate keys', async () => {
       expect(await parseError('swagger: "2.0"\nswagger: "2.0"\n')).to.deep.include({ kind: 'Unparseable', line: 2, column: 1 });
     });
@@ -112,6 +128,14 @@ describe('SpecCodec: SwaggerSpecCodec', function () {
         expect(error.kind === 'InvalidSpec' && error.errors[0]!.path).to.equal(path);
       });
     }
+    it('reports schema errors before the spec checks, as swagger-parser does', async () => {
+      // No info (a schema error) and a duplicate operation id (a spec-check error): only the first is reported.
+      const both = minimal().replace('paths: {}', 'paths:\n  /a: {get: {operationId: x, responses: {200: {description: ok}}}}\n  /b: {get: {operationId: x, responses: {200: {description: ok}}}}');
+      const error = await parseError(both.replace('info: {title: T, version: "1"}\n', ''));
+      const messages = error.kind === 'InvalidSpec' ? error.errors.map((e) => e.message) : [];
+      expect(messages).to.deep.include("must have required property 'info': info");
+      expect(messages.join('\n')).not.to.include('Duplicate operation id');
+    });
     it("passes on the validator's messages", async () => {
       const error = await parseError('swagger: "2.0"\npaths: {}\n');
       expect(error.kind === 'InvalidSpec' && error.errors.map((e) => e.message)).to.deep.include("must have required property 'info': info");

@@ -57,6 +57,10 @@ forEachDatabase('Core-API: bad imports and spec updates write nothing', (target)
     ['a spec over IMPORT_MAX_BYTES', imports([specPart('swagger: "2.0"\n' + '#'.repeat(LIMIT + 10))]), 413, 'payload_too_large'],
     ['an alias bomb', imports([specPart(bomb)]), 400, 'unparseable_spec'],
     ['a deeply nested document', imports([specPart('a: ' + '['.repeat(30_000) + ']'.repeat(30_000))]), 400, 'unparseable_spec'],
+    ['a spec holding the character U+0000', imports([specPart('swagger: "2.0"\ninfo: {title: "T\u0000", version: "1"}\npaths: {}\n')]), 400, 'unparseable_spec', { line: 2 }],
+    ['a spec escaping U+0000 in a value', imports([specPart(petstore.bytes.toString('utf8').replace('title: Swagger Petstore', 'title: "Swagger\\0Petstore"'))]), 422, 'invalid_spec', { field: 'info.title' }],
+    ['a raw spec update escaping U+0000 in a key', () => server.request('PUT', `${apiPath}/spec`, { token: all, body: petstore.bytes.toString('utf8') + '\n"x-a\\u0000": 1\n', headers: { 'Content-Type': 'application/yaml' } }), 422, 'invalid_spec', { field: 'x-a\\u0000' }],
+    ['an import body holding U+0000', imports([specPart(petstore.bytes), bodyPart({ nickname: 'n\u0000' })]), 400, 'validation_failed', { field: 'nickname' }],
     ['a JSON body instead of multipart', () => server.request('POST', `/api/${ada.accountId}/import`, { token: all, body: { nickname: 'x' } }), 415, 'unsupported_media_type'],
     [
       'multipart without a boundary',

