@@ -43,6 +43,7 @@
  * A report, not a test: exits 0 whether or not the targets are met; non-zero only when something
  * crashed (or was interrupted).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChildProcess } from 'node:child_process';
 import {
   type Backend,
@@ -99,8 +100,6 @@ function positiveIntegerFromEnv(name: string, fallback: number): number {
   if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, not ${raw}`);
   return value;
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 
 // ---------------------------------------------------------------------------------------------
 // IPC with the children
