@@ -27,8 +27,28 @@ export function sendProblem(ctx: Context, problem: Problem): void {
 }
 
 /**
+ * The route pattern that served the request, as @koa/router registered it (`/api/:accountId/:apiId`),
+ * never the path itself, so logs and metrics group by route; `null` when no route matched the path.
+ * Read from the layers that matched, not from `_matchedRoute`: a router-level middleware (the Bearer
+ * check on `/api`) that answers first would leave its own prefix there. A path matched with a method
+ * it does not allow (405) still names the route.
+ */
+export function routePattern(ctx: Context): string | null {
+  const matched = (ctx as { matched?: readonly { readonly path: unknown; readonly methods: readonly string[] }[] }).matched ?? [];
+  let samePath: string | null = null;
+  for (let i = matched.length - 1; i >= 0; i -= 1) {
+    const layer = matched[i]!;
+    if (layer.methods.length === 0 || typeof layer.path !== 'string') continue;
+    if (layer.methods.includes(ctx.method)) return layer.path;
+    samePath ??= layer.path;
+  }
+  return samePath;
+}
+
+/**
  * Outermost middleware: a request id (the caller's `X-Request-Id` when it is sane), one structured
- * log line per request, and the last word on errors. Known problems become problem+json; errors
+ * log line per request (`requestId`, `method`, `route`, `path` without the query, `status`,
+ * `durationMs`), and the last word on errors. Known problems become problem+json; errors
  * raised by Koa's body parsing keep their 4xx status; anything else is a generic 500 that is logged
  * with its stack and never echoed.
  */
@@ -50,7 +70,7 @@ export function requestContext(logger: HttpLogger): Middleware {
       sendProblem(ctx, problemOfThrown(error, ctx, state.log));
     } finally {
       const durationMs = Math.round((performance.now() - started) * 100) / 100;
-      state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, durationMs }, 'request');
+      state.log.info({ method: ctx.method, route: routePattern(ctx), path: ctx.path, status: ctx.status, durationMs }, 'request');
     }
   };
 }
