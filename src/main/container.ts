@@ -96,6 +96,7 @@ import { InMemoryDatabase } from '../adapters/memory/in-memory-unit-of-work.js';
 import { TypeOrmDatabase } from '../adapters/persistence/typeorm-database.js';
 import { TypeOrmUnitOfWork, typeOrmRepositories } from '../adapters/persistence/typeorm-unit-of-work.js';
 import type { Config } from './config.js';
+import { Readiness } from './readiness.js';
 
 /** Opening, migrating, checking and closing whatever stores the data. */
 export interface Storage {
@@ -103,7 +104,10 @@ export interface Storage {
   open(): Promise<void>;
   /** Applies pending migrations and returns their names. */
   migrate(): Promise<string[]>;
+  /** Whether the database answers a trivial query (liveness: `/healthz`). */
   ping(): Promise<boolean>;
+  /** Whether it answers and no migration is pending (readiness: `/readyz`). */
+  ready(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -137,6 +141,7 @@ export function buildContainer(config: Config, options: ContainerOptions = {}): 
   if (mail.kind === 'file') c.bind(Mailer).toResolvedValue(() => new FileMailer(mail.dir, `Specbase <no-reply@${new URL(config.publicUrl).hostname}>`));
   else c.bind(Mailer).toResolvedValue((log: Logger) => new LogMailer(log.child({ component: 'mailer' })), [LoggerToken]);
   c.bind(WorkSignal).toConstantValue(new WorkSignal());
+  c.bind(Readiness).toConstantValue(new Readiness());
   c.bind(SsrfGuard).toResolvedValue(() => new SsrfGuard({ allowPrivateTargets: config.webhooks.allowPrivateTargets }));
   c.bind(WebhookTargetPolicy).toResolvedValue((guard: SsrfGuard) => guard, [SsrfGuard]);
   c.bind(WebhookSender).toResolvedValue((guard: SsrfGuard) => new HttpWebhookSender({ timeoutMs: config.webhooks.timeoutMs, guard }), [SsrfGuard]);
@@ -193,6 +198,7 @@ function bindInMemory(c: Container): void {
     open: async () => undefined,
     migrate: async () => [],
     ping: async () => true,
+    ready: async () => true,
     close: async () => undefined,
   });
   c.bind(RepositoriesToken).toResolvedValue((db: InMemoryDatabase) => db.repositories, [InMemoryDatabase]);

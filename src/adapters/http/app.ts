@@ -32,6 +32,10 @@ export interface HttpDependencies {
   readonly importMaxBytes: number;
   /** Whether the database answers (for `/healthz`). */
   readonly health: () => Promise<boolean>;
+  /** Whether the database answers and is migrated (for `/readyz`). */
+  readonly ready: () => Promise<boolean>;
+  /** The instance is shutting down: `/readyz` says so and answers close their connection. */
+  readonly draining: () => boolean;
   readonly authenticate: AuthenticateToken;
   /** Who may act on an account or one of its APIs: checked before a write's body is read. */
   readonly apiAccess: ApiAccess;
@@ -59,7 +63,7 @@ export function protectedRoutes(deps: HttpDependencies): RouteDefinition[] {
   return [...specRoutes(deps.specs, deps.importMaxBytes), ...apiRoutes(deps.apis, jsonBody), ...releaseRoutes(deps.releases, jsonBody), ...webhookRoutes(deps.webhooks, jsonBody), ...profileRoutes(deps.profile, jsonBody), ...pageRoutes(deps.pages, jsonBody), ...shareRoutes(deps.shares, jsonBody)];
 }
 
-/** The Koa application: Core-API routes, `/healthz`, problem+json errors, request ids and logs. */
+/** The Koa application: Core-API routes, `/healthz` (liveness), `/readyz` (readiness), problem+json errors, request ids and logs. */
 export function createHttpApp(deps: HttpDependencies): Koa {
   const app = new Koa();
   app.silent = true;
@@ -72,6 +76,8 @@ export function createHttpApp(deps: HttpDependencies): Koa {
     ctx.set('Referrer-Policy', 'no-referrer');
     ctx.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
     if (deps.hsts === true) ctx.set('Strict-Transport-Security', 'max-age=31536000');
+    // A kept-alive client would go on sending here; closing after each answer sends it elsewhere.
+    if (deps.draining()) ctx.set('Connection', 'close');
     await next();
   });
 
@@ -81,6 +87,14 @@ export function createHttpApp(deps: HttpDependencies): Koa {
     ctx.status = up ? 200 : 503;
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { status: up ? 'ok' : 'unavailable' };
+  });
+  open.get('/readyz', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    let status: 'ready' | 'shutting_down' | 'unavailable' = 'ready';
+    if (deps.draining()) status = 'shutting_down';
+    else if (!(await deps.ready())) status = 'unavailable';
+    ctx.status = status === 'ready' ? 200 : 503;
+    ctx.body = { status };
   });
   app.use(open.routes());
 
