@@ -97,6 +97,9 @@ import { TypeOrmDatabase } from '../adapters/persistence/typeorm-database.js';
 import { TypeOrmUnitOfWork, typeOrmRepositories } from '../adapters/persistence/typeorm-unit-of-work.js';
 import type { Config } from './config.js';
 import { Readiness } from './readiness.js';
+import { Metrics } from '../application/ports/metrics.port.js';
+import { OperationalFigures } from '../application/monitoring/operational-figures.service.js';
+import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
 
 /** Opening, migrating, checking and closing whatever stores the data. */
 export interface Storage {
@@ -170,6 +173,7 @@ export function buildContainer(config: Config, options: ContainerOptions = {}): 
   c.bind(EmailVerificationRepository).toResolvedValue((r: Transaction) => r.verifications, [RepositoriesToken]);
 
   bindUseCases(c);
+  bindMonitoring(c);
   bindWebhooks(c, config);
   bindIdentity(c, config);
   return c;
@@ -398,6 +402,16 @@ function bindIdentity(c: Container, config: Config): void {
   );
 }
 
+/** The metrics: one prom-client adapter (with registries of its own) per container. */
+function bindMonitoring(c: Container): void {
+  c.bind(OperationalFigures).toResolvedValue(
+    (outbox: EventOutbox, webhooks: WebhookRepository, clock: Clock) => new OperationalFigures(outbox, webhooks, clock),
+    [EventOutbox, WebhookRepository, Clock],
+  );
+  c.bind(PromMetrics).toResolvedValue((figures: OperationalFigures, log: Logger) => new PromMetrics({ figures, log: log.child({ component: 'metrics' }) }), [OperationalFigures, LoggerToken]);
+  c.bind(Metrics).toResolvedValue((metrics: PromMetrics) => metrics, [PromMetrics]);
+}
+
 function bindWebhooks(c: Container, config: Config): void {
   const retry = { ...DEFAULT_RETRY_POLICY, baseMs: config.webhooks.retryBaseMs, maxAttempts: config.webhooks.maxAttempts };
   c.bind(CreateWebhook).toResolvedValue(
@@ -420,9 +434,9 @@ function bindWebhooks(c: Container, config: Config): void {
   c.bind(Redeliver).toResolvedValue((uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new Redeliver(uow, ids, clock), [UnitOfWork, IdGenerator, Clock]);
   c.bind(DispatchEvents).toResolvedValue((uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new DispatchEvents(uow, ids, clock), [UnitOfWork, IdGenerator, Clock]);
   c.bind(DeliverDue).toResolvedValue(
-    (uow: UnitOfWork, webhooks: WebhookRepository, sender: WebhookSender, clock: Clock, random: Random) =>
-      new DeliverDue(uow, webhooks, sender, clock, random, { retry, leaseMs: config.webhooks.timeoutMs + 5_000, batchSize: 32 }),
-    [UnitOfWork, WebhookRepository, WebhookSender, Clock, Random],
+    (uow: UnitOfWork, webhooks: WebhookRepository, sender: WebhookSender, clock: Clock, random: Random, metrics: Metrics) =>
+      new DeliverDue(uow, webhooks, sender, clock, random, { retry, leaseMs: config.webhooks.timeoutMs + 5_000, batchSize: 32 }, metrics),
+    [UnitOfWork, WebhookRepository, WebhookSender, Clock, Random, Metrics],
   );
   c.bind(WebhookWorker).toResolvedValue(
     (dispatch: DispatchEvents, deliver: DeliverDue, signal: WorkSignal, log: Logger) =>

@@ -49,6 +49,7 @@ import { RevokeOAuthToken, TokenInfo, UserInfo, VerifyIssuedToken } from '../app
 import { UserRepository } from '../application/ports/user-repository.port.js';
 import { RateLimiter, RateLimits } from '../application/ports/rate-limiter.port.js';
 import { Readiness } from './readiness.js';
+import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
 
 /** The Koa application wired from a container; mount it (or `app.callback()`) anywhere. */
 export function createApp(container: Container): Koa {
@@ -64,6 +65,8 @@ export function createApp(container: Container): Koa {
     health: () => storage.ping(),
     ready: () => storage.ready(),
     draining: () => readiness.draining,
+    metrics: container.get(PromMetrics),
+    metricsToken: config.metricsToken,
     authenticate: container.get(AuthenticateToken),
     apis: {
       create: container.get(CreateApi),
@@ -177,6 +180,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     await container.get(WebhookWorker).stop();
     await storage.close();
     throw error;
+  }
+  if (config.metricsToken === null && !/^(127\.|::1$|localhost$)/.test(config.host)) {
+    container.get<Logger>(LoggerToken).warn({ host: config.host }, 'GET /metrics is open to whoever reaches this address: set METRICS_TOKEN, or keep /metrics from the outside at the proxy');
   }
   const { port, address } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;

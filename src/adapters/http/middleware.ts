@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Middleware, Next } from 'koa';
 import type { HttpLogger } from './http-logger.js';
+import type { HttpMetrics } from './http-metrics.js';
 import { HttpProblem, problemType, type Problem } from './problem.js';
 
 const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -48,11 +49,11 @@ export function routePattern(ctx: Context): string | null {
 /**
  * Outermost middleware: a request id (the caller's `X-Request-Id` when it is sane), one structured
  * log line per request (`requestId`, `method`, `route`, `path` without the query, `status`,
- * `durationMs`), and the last word on errors. Known problems become problem+json; errors
+ * `durationMs`), its duration in the metrics, and the last word on errors. Known problems become problem+json; errors
  * raised by Koa's body parsing keep their 4xx status; anything else is a generic 500 that is logged
  * with its stack and never echoed.
  */
-export function requestContext(logger: HttpLogger): Middleware {
+export function requestContext(logger: HttpLogger, metrics?: Pick<HttpMetrics, 'requestServed'>): Middleware {
   return async (ctx: Context, next: Next) => {
     const incoming = ctx.get('X-Request-Id');
     const requestId = INCOMING_REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -69,8 +70,11 @@ export function requestContext(logger: HttpLogger): Middleware {
     } catch (error) {
       sendProblem(ctx, problemOfThrown(error, ctx, state.log));
     } finally {
-      const durationMs = Math.round((performance.now() - started) * 100) / 100;
-      state.log.info({ method: ctx.method, route: routePattern(ctx), path: ctx.path, status: ctx.status, durationMs }, 'request');
+      const elapsedMs = performance.now() - started;
+      const durationMs = Math.round(elapsedMs * 100) / 100;
+      const route = routePattern(ctx);
+      state.log.info({ method: ctx.method, route, path: ctx.path, status: ctx.status, durationMs }, 'request');
+      metrics?.requestServed({ route, method: ctx.method, status: ctx.status, seconds: elapsedMs / 1000 });
     }
   };
 }
