@@ -12,7 +12,7 @@ import type { EntitySchema } from 'typeorm';
 import type { Container } from 'inversify';
 import { createServer, type AddressInfo } from 'node:net';
 import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database.js';
-import { OpenApiResponseValidator } from './openapi-validator.js';
+import { OpenApiResponseValidator, type Answer } from './openapi-validator.js';
 import { FormBrowser } from './form-browser.js';
 
 /** A fresh database of `target` and the real server on it; `stop()` removes the database too. */
@@ -131,6 +131,12 @@ export class TestServer {
       headers['Content-Type'] ??= 'application/json';
     }
     return this.described(method, path, await fetch(this.url + path, { method, headers, ...(body === undefined ? {} : { body }) }));
+  }
+
+  /** Checks an answer got some other way (node:http, a socket) against `/openapi.json`; throws on a mismatch. */
+  async checkAnswer(method: string, path: string, answer: Answer): Promise<void> {
+    this.description ??= OpenApiResponseValidator.load(this.url);
+    (await this.description).checkAnswer(method, this.url + path, answer);
   }
 
   /** `fetch` on this server (no redirects followed), its answer checked against `/openapi.json` like every helper's. */

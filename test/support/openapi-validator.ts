@@ -34,10 +34,20 @@ export class OpenApiResponseValidator {
 
   /** Throws, naming every mismatch, when `response` is not what the description says `method url` answers. */
   async check(method: string, url: string, response: Response): Promise<void> {
+    const body = method.toUpperCase() === 'HEAD' ? '' : await response.clone().text();
+    // The URL fetch asked for, dot segments resolved as the server saw them.
+    this.checkAnswer(method, response.url === '' ? url : response.url, { status: response.status, headers: response.headers, body });
+  }
+
+  /**
+   * The same for an answer read some other way (node:http, a raw socket). `url` as sent: its path
+   * is taken as it is (`/api/1/.` stays so), as the router matches it.
+   */
+  checkAnswer(method: string, url: string, response: Answer): void {
     const upper = method.toUpperCase();
-    const path = new URL(url).pathname;
+    const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').split(/[?#]/)[0]!;
     const asked = `${upper} ${path} answered ${response.status}`;
-    const body = upper === 'HEAD' ? '' : await response.clone().text();
+    const body = response.body;
     const found = this.operationOf(upper === 'HEAD' ? 'GET' : upper, path);
     if (found.kind !== 'described') return this.checkRouting(asked, found.kind, upper, response, body);
     const { template, operation } = found;
@@ -62,7 +72,7 @@ export class OpenApiResponseValidator {
   }
 
   /** What the router answers where the description has no operation. */
-  private checkRouting(asked: string, kind: 'unknown path' | 'unknown method', method: string, response: Response, body: string): void {
+  private checkRouting(asked: string, kind: 'unknown path' | 'unknown method', method: string, response: Answer, body: string): void {
     if (method === 'OPTIONS' && kind === 'unknown method' && response.status === 200 && response.headers.has('allow')) return;
     const allowed = kind === 'unknown path' ? { 404: 'not_found' } : { 405: 'method_not_allowed', 501: 'not_implemented' };
     const code = (allowed as Record<number, string>)[response.status];
@@ -74,13 +84,13 @@ export class OpenApiResponseValidator {
     if (response.status === 405 && !response.headers.has('allow')) fail(`${asked} without an Allow header`);
   }
 
-  private headerProblems(described: DescribedResponse, response: Response): string[] {
+  private headerProblems(described: DescribedResponse, response: Answer): string[] {
     return Object.entries(described.headers ?? {})
       .filter(([name, header]) => header.required === true && !response.headers.has(name))
       .map(([name]) => `the header ${name} is missing, which the description says is always sent`);
   }
 
-  private bodyProblems(described: DescribedResponse, operation: Operation, response: Response, body: string, head: boolean): string[] {
+  private bodyProblems(described: DescribedResponse, operation: Operation, response: Answer, body: string, head: boolean): string[] {
     const content = described.content;
     const mediaType = essence(response.headers.get('content-type'));
     if (content === undefined) {
@@ -94,6 +104,14 @@ export class OpenApiResponseValidator {
     const validate = this.schemas.compile(`${operation.operationId} ${response.status} ${mediaType}`, content[mediaType]!.schema ?? {});
     return validate(value) ? [] : (validate.errors ?? []).map(describeError);
   }
+}
+
+/** An HTTP answer as the check needs it. */
+export interface Answer {
+  readonly status: number;
+  readonly headers: Headers;
+  /** The body as text; empty for none. */
+  readonly body: string;
 }
 
 /** The component schemas as one ajv schema; each response schema is compiled once, closed, against it. */
