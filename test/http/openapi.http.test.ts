@@ -178,6 +178,14 @@ forEachDatabase('self-description: /openapi.json and /swagger.yaml', (target) =>
     ]);
   });
 
+  it('describes the problems a login or consent form that cannot be read gets (not a page)', async () => {
+    const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
+    const undecodable = await server.fetch('/o/oauth2/auth', { method: 'POST', headers: { ...form, 'Content-Encoding': 'gzip' }, body: 'not gzip' });
+    expect([undecodable.status, ((await undecodable.json()) as { code: string }).code]).to.deep.equal([400, 'invalid_request']);
+    const unknown = await server.fetch('/o/oauth2/auth', { method: 'POST', headers: { ...form, 'Content-Encoding': 'zz' }, body: 'step=login' });
+    expect([unknown.status, ((await unknown.json()) as { code: string }).code]).to.deep.equal([415, 'unsupported_media_type']);
+  });
+
   describe('the response check of the HTTP tests', () => {
     let validator: OpenApiResponseValidator;
     const problem = (status: number, code: string) =>

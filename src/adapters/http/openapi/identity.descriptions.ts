@@ -80,7 +80,8 @@ export const IDENTITY_ROUTES: readonly StandaloneRoute[] = [
       403: htmlPage('The form expired or came from elsewhere (CSRF).', noStore()),
       429: htmlPage('Too many sign-in attempts.', { ...noStore(), 'Retry-After': { required: true, description: 'Seconds.', schema: { type: 'integer', minimum: 1 } } }),
     },
-    problems: ['payload_too_large'],
+    // A form that cannot be read is answered by the server's common error handling, not a page.
+    problems: ['payload_too_large', 'invalid_request', 'unsupported_media_type'],
   },
   {
     method: 'POST',
