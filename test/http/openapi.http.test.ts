@@ -12,7 +12,7 @@ import type { RouteDefinition } from '../../src/adapters/http/routes.js';
 import { SCOPES } from '../../src/domain/token/scope.js';
 import { createApp } from '../../src/main/server.js';
 import { forEachDatabase, sqlite } from '../support/databases.js';
-import { OpenApiResponseValidator } from '../support/openapi-validator.js';
+import { compiledSchemasFor, OpenApiResponseValidator } from '../support/openapi-validator.js';
 import { startTestServerOn, type TestServer, type TestUser } from '../support/http-server.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -276,6 +276,29 @@ describe('OpenAPI description: built from the route table', () => {
     expect(Object.keys(oauth2.flows.implicit.scopes)).to.have.members(['openid', 'email', 'profile', 'https://specbase.example.com/auth/plus.me', 'https://specbase.example.com/auth/userinfo.email', 'https://specbase.example.com/auth/userinfo.profile']);
     const required = new Set(Object.values(document.paths).flatMap((item) => Object.values(item).flatMap((op) => op.security.flatMap((s) => s['apiToken'] ?? []))));
     expect([...required].sort()).to.deep.equal([...SCOPES].sort());
+  });
+
+  it('holds only schemas that compile as JSON Schema 2020-12 under ajv’s strict mode: components, parameters, bodies, answers and headers', () => {
+    const schemas = compiledSchemasFor(document);
+    let compiled = 0;
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const where = `${method} ${path}`;
+        const found = [
+          ...(operation.parameters ?? []).map((p) => [`parameter ${p.name}`, p.schema] as const),
+          ...Object.entries(operation.requestBody?.content ?? {}).map(([type, media]) => [`request ${type}`, media.schema ?? {}] as const),
+          ...Object.entries(operation.responses).flatMap(([status, response]) => [
+            ...Object.entries(response.content ?? {}).map(([type, media]) => [`${status} ${type}`, media.schema ?? {}] as const),
+            ...Object.entries(response.headers ?? {}).map(([name, header]) => [`${status} header ${name}`, header.schema] as const),
+          ]),
+        ];
+        for (const [what, schema] of found) {
+          expect(() => schemas.compile(`strict: ${JSON.stringify(schema)}`, schema), `${where} ${what}`).to.not.throw();
+          compiled += 1;
+        }
+      }
+    }
+    expect(compiled).to.be.greaterThan(500);
   });
 
   it('describes each route outside the table once, with a distinct operationId', () => {

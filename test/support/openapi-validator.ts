@@ -115,7 +115,7 @@ export interface Answer {
 }
 
 /** The component schemas as one ajv schema; each response schema is compiled once, closed, against it. */
-interface CompiledSchemas {
+export interface CompiledSchemas {
   compile(key: string, schema: JsonSchema): ValidateFunction;
 }
 
@@ -123,7 +123,7 @@ const COMPONENTS_ID = 'specbase:components';
 const compiledByComponents = new Map<string, CompiledSchemas>();
 
 /** Every test server serves the same schemas: compiled once per process. */
-function compiledSchemasFor(document: OpenApiDocument): CompiledSchemas {
+export function compiledSchemasFor(document: OpenApiDocument): CompiledSchemas {
   const key = createHash('sha256').update(JSON.stringify(document.components.schemas)).digest('hex');
   const cached = compiledByComponents.get(key);
   if (cached) return cached;
