@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { Container } from 'inversify';
 import type Koa from 'koa';
@@ -51,6 +52,9 @@ import { RateLimiter, RateLimits } from '../application/ports/rate-limiter.port.
 import { Readiness } from './readiness.js';
 import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
 
+/** package.json's version: src/main and dist/main both sit two levels below it. */
+const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+
 /** The Koa application wired from a container; mount it (or `app.callback()`) anywhere. */
 export function createApp(container: Container): Koa {
   const config = container.get<Config>(ConfigToken);
@@ -58,6 +62,8 @@ export function createApp(container: Container): Koa {
   const readiness = container.get(Readiness);
   return createHttpApp({
     logger: container.get<Logger>(LoggerToken),
+    publicUrl: config.publicUrl,
+    version: VERSION,
     jsonMaxBytes: config.jsonMaxBytes,
     trustProxy: config.trustProxy,
     hsts: config.publicUrl.startsWith('https:'),

@@ -1147,6 +1147,15 @@ function sendOnce(port: number, agent: Agent, probe: Probe): Promise<Answer> {
   });
 }
 
+/** node:http's headers as a fetch `Headers`, for the check against the description. */
+function headersOf(answer: Answer): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
+  }
+  return headers;
+}
+
 /** Why the answer breaks the property, or undefined. */
 function judge(probe: Probe, answer: Answer): string | undefined {
   if (answer.status < 400 || answer.status > 499) return `status ${answer.status}, not a 4xx`;
@@ -1369,6 +1378,11 @@ forEachDatabase('bad-input corpus: every route refuses generated bad requests wi
           const problems: string[] = [];
           const wrong = judge(probe, answer);
           if (wrong) problems.push(`${wrong}: ${answer.status} ${answer.headers['content-type'] ?? ''} ${answer.body.subarray(0, 400).toString('utf8')}`);
+          try {
+            await server.checkAnswer(probe.method, probe.path, { status: answer.status, headers: headersOf(answer), body: probe.method === 'HEAD' ? '' : answer.body.toString('utf8') });
+          } catch (error) {
+            problems.push((error as Error).message);
+          }
           // After every request, so that a write is pinned on the request that made it.
           const fingerprint = await contents.fingerprint();
           if (fingerprint !== currentFingerprint) {
@@ -1396,6 +1410,7 @@ forEachDatabase('bad-input corpus: every route refuses generated bad requests wi
     for (const probe of REGRESSIONS(world)) {
       const answer = await send(server.running.port, agent, probe);
       expect(judge(probe, answer), `${answer.status} ${answer.body.toString('utf8')}\n${describeProbe(probe)}`).to.equal(undefined);
+      await server.checkAnswer(probe.method, probe.path, { status: answer.status, headers: headersOf(answer), body: answer.body.toString('utf8') });
     }
     const now = await contents.dump();
     expect(digest(now), difference(baseline, now)).to.equal(digest(baseline));

@@ -75,7 +75,7 @@ forEachDatabase('User-API: e-mail verification through the mailer over HTTP', (t
     expect(html).to.include(`name="token" value="${token}"`);
     expect((await server.request('POST', '/user/tokens', { headers: auth, body: { name: 'ci', scopes: ['api'] } })).status, 'opening the page verifies nothing').to.equal(403);
 
-    const confirmed = await fetch(`${server.url}/user/email/verify`, { method: 'POST', body: new URLSearchParams({ token }) });
+    const confirmed = await server.fetch('/user/email/verify', { method: 'POST', body: new URLSearchParams({ token }) });
     expect(confirmed.status).to.equal(200);
     expect(await confirmed.text()).to.include('dee@example.com is verified');
 
@@ -110,7 +110,7 @@ forEachDatabase('User-API: e-mail verification through the mailer over HTTP', (t
     expect(await accepted.json()).to.deep.equal({ email: 'eve@example.com', emailVerified: true });
     const reused = await server.request('POST', '/user/email/verify', { body: { token: second } });
     expect(reused.status).to.equal(400);
-    const reusedForm = await fetch(`${server.url}/user/email/verify`, { method: 'POST', body: new URLSearchParams({ token: second! }) });
+    const reusedForm = await server.fetch('/user/email/verify', { method: 'POST', body: new URLSearchParams({ token: second! }) });
     expect(reusedForm.status).to.equal(400);
     expect(await reusedForm.text()).to.include('This link no longer works');
   });

@@ -5,7 +5,7 @@ import { RegisterOAuthClient } from '../../src/application/identity/clients.use-
 import { Clock } from '../../src/application/ports/clock.port.js';
 import { forEachDatabase } from '../support/databases.js';
 import { ShiftedClock } from '../support/fakes.js';
-import { FormBrowser, hiddenFields } from '../support/form-browser.js';
+import { hiddenFields } from '../support/form-browser.js';
 import { startTestServerOn, type TestServer, type TestUser } from '../support/http-server.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
@@ -61,7 +61,7 @@ forEachDatabase('identity service: flows and refusals over HTTP', (target) => {
   }
 
   async function tokenRequest(fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
-    return fetch(`${server.url}/o/oauth2/token`, { method: 'POST', headers, body: new URLSearchParams(fields) });
+    return server.fetch('/o/oauth2/token', { method: 'POST', headers, body: new URLSearchParams(fields) });
   }
 
   function credentials(client: Registered): Record<string, string> {
@@ -69,7 +69,7 @@ forEachDatabase('identity service: flows and refusals over HTTP', (target) => {
   }
 
   /** A code for `client` through the login and consent pages, with PKCE. */
-  async function code(client: Registered, extra: Record<string, string> = {}, browser = new FormBrowser(server.url)): Promise<{ code: string; verifier: string }> {
+  async function code(client: Registered, extra: Record<string, string> = {}, browser = server.browser()): Promise<{ code: string; verifier: string }> {
     const { verifier, challenge } = pkce();
     const back = await browser.authorize(authUrl(client, { code_challenge: challenge, code_challenge_method: 'S256', ...extra }), ada);
     const issued = back.searchParams.get('code');
@@ -85,7 +85,7 @@ forEachDatabase('identity service: flows and refusals over HTTP', (target) => {
   }
 
   async function userinfo(accessToken: string): Promise<Response> {
-    return fetch(`${server.url}/oauth2/v2/userinfo`, { headers: { Authorization: `Bearer ${accessToken}` } });
+    return server.fetch('/oauth2/v2/userinfo', { headers: { Authorization: `Bearer ${accessToken}` } });
   }
 
   async function expectOAuthError(response: Response, status: number, error: string): Promise<void> {
@@ -100,12 +100,12 @@ forEachDatabase('identity service: flows and refusals over HTTP', (target) => {
       for (let i = 0; i < REDIRECT.length; i++) variants.add(REDIRECT.slice(0, i) + (REDIRECT[i] === 'x' ? 'y' : 'x') + REDIRECT.slice(i + 1));
       for (const v of [`${REDIRECT}/`, `${REDIRECT}?a=1`, `${REDIRECT}#f`, REDIRECT.toUpperCase(), REDIRECT.replace('127.0.0.1', 'localhost'), REDIRECT.slice(0, -1)]) variants.add(v);
       for (const redirect of variants) {
-        const response = await new FormBrowser(server.url).get(authUrl(confidential, { redirect_uri: redirect }));
+        const response = await server.browser().get(authUrl(confidential, { redirect_uri: redirect }));
         expect(response.status, redirect).to.equal(400);
         expect(response.headers.get('location'), redirect).to.equal(null);
         expect(await response.text()).to.include('not registered');
       }
-      const unknown = await new FormBrowser(server.url).get(authUrl({ clientId: 'nobody.apps.specbase', clientSecret: null }));
+      const unknown = await server.browser().get(authUrl({ clientId: 'nobody.apps.specbase', clientSecret: null }));
       expect(unknown.status).to.equal(400);
       expect(unknown.headers.get('location')).to.equal(null);
     });
@@ -118,7 +118,7 @@ forEachDatabase('identity service: flows and refusals over HTTP', (target) => {
         [publicClient, {}, 'invalid_request'],
       ];
       for (const [client, extra, error] of cases) {
-        const response = await new FormBrowser(server.url).get(authUrl(client, extra));
+        const response = await server.browser().get(authUrl(client, extra));
         expect(response.status, JSON.stringify(extra)).to.equal(303);
         const location = new URL(response.headers.get('location')!);
         expect(location.origin + location.pathname).to.equal(REDIRECT);
@@ -130,7 +130,7 @@ forEachDatabase('identity service: flows and refusals over HTTP', (target) => {
     it('escapes what it echoes: a client name or state with markup is shown as text', async () => {
       const registered = await server.running.container.get(RegisterOAuthClient).execute({ name: '<script>alert(1)</script>', redirectUris: [REDIRECT], public: false });
       if (!registered.ok) throw new Error('setup');
-      const browser = new FormBrowser(server.url);
+      const browser = server.browser();
       const response = await browser.get(authUrl({ clientId: registered.value.clientId, clientSecret: null }, { state: '"><img src=x onerror=alert(1)>' }));
       const html = await response.text();
       expect(html).not.to.include('<script>alert(1)');
@@ -141,7 +141,7 @@ forEachDatabase('identity service: flows and refusals over HTTP', (target) => {
     });
 
     it('remembers the session and the consent: the second authorization asks nothing; prompt=consent asks again; prompt=none without a session is login_required', async () => {
-      const browser = new FormBrowser(server.url);
+      const browser = server.browser();
       await code(confidential, {}, browser);
       const again = await browser.get(authUrl(confidential, { ...(({ challenge }) => ({ code_challenge: challenge, code_challenge_method: 'S256' }))(pkce()) }));
       expect(again.status, 'no page: straight back to the client').to.equal(303);
@@ -150,23 +150,23 @@ forEachDatabase('identity service: flows and refusals over HTTP', (target) => {
       expect(asked.status).to.equal(200);
       expect(hiddenFields(await asked.text())['step']).to.equal('consent');
 
-      const stranger = await new FormBrowser(server.url).get(authUrl(confidential, { prompt: 'none' }));
+      const stranger = await server.browser().get(authUrl(confidential, { prompt: 'none' }));
       expect(stranger.status).to.equal(303);
       expect(new URL(stranger.headers.get('location')!).searchParams.get('error')).to.equal('login_required');
     });
 
     it('answers access_denied with the state when the user denies', async () => {
-      const back = await new FormBrowser(server.url).authorize(authUrl(other, { prompt: 'consent' }), ada, 'deny');
+      const back = await server.browser().authorize(authUrl(other, { prompt: 'consent' }), ada, 'deny');
       expect(back.searchParams.get('error')).to.equal('access_denied');
       expect(back.searchParams.get('state')).to.equal('st-1');
       expect(back.searchParams.get('code')).to.equal(null);
     });
 
     it('refuses a login form without its CSRF cookie, and a wrong password, on the page', async () => {
-      const browser = new FormBrowser(server.url);
+      const browser = server.browser();
       await browser.get(authUrl(confidential));
       const fields = hiddenFields(browser.lastPage);
-      const forged = await fetch(`${server.url}/o/oauth2/auth`, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ ...fields, email: ada.email, password: ada.password }) });
+      const forged = await server.fetch('/o/oauth2/auth', { method: 'POST', redirect: 'manual', body: new URLSearchParams({ ...fields, email: ada.email, password: ada.password }) });
       expect(forged.status).to.equal(403);
       expect(forged.headers.getSetCookie().some((c) => c.startsWith('sb_session=')), 'no session from a forged form').to.equal(false);
       const wrong = await browser.post('/o/oauth2/auth', { ...fields, email: ada.email, password: 'not the password' });
@@ -179,7 +179,7 @@ forEachDatabase('identity service: flows and refusals over HTTP', (target) => {
 
     it('limits login attempts per e-mail: the 11th within 5 minutes is a 429 with Retry-After', async () => {
       const victim = await server.user('victim@example.com', 'victim');
-      const browser = new FormBrowser(server.url);
+      const browser = server.browser();
       await browser.get(authUrl(confidential));
       const fields = hiddenFields(browser.lastPage);
       for (let i = 0; i < 10; i++) expect(await (await browser.post('/o/oauth2/auth', { ...fields, email: victim.email, password: `guess ${i}` })).text()).to.include('The e-mail or password is wrong.');
@@ -189,7 +189,7 @@ forEachDatabase('identity service: flows and refusals over HTTP', (target) => {
     });
 
     it('implicit flow: the token in the fragment with the state, no refresh token, and tokeninfo accepts it', async () => {
-      const back = await new FormBrowser(server.url).authorize(authUrl(confidential, { response_type: 'token', scope: 'email', access_type: 'offline', prompt: 'consent' }), ada);
+      const back = await server.browser().authorize(authUrl(confidential, { response_type: 'token', scope: 'email', access_type: 'offline', prompt: 'consent' }), ada);
       expect(back.search).to.equal('');
       const fragment = new URLSearchParams(back.hash.slice(1));
       expect(fragment.get('token_type')).to.equal('Bearer');
@@ -197,7 +197,7 @@ forEachDatabase('identity service: flows and refusals over HTTP', (target) => {
       expect(fragment.get('scope')).to.equal('email');
       expect(fragment.get('state')).to.equal('st-1');
       expect(fragment.get('refresh_token')).to.equal(null);
-      const info = await fetch(`${server.url}/oauth2/v2/tokeninfo?access_token=${fragment.get('access_token')}`);
+      const info = await server.fetch(`/oauth2/v2/tokeninfo?access_token=${fragment.get('access_token')}`);
       expect(info.status).to.equal(200);
       expect(await info.json()).to.include({ audience: confidential.clientId, user_id: String(ada.userId), scope: 'email', email: 'ada@example.com', access_type: 'online' });
     });
@@ -238,18 +238,18 @@ forEachDatabase('identity service: flows and refusals over HTTP', (target) => {
     });
 
     it('answers a malformed or oversized body in OAuth’s error shape, not problem+json', async () => {
-      const malformed = await fetch(`${server.url}/o/oauth2/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"grant_type":' });
+      const malformed = await server.fetch('/o/oauth2/token', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"grant_type":' });
       await expectOAuthError(malformed, 400, 'invalid_request');
-      const huge = await fetch(`${server.url}/o/oauth2/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'authorization_code', code: 'x'.repeat(40_000) }) });
+      const huge = await server.fetch('/o/oauth2/token', { method: 'POST', body: new URLSearchParams({ grant_type: 'authorization_code', code: 'x'.repeat(40_000) }) });
       await expectOAuthError(huge, 413, 'invalid_request');
     });
 
     it('lets a client that authenticates revoke only its own tokens; a bare token holder may revoke theirs', async () => {
       const mine = await tokensFor(confidential, { access_type: 'offline' });
-      const byOther = await fetch(`${server.url}/o/oauth2/revoke`, { method: 'POST', body: new URLSearchParams({ token: mine.refresh_token!, ...credentials(other) }) });
+      const byOther = await server.fetch('/o/oauth2/revoke', { method: 'POST', body: new URLSearchParams({ token: mine.refresh_token!, ...credentials(other) }) });
       expect(byOther.status).to.equal(200);
       expect((await userinfo(mine.access_token)).status, 'another client cannot revoke it').to.equal(200);
-      const byHolder = await fetch(`${server.url}/o/oauth2/revoke`, { method: 'POST', body: new URLSearchParams({ token: mine.refresh_token! }) });
+      const byHolder = await server.fetch('/o/oauth2/revoke', { method: 'POST', body: new URLSearchParams({ token: mine.refresh_token! }) });
       expect(byHolder.status).to.equal(200);
       expect((await userinfo(mine.access_token)).status, 'revoking the refresh token ends the whole grant').to.equal(401);
     });
@@ -276,7 +276,7 @@ forEachDatabase('identity service: flows and refusals over HTTP', (target) => {
   describe('tokeninfo and userinfo', () => {
     it('tell a token of another client by its audience: Google’s library refuses its ID token for our client', async () => {
       const theirs = await tokensFor(other, { prompt: 'consent' });
-      const info = (await (await fetch(`${server.url}/oauth2/v2/tokeninfo`, { method: 'POST', body: new URLSearchParams({ access_token: theirs.access_token }) })).json()) as { audience: string; issued_to: string };
+      const info = (await (await server.fetch('/oauth2/v2/tokeninfo', { method: 'POST', body: new URLSearchParams({ access_token: theirs.access_token }) })).json()) as { audience: string; issued_to: string };
       expect(info.audience).to.equal(other.clientId);
       expect(info.audience).to.not.equal(confidential.clientId);
       const google = new OAuth2Client({ clientId: confidential.clientId, issuers: [server.url], endpoints: { oauth2FederatedSignonPemCertsUrl: `${server.url}/oauth2/v1/certs` } });
@@ -292,7 +292,7 @@ forEachDatabase('identity service: flows and refusals over HTTP', (target) => {
     it('answer 401 (userinfo) and 400 invalid_token (tokeninfo) for an expired, a revoked, a tampered and a made-up token', async () => {
       const expiring = await tokensFor(confidential);
       const revoked = await tokensFor(confidential);
-      const revocation = await fetch(`${server.url}/o/oauth2/revoke`, { method: 'POST', body: new URLSearchParams({ token: revoked.access_token }) });
+      const revocation = await server.fetch('/o/oauth2/revoke', { method: 'POST', body: new URLSearchParams({ token: revoked.access_token }) });
       expect(revocation.status).to.equal(200);
       const [header, payload, signature] = revoked.access_token.split('.');
       const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as Record<string, unknown>;
@@ -304,17 +304,17 @@ forEachDatabase('identity service: flows and refusals over HTTP', (target) => {
         expect(response.status).to.equal(401);
         expect(response.headers.get('www-authenticate')).to.include('error="invalid_token"');
         expect(await response.json()).to.deep.equal({ error: { code: 401, message: 'Invalid Credentials', status: 'UNAUTHENTICATED' } });
-        const info = await fetch(`${server.url}/oauth2/v2/tokeninfo?access_token=${encodeURIComponent(token)}`);
+        const info = await server.fetch(`/oauth2/v2/tokeninfo?access_token=${encodeURIComponent(token)}`);
         expect(info.status).to.equal(400);
         expect(await info.json()).to.deep.equal({ error: 'invalid_token', error_description: 'Invalid Value' });
       }
-      expect((await fetch(`${server.url}/userinfo/v2/me`)).status, 'no token at all').to.equal(401);
+      expect((await server.fetch('/userinfo/v2/me')).status, 'no token at all').to.equal(401);
     });
   });
 
   it('a password change ends the user’s sessions and every token issued through the identity service', async () => {
     const bea = await server.user('bea@example.com', 'bea');
-    const browser = new FormBrowser(server.url);
+    const browser = server.browser();
     const { verifier, challenge } = pkce();
     const back = await browser.authorize(authUrl(confidential, { code_challenge: challenge, code_challenge_method: 'S256', access_type: 'offline' }), bea);
     const tokens = (await (await tokenRequest({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: REDIRECT, code_verifier: verifier, ...credentials(confidential) })).json()) as Tokens;

@@ -74,6 +74,13 @@ forEachDatabase('Core-API: bad imports and spec updates write nothing', (target)
       400,
       'invalid_multipart',
     ],
+    [
+      'a part without a name',
+      () => server.request('POST', `/api/${ada.accountId}/import`, { token: all, body: '--b\r\nContent-Disposition: form-data\r\n\r\nswagger: "2.0"\r\n--b--\r\n', headers: { 'Content-Type': 'multipart/form-data; boundary=b' } }),
+      400,
+      'validation_failed',
+      { field: '(unnamed part)' },
+    ],
     ['a raw spec update that does not parse', () => server.request('PUT', `${apiPath}/spec`, { token: all, body: 'swagger: [', headers: { 'Content-Type': 'application/yaml' } }), 400, 'unparseable_spec'],
     ['a raw spec update that is not Swagger 2.0', () => server.request('PUT', `${apiPath}/spec`, { token: all, body: '{"openapi":"3.1.0"}', headers: { 'Content-Type': 'application/json' } }), 422, 'invalid_spec'],
     ['a raw spec update over the limit', () => server.request('PUT', `${apiPath}/spec`, { token: all, body: 'x'.repeat(LIMIT + 1), headers: { 'Content-Type': 'application/yaml' } }), 413, 'payload_too_large'],

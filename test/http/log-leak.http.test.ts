@@ -64,34 +64,34 @@ forEachDatabase('no credential in any log line', (target) => {
     keep('basic credentials', basic('leak@example.com', password).slice(6));
 
     // E-mail verification through the file mailer (MAILER=log would log the link by design).
-    expect((await fetch(`${server.url}/user/email/verification`, { method: 'POST', headers: { Authorization: basic('leak@example.com', password) } })).status).to.equal(202);
+    expect((await server.fetch('/user/email/verification', { method: 'POST', headers: { Authorization: basic('leak@example.com', password) } })).status).to.equal(202);
     const mail = await readFile(join(mailDir, (await readdir(mailDir)).find((n) => n.endsWith('.eml'))!), 'utf8');
     const verification = /token=(sbv_[A-Za-z0-9_-]{43})/.exec(mail)?.[1];
     keep('verification token', verification);
-    expect((await fetch(`${server.url}/user/email/verify?token=${verification}`)).status).to.equal(200);
-    expect((await fetch(`${server.url}/user/email/verify`, { method: 'POST', body: new URLSearchParams({ token: verification! }) })).status).to.equal(200);
+    expect((await server.fetch(`/user/email/verify?token=${verification}`)).status).to.equal(200);
+    expect((await server.fetch('/user/email/verify', { method: 'POST', body: new URLSearchParams({ token: verification! }) })).status).to.equal(200);
 
     // An API token, used on every API; a failed Basic attempt too.
-    await fetch(`${server.url}/user/tokens`, { headers: { Authorization: basic('leak@example.com', 'a wrong guess 123') } });
-    const created = await fetch(`${server.url}/user/tokens`, { method: 'POST', headers: { Authorization: basic('leak@example.com', password), 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'all', scopes: ['api', 'api_release', 'api_page', 'api_share', 'webhook', 'profile'] }) });
+    await server.fetch('/user/tokens', { headers: { Authorization: basic('leak@example.com', 'a wrong guess 123') } });
+    const created = await server.fetch('/user/tokens', { method: 'POST', headers: { Authorization: basic('leak@example.com', password), 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'all', scopes: ['api', 'api_release', 'api_page', 'api_share', 'webhook', 'profile'] }) });
     const apiToken = ((await created.json()) as { token: string }).token;
     keep('API token', apiToken);
     const bearer = { Authorization: `Bearer ${apiToken}` };
 
     const secret = `whsec-${randomBytes(12).toString('hex')}`;
     keep('webhook secret', secret);
-    const webhook = await fetch(`${server.url}/webhooks/${accountId}`, { method: 'POST', headers: { ...bearer, 'Content-Type': 'application/json' }, body: JSON.stringify({ targetUrl: receiverUrl, events: ['api.created', 'api.deleted'], secret, active: true }) });
+    const webhook = await server.fetch(`/webhooks/${accountId}`, { method: 'POST', headers: { ...bearer, 'Content-Type': 'application/json' }, body: JSON.stringify({ targetUrl: receiverUrl, events: ['api.created', 'api.deleted'], secret, active: true }) });
     expect(webhook.status, await webhook.clone().text()).to.equal(201);
-    const generated = await fetch(`${server.url}/webhooks/${accountId}`, { method: 'POST', headers: { ...bearer, 'Content-Type': 'application/json' }, body: JSON.stringify({ targetUrl: receiverUrl, events: ['api.created'], active: true }) });
+    const generated = await server.fetch(`/webhooks/${accountId}`, { method: 'POST', headers: { ...bearer, 'Content-Type': 'application/json' }, body: JSON.stringify({ targetUrl: receiverUrl, events: ['api.created'], active: true }) });
     keep('generated webhook secret', ((await generated.json()) as { secret: string }).secret);
 
     const form = new FormData();
     form.append('spec', new Blob([swaggerFixture('petstore.yaml').bytes]), 'petstore.yaml');
-    expect((await fetch(`${server.url}/api/${accountId}/import`, { method: 'POST', headers: bearer, body: form })).status).to.equal(201);
+    expect((await server.fetch(`/api/${accountId}/import`, { method: 'POST', headers: bearer, body: form })).status).to.equal(201);
     await receiver.until(() => receiver.received.length >= 2, 10_000, 'the api.created deliveries');
     const signature = receiver.received[0]?.headers['x-service-signature'];
     keep('webhook signature', Array.isArray(signature) ? signature[0] : signature);
-    expect((await fetch(`${server.url}/api/${accountId}`, { headers: { Authorization: 'Bearer sbt_notatokenatallnotatokenatallnotatokenatall1' } })).status).to.equal(401);
+    expect((await server.fetch(`/api/${accountId}`, { headers: { Authorization: 'Bearer sbt_notatokenatallnotatokenatallnotatokenatall1' } })).status).to.equal(401);
 
     // The identity service: client secret, session and CSRF cookies, code, tokens, in query strings too.
     const client = await server.running.container.get(RegisterOAuthClient).execute({ name: 'Leaky', redirectUris: ['http://127.0.0.1:9/cb'], public: false });
@@ -109,7 +109,7 @@ forEachDatabase('no credential in any log line', (target) => {
     keep('session cookie', browser.cookies.get('sb_session'));
     keep('CSRF cookie', browser.cookies.get('sb_csrf'));
     const tokens = (await (
-      await fetch(`${server.url}/o/oauth2/token`, {
+      await server.fetch('/o/oauth2/token', {
         method: 'POST',
         headers: { Authorization: basic(client.value.clientId, client.value.clientSecret!) },
         body: new URLSearchParams({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: 'http://127.0.0.1:9/cb', code_verifier: verifier }),
@@ -118,17 +118,17 @@ forEachDatabase('no credential in any log line', (target) => {
     keep('access token', tokens.access_token);
     keep('refresh token', tokens.refresh_token);
     keep('ID token', tokens.id_token);
-    await fetch(`${server.url}/oauth2/v2/tokeninfo?access_token=${tokens.access_token}`);
-    await fetch(`${server.url}/oauth2/v2/tokeninfo?id_token=${tokens.id_token}`);
-    await fetch(`${server.url}/oauth2/v2/userinfo?access_token=${tokens.access_token}`);
-    await fetch(`${server.url}/userinfo/v2/me`, { headers: { Authorization: `Bearer ${tokens.access_token}` } });
-    await fetch(`${server.url}/o/oauth2/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.value.clientId, client_secret: client.value.clientSecret! }) });
-    await fetch(`${server.url}/o/oauth2/revoke`, { method: 'POST', body: new URLSearchParams({ token: tokens.refresh_token }) });
+    await server.fetch(`/oauth2/v2/tokeninfo?access_token=${tokens.access_token}`);
+    await server.fetch(`/oauth2/v2/tokeninfo?id_token=${tokens.id_token}`);
+    await server.fetch(`/oauth2/v2/userinfo?access_token=${tokens.access_token}`);
+    await server.fetch('/userinfo/v2/me', { headers: { Authorization: `Bearer ${tokens.access_token}` } });
+    await server.fetch('/o/oauth2/token', { method: 'POST', body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.value.clientId, client_secret: client.value.clientSecret! }) });
+    await server.fetch('/o/oauth2/revoke', { method: 'POST', body: new URLSearchParams({ token: tokens.refresh_token }) });
 
     // A password change.
     const newPassword = `new-${randomBytes(9).toString('hex')}`;
     keep('new password', newPassword);
-    expect((await fetch(`${server.url}/user/password`, { method: 'PUT', headers: { ...bearer, 'Content-Type': 'application/json' }, body: JSON.stringify({ currentPassword: password, newPassword }) })).status).to.equal(204);
+    expect((await server.fetch('/user/password', { method: 'PUT', headers: { ...bearer, 'Content-Type': 'application/json' }, body: JSON.stringify({ currentPassword: password, newPassword }) })).status).to.equal(204);
 
     await new Promise((resolve) => setTimeout(resolve, 100));
     const lines = logs.text.split('\n').filter((l) => l !== '');

@@ -69,7 +69,7 @@ forEachDatabase('rate limits over HTTP', (target) => {
     const registered = await server.running.container.get(RegisterOAuthClient).execute({ name: 'App', redirectUris: ['http://127.0.0.1:9/cb'], public: false });
     if (!registered.ok) throw new Error('setup');
     const request = () =>
-      fetch(`${server.url}/o/oauth2/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'authorization_code', code: 'sbc_unknown', client_id: registered.value.clientId, client_secret: registered.value.clientSecret! }) });
+      server.fetch('/o/oauth2/token', { method: 'POST', body: new URLSearchParams({ grant_type: 'authorization_code', code: 'sbc_unknown', client_id: registered.value.clientId, client_secret: registered.value.clientSecret! }) });
     for (let i = 0; i < 3; i++) expect((await request()).status).to.equal(400);
     const limited = await request();
     expect(limited.status).to.equal(429);

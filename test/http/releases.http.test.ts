@@ -95,7 +95,7 @@ forEachDatabase('Core-API: releases over HTTP', (target) => {
     const form = new FormData();
     form.append('spec', new Blob([PETSTORE_TEXT], { type: 'application/yaml' }), 'petstore.yaml');
     form.append('body', JSON.stringify({ createRelease: true, releaseVersion: '1.0.0', ...extra }));
-    return fetch(`${server.url}/api/${ada.accountId}/import`, { method: 'POST', headers: { Authorization: `Bearer ${adaAll}` }, body: form });
+    return server.fetch(`/api/${ada.accountId}/import`, { method: 'POST', headers: { Authorization: `Bearer ${adaAll}` }, body: form });
   }
 
   async function importedApi(): Promise<ImportBody> {

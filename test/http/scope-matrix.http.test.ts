@@ -9,21 +9,20 @@ import { forEachDatabase } from '../support/databases.js';
 import { startTestServerOn, type TestServer, type TestUser } from '../support/http-server.js';
 import { ShiftedClock } from '../support/fakes.js';
 import { Clock } from '../../src/application/ports/clock.port.js';
-import { FormBrowser } from '../support/form-browser.js';
 import { RegisterOAuthClient } from '../../src/application/identity/clients.use-cases.js';
 
 /** `count` OAuth access tokens of `user` through the identity service (confidential client, code flow with PKCE). */
 async function oauthAccessTokens(server: TestServer, user: TestUser, count: number): Promise<string[]> {
   const client = await server.running.container.get(RegisterOAuthClient).execute({ name: 'Matrix', redirectUris: ['http://127.0.0.1:9/cb'], public: false });
   if (!client.ok) throw new Error('setup');
-  const browser = new FormBrowser(server.url);
+  const browser = server.browser();
   const tokens: string[] = [];
   for (let i = 0; i < count; i++) {
     const verifier = randomBytes(32).toString('base64url');
     const challenge = createHash('sha256').update(verifier).digest('base64url');
     const query = new URLSearchParams({ response_type: 'code', client_id: client.value.clientId, redirect_uri: 'http://127.0.0.1:9/cb', scope: 'openid email', code_challenge: challenge, code_challenge_method: 'S256' });
     const back = await browser.authorize(`/o/oauth2/auth?${query.toString()}`, user);
-    const response = await fetch(`${server.url}/o/oauth2/token`, {
+    const response = await server.fetch('/o/oauth2/token', {
       method: 'POST',
       body: new URLSearchParams({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: 'http://127.0.0.1:9/cb', code_verifier: verifier, client_id: client.value.clientId, client_secret: client.value.clientSecret! }),
     });

@@ -14,7 +14,8 @@ export interface DatabaseTarget {
 const postgresUrl = process.env['TEST_DATABASE_URL'] ?? '';
 const requirePostgres = process.env['SPECBASE_REQUIRE_POSTGRES'] === 'true';
 
-const sqlite: DatabaseTarget = {
+/** A fresh SQLite file: for suites whose subject does not depend on the database. */
+export const sqlite: DatabaseTarget = {
   name: 'sqlite',
   async create() {
     const dir = mkdtempSync(join(tmpdir(), 'specbase-test-'));

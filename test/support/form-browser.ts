@@ -20,14 +20,22 @@ export class FormBrowser {
   readonly cookies = new Map<string, string>();
   lastPage = '';
 
-  constructor(readonly base: string) {}
+  /** `check` sees every answer (the test server's checks it against its description). */
+  constructor(
+    readonly base: string,
+    private readonly check: (method: string, path: string, response: Response) => Promise<unknown> = async () => undefined,
+  ) {}
 
   async get(path: string): Promise<Response> {
-    return this.keep(await fetch(new URL(path, this.base), { redirect: 'manual', headers: this.cookieHeader() }));
+    const response = await fetch(new URL(path, this.base), { redirect: 'manual', headers: this.cookieHeader() });
+    await this.check('GET', path, response);
+    return this.keep(response);
   }
 
   async post(path: string, fields: Record<string, string>): Promise<Response> {
-    return this.keep(await fetch(new URL(path, this.base), { method: 'POST', redirect: 'manual', headers: this.cookieHeader(), body: new URLSearchParams(fields) }));
+    const response = await fetch(new URL(path, this.base), { method: 'POST', redirect: 'manual', headers: this.cookieHeader(), body: new URLSearchParams(fields) });
+    await this.check('POST', path, response);
+    return this.keep(response);
   }
 
   /**

@@ -12,6 +12,8 @@ import type { EntitySchema } from 'typeorm';
 import type { Container } from 'inversify';
 import { createServer, type AddressInfo } from 'node:net';
 import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database.js';
+import { OpenApiResponseValidator, type Answer } from './openapi-validator.js';
+import { FormBrowser } from './form-browser.js';
 
 /** A fresh database of `target` and the real server on it; `stop()` removes the database too. */
 export async function startTestServerOn(target: DatabaseTarget, env: Record<string, string> = {}, rebind?: (container: Container) => void): Promise<TestServer> {
@@ -62,7 +64,16 @@ export class TestServer {
   /** Run after the server stopped (the database's removal, for `startTestServerOn`). */
   onStop: () => Promise<void> = async () => undefined;
 
+  private description: Promise<OpenApiResponseValidator> | undefined;
+
   constructor(readonly running: RunningServer) {}
+
+  /** Every answer of the request helpers is checked against the server's own `/openapi.json`: a mismatch fails the request. */
+  private async described(method: string, path: string, response: Response): Promise<Response> {
+    this.description ??= OpenApiResponseValidator.load(this.url);
+    await (await this.description).check(method, this.url + path, response);
+    return response;
+  }
 
   get url(): string {
     return this.running.url;
@@ -97,7 +108,7 @@ export class TestServer {
   }
 
   /** POST or PUT multipart/form-data built from parts (strings as plain fields, objects as file parts). */
-  multipart(
+  async multipart(
     method: string,
     path: string,
     token: string,
@@ -108,10 +119,10 @@ export class TestServer {
       if (part.filename === undefined && part.type === undefined && typeof part.value === 'string') form.append(part.name, part.value);
       else form.append(part.name, new Blob([part.value], part.type ? { type: part.type } : {}), part.filename ?? 'blob');
     }
-    return fetch(this.url + path, { method, headers: { Authorization: `Bearer ${token}` }, body: form });
+    return this.described(method, path, await fetch(this.url + path, { method, headers: { Authorization: `Bearer ${token}` }, body: form }));
   }
 
-  request(method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
+  async request(method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
     if (options.token !== undefined) headers['Authorization'] = `Bearer ${options.token}`;
     let body: string | undefined;
@@ -119,7 +130,23 @@ export class TestServer {
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       headers['Content-Type'] ??= 'application/json';
     }
-    return fetch(this.url + path, { method, headers, ...(body === undefined ? {} : { body }) });
+    return this.described(method, path, await fetch(this.url + path, { method, headers, ...(body === undefined ? {} : { body }) }));
+  }
+
+  /** Checks an answer got some other way (node:http, a socket) against `/openapi.json`; throws on a mismatch. */
+  async checkAnswer(method: string, path: string, answer: Answer): Promise<void> {
+    this.description ??= OpenApiResponseValidator.load(this.url);
+    (await this.description).checkAnswer(method, this.url + path, answer);
+  }
+
+  /** `fetch` on this server (no redirects followed), its answer checked against `/openapi.json` like every helper's. */
+  async fetch(path: string, init: RequestInit = {}): Promise<Response> {
+    return this.described(init.method ?? 'GET', path, await fetch(this.url + path, { redirect: 'manual', ...init }));
+  }
+
+  /** A form-filling browser whose every answer is checked against `/openapi.json`. */
+  browser(): FormBrowser {
+    return new FormBrowser(this.url, (method, path, response) => this.described(method, path, response));
   }
 
   async stop(): Promise<void> {

@@ -22,9 +22,15 @@ import type { HttpMetrics } from './http-metrics.js';
 import { invalidToken } from './problem.js';
 import { mountRoutes, type RouteDefinition } from './routes.js';
 import { JSON_MEDIA_TYPES } from './validation.js';
+import { buildOpenApiDocument } from './openapi/openapi-document.js';
+import { openApiRouter } from './openapi/openapi.routes.js';
 
 export interface HttpDependencies {
   readonly logger: HttpLogger;
+  /** PUBLIC_URL: the server named by `/openapi.json` and `/swagger.yaml`. */
+  readonly publicUrl: string;
+  /** The service's version, as the description gives it. */
+  readonly version: string;
   /** Largest JSON body accepted, in bytes. */
   readonly jsonMaxBytes: number;
   /** PUBLIC_URL is https: answers carry Strict-Transport-Security. */
@@ -77,7 +83,7 @@ export function protectedRoutes(deps: HttpDependencies): RouteDefinition[] {
   return [...specRoutes(deps.specs, deps.importMaxBytes), ...apiRoutes(deps.apis, jsonBody), ...releaseRoutes(deps.releases, jsonBody), ...webhookRoutes(deps.webhooks, jsonBody), ...profileRoutes(deps.profile, jsonBody), ...pageRoutes(deps.pages, jsonBody), ...shareRoutes(deps.shares, jsonBody)];
 }
 
-/** The Koa application: Core-API routes, `/healthz` (liveness), `/readyz` (readiness), `/metrics`, problem+json errors, request ids and logs. */
+/** The Koa application: Core-API routes, `/healthz` (liveness), `/readyz` (readiness), `/metrics`, the description, problem+json errors, request ids and logs. */
 export function createHttpApp(deps: HttpDependencies): Koa {
   const app = new Koa();
   app.silent = true;
@@ -121,6 +127,11 @@ export function createHttpApp(deps: HttpDependencies): Koa {
   });
   app.use(open.routes());
 
+  const table = protectedRoutes(deps);
+  const description = openApiRouter(buildOpenApiDocument({ routes: table, publicUrl: deps.publicUrl, scopeBase: deps.identity.settings.scopeBase, version: deps.version }));
+  app.use(description.routes());
+  app.use(description.allowedMethods());
+
   // Token management first: /user/tokens takes HTTP Basic, never a Bearer token.
   const tokens = tokenRouter(deps.tokens, jsonBodyParser(deps));
   app.use(tokens.routes());
@@ -134,7 +145,7 @@ export function createHttpApp(deps: HttpDependencies): Koa {
 
   const api = new Router();
   api.use(['/api', '/webhooks', '/user'], bearerAuthentication(deps.authenticate), rateLimit(deps.rateLimits.limiter, deps.rateLimits.api, (ctx) => `api:token:${principalOf(ctx).tokenId ?? principalOf(ctx).userId}`));
-  mountRoutes(api, protectedRoutes(deps), deps.apiAccess);
+  mountRoutes(api, table, deps.apiAccess);
   app.use(api.routes());
   app.use(api.allowedMethods());
   return app;

@@ -4,7 +4,8 @@ import { throwProblem } from './middleware.js';
 import { HttpProblem, type Problem } from './problem.js';
 
 export interface Part {
-  readonly name: string;
+  /** `undefined` for a part whose Content-Disposition has no `name`. */
+  readonly name: string | undefined;
   /** Present for file parts (`filename=` in Content-Disposition). */
   readonly filename: string | undefined;
   readonly mimeType: string;
@@ -72,7 +73,8 @@ export function readMultipart(ctx: Context, maxBytes: number): Promise<Part[]> {
       abandon(ctx);
       reject(new HttpProblem(problem));
     };
-    parser.on('file', (name: string, stream: BusboyFileStream, filename: string | undefined, _encoding: string, mimeType: string) => {
+    // busboy's types say string, but a part without `name=` arrives with none.
+    parser.on('file', (name: string | undefined, stream: BusboyFileStream, filename: string | undefined, _encoding: string, mimeType: string) => {
       const chunks: Buffer[] = [];
       reading.push(
         new Promise<void>((done) => {

@@ -46,11 +46,12 @@ function invalid(field: string, message: string): never {
 function specParts<T extends object>(parts: readonly Part[], Body: new () => T): { spec: Buffer; body: T | undefined } {
   const seen = new Set<string>();
   for (const part of parts) {
+    if (part.name === undefined) invalid('(unnamed part)', 'every part needs a name: spec or file, and body');
     if (![...SPEC_PART_NAMES, 'body'].includes(part.name)) invalid(part.name, 'is not a part this endpoint takes (spec or file, and body)');
     if (seen.has(part.name)) invalid(part.name, 'is given more than once');
     seen.add(part.name);
   }
-  const specs = parts.filter((p) => SPEC_PART_NAMES.includes(p.name));
+  const specs = parts.filter((p) => p.name !== undefined && SPEC_PART_NAMES.includes(p.name));
   if (specs.length === 0) invalid('spec', 'is required: a part named spec or file holding the Swagger 2.0 document');
   if (specs.length > 1) invalid('spec', 'send the document once, as spec or as file');
   const bodyPart = parts.find((p) => p.name === 'body');

@@ -1,0 +1,225 @@
+import type { Parameter } from './openapi.types.js';
+import { HEADERS, IF_MATCH, json, jsonBody, LIST_PARAMETERS, noBody, type RouteDescription, type RouteKey } from './route-description.js';
+import { ref, str } from './schemas.js';
+
+const LIST_PROBLEMS = ['validation_failed'] as const;
+const SPEC_BODY_PROBLEMS = ['validation_failed', 'invalid_multipart', 'invalid_request', 'unparseable_spec', 'payload_too_large', 'unsupported_media_type', 'invalid_spec'] as const;
+
+const RELEASE_QUERY: Parameter = {
+  name: 'release',
+  in: 'query',
+  description: 'Also release the new document under this label (or give it in the multipart `body` part, not both).',
+  schema: str({ pattern: '^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$' }),
+};
+
+const derived = (operationId: string, list: 'EndpointList' | 'DomainModelList' | 'EnvironmentList' | 'AuthAdapterList', what: string): RouteDescription => ({
+  operationId,
+  tag: 'Specs',
+  description: `${what} Computed from the current spec when it is stored; an API without a spec has an empty list.`,
+  parameters: LIST_PARAMETERS,
+  responses: { 200: json('A page of the list.', ref(list)) },
+  problems: LIST_PROBLEMS,
+});
+
+/** The Core-API's APIs, specs and derived resources, releases, pages and shares. */
+export const CORE_API_DESCRIPTIONS: Readonly<Record<RouteKey, RouteDescription>> = {
+  'GET /api/:accountId': {
+    operationId: 'listApis',
+    tag: 'APIs',
+    description: "The account's APIs, in creation order. For a user of another account: only the APIs shared with them (404 without a share there).",
+    parameters: LIST_PARAMETERS,
+    responses: { 200: json('A page of APIs.', ref('ApiList')) },
+    problems: LIST_PROBLEMS,
+  },
+  'POST /api/:accountId': {
+    operationId: 'createApi',
+    tag: 'APIs',
+    description: 'Creates an empty API and records `api.created`.',
+    requestBody: jsonBody(ref('CreateApi')),
+    responses: { 201: json('The new API.', ref('Api'), { ...HEADERS.location, ...HEADERS.etag }) },
+    problems: ['duplicate_nickname'],
+  },
+  'GET /api/:accountId/:apiId': {
+    operationId: 'getApi',
+    tag: 'APIs',
+    responses: { 200: json('The API.', ref('Api'), HEADERS.etag) },
+  },
+  'PATCH /api/:accountId/:apiId': {
+    operationId: 'updateApi',
+    tag: 'APIs',
+    description: 'Changes any of `name`, `nickname`, `type`; `{}` changes nothing and keeps the revision.',
+    parameters: [IF_MATCH],
+    requestBody: jsonBody(ref('UpdateApi')),
+    responses: { 200: json('The API as it is now.', ref('Api'), HEADERS.etag) },
+    problems: ['duplicate_nickname', 'revision_conflict', 'share_role'],
+  },
+  'DELETE /api/:accountId/:apiId': {
+    operationId: 'deleteApi',
+    tag: 'APIs',
+    description: 'Deletes the API with its spec, derived resources, releases, pages and shares; records `api.deleted`. Only its own account may.',
+    responses: { 204: noBody('Deleted.') },
+    problems: ['owner_only'],
+  },
+
+  'POST /api/:accountId/import': {
+    operationId: 'importApi',
+    tag: 'Specs',
+    description:
+      'Creates an API from a Swagger 2.0 document (YAML or JSON); its name is `info.title`. `multipart/form-data` with one part `spec` or `file` and an optional JSON `body` part. ' +
+      'With `createRelease` the token needs `api_release` too. API, spec, derived resources, release and events are written in one transaction.',
+    requestBody: { required: true, content: { 'multipart/form-data': { schema: ref('ImportForm') } } },
+    responses: { 201: json('The API, its release (or `null`) and the counts of derived resources.', ref('SpecResult'), { ...HEADERS.location, ...HEADERS.etag }) },
+    problems: [...SPEC_BODY_PROBLEMS, 'duplicate_nickname', 'duplicate_version'],
+  },
+  'PUT /api/:accountId/:apiId/spec': {
+    operationId: 'replaceSpec',
+    tag: 'Specs',
+    description:
+      "Replaces the API's spec (the CI/CD update): multipart as for import (a `body` part may hold `release`), or the raw YAML or JSON document with any other content type. " +
+      'The same text again changes nothing and keeps the revision. With a release the token needs `api_release` too.',
+    parameters: [RELEASE_QUERY, IF_MATCH],
+    requestBody: {
+      required: true,
+      content: {
+        'multipart/form-data': { schema: ref('SpecUpdateForm') },
+        'application/yaml': { schema: str({ description: 'The Swagger 2.0 document.' }) },
+        'application/json': { schema: { type: 'object', description: 'The Swagger 2.0 document.' } },
+      },
+    },
+    responses: { 200: json('The API, its release (or `null`) and the counts of derived resources.', ref('SpecResult'), HEADERS.etag) },
+    problems: [...SPEC_BODY_PROBLEMS, 'duplicate_version', 'revision_conflict', 'share_role'],
+  },
+  'GET /api/:accountId/:apiId/export': {
+    operationId: 'exportSpec',
+    tag: 'Specs',
+    description: 'The stored document: by default in the format it was uploaded in, as uploaded; in the other format re-serialised. 404 for an API without a spec.',
+    parameters: [
+      { name: 'format', in: 'query', description: 'Default: the format it was uploaded in.', schema: str({ enum: ['yaml', 'json'] }) },
+      { name: 'release', in: 'query', description: 'The frozen snapshot of this release instead of the current spec.', schema: str() },
+    ],
+    responses: {
+      200: {
+        description: 'The document.',
+        headers: { 'Content-Disposition': { required: true, description: '`inline; filename="<nickname>[-<version>].<format>"`', schema: str() } },
+        content: { 'application/yaml': { schema: str() }, 'application/json': { schema: { type: 'object' } } },
+      },
+    },
+    problems: LIST_PROBLEMS,
+  },
+  'GET /api/:accountId/:apiId/endpoints': derived('listEndpoints', 'EndpointList', 'One endpoint per path and operation of the spec.'),
+  'GET /api/:accountId/:apiId/models': derived('listModels', 'DomainModelList', 'One domain model per entry of `definitions`.'),
+  'GET /api/:accountId/:apiId/environments': derived('listEnvironments', 'EnvironmentList', 'One environment per scheme of the spec.'),
+  'GET /api/:accountId/:apiId/auth-adapters': derived('listAuthAdapters', 'AuthAdapterList', 'One authentication adapter per entry of `securityDefinitions`.'),
+
+  'GET /api/:accountId/:apiId/releases': {
+    operationId: 'listReleases',
+    tag: 'Releases',
+    parameters: LIST_PARAMETERS,
+    responses: { 200: json('A page of releases, by release date.', ref('ReleaseList')) },
+    problems: LIST_PROBLEMS,
+  },
+  'POST /api/:accountId/:apiId/releases': {
+    operationId: 'createRelease',
+    tag: 'Releases',
+    description: "Freezes the API's current spec under a version label and records `release.released`.",
+    requestBody: jsonBody(ref('CreateRelease')),
+    responses: { 201: json('The release.', ref('Release'), HEADERS.location) },
+    problems: ['duplicate_version', 'no_spec', 'share_role'],
+  },
+  'GET /api/:accountId/:apiId/releases/:version': {
+    operationId: 'getRelease',
+    tag: 'Releases',
+    description: 'Its frozen document: `GET .../export?release=<version>`.',
+    responses: { 200: json('The release.', ref('Release')) },
+  },
+  'DELETE /api/:accountId/:apiId/releases/:version': {
+    operationId: 'deleteRelease',
+    tag: 'Releases',
+    description: 'Deletes a release in any state, with its snapshot; records `release.deleted`.',
+    responses: { 204: noBody('Deleted.') },
+    problems: ['share_role'],
+  },
+  'POST /api/:accountId/:apiId/releases/:version/deprecate': {
+    operationId: 'deprecateRelease',
+    tag: 'Releases',
+    description: 'No body. Records `release.deprecated`.',
+    responses: { 200: json('The release, now deprecated.', ref('Release')) },
+    problems: ['invalid_transition', 'share_role'],
+  },
+  'POST /api/:accountId/:apiId/releases/:version/end-of-life': {
+    operationId: 'endReleaseLife',
+    tag: 'Releases',
+    description: 'No body. Records `release.endOfLife`.',
+    responses: { 200: json('The release, now at its end of life.', ref('Release')) },
+    problems: ['invalid_transition', 'share_role'],
+  },
+
+  'GET /api/:accountId/:apiId/pages': {
+    operationId: 'listPages',
+    tag: 'Pages',
+    parameters: LIST_PARAMETERS,
+    responses: { 200: json('A page of pages, by position.', ref('PageList')) },
+    problems: LIST_PROBLEMS,
+  },
+  'POST /api/:accountId/:apiId/pages': {
+    operationId: 'createPage',
+    tag: 'Pages',
+    requestBody: jsonBody(ref('CreatePage')),
+    responses: { 201: json('The page.', ref('Page'), HEADERS.location) },
+    problems: ['duplicate_slug', 'share_role'],
+  },
+  'GET /api/:accountId/:apiId/pages/:pageId': {
+    operationId: 'getPage',
+    tag: 'Pages',
+    responses: { 200: json('The page.', ref('Page')) },
+  },
+  'PATCH /api/:accountId/:apiId/pages/:pageId': {
+    operationId: 'updatePage',
+    tag: 'Pages',
+    requestBody: jsonBody(ref('UpdatePage')),
+    responses: { 200: json('The page as it is now.', ref('Page')) },
+    problems: ['duplicate_slug', 'share_role'],
+  },
+  'DELETE /api/:accountId/:apiId/pages/:pageId': {
+    operationId: 'deletePage',
+    tag: 'Pages',
+    responses: { 204: noBody('Deleted.') },
+    problems: ['share_role'],
+  },
+
+  'GET /api/:accountId/:apiId/shares': {
+    operationId: 'listShares',
+    tag: 'Shares',
+    parameters: LIST_PARAMETERS,
+    responses: { 200: json('A page of shares, in creation order.', ref('ShareList')) },
+    problems: [...LIST_PROBLEMS, 'owner_only'],
+  },
+  'POST /api/:accountId/:apiId/shares': {
+    operationId: 'createShare',
+    tag: 'Shares',
+    description: 'Shares the API with the user of another account who has this e-mail address.',
+    requestBody: jsonBody(ref('CreateShare')),
+    responses: { 201: json('The share.', ref('Share'), HEADERS.location) },
+    problems: ['owner_only', 'duplicate_share', 'unknown_user', 'own_account'],
+  },
+  'GET /api/:accountId/:apiId/shares/:shareId': {
+    operationId: 'getShare',
+    tag: 'Shares',
+    responses: { 200: json('The share.', ref('Share')) },
+    problems: ['owner_only'],
+  },
+  'PATCH /api/:accountId/:apiId/shares/:shareId': {
+    operationId: 'updateShare',
+    tag: 'Shares',
+    requestBody: jsonBody(ref('UpdateShare')),
+    responses: { 200: json('The share as it is now.', ref('Share')) },
+    problems: ['owner_only'],
+  },
+  'DELETE /api/:accountId/:apiId/shares/:shareId': {
+    operationId: 'deleteShare',
+    tag: 'Shares',
+    description: 'The grantee loses access with their next request.',
+    responses: { 204: noBody('Revoked.') },
+    problems: ['owner_only'],
+  },
+};

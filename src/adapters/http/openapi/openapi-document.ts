@@ -1,0 +1,198 @@
+import { scopeClaims, type Claim } from '../../../domain/identity/oauth-scope.js';
+import type { RouteDefinition } from '../routes.js';
+import { CORE_API_DESCRIPTIONS } from './core-api.descriptions.js';
+import { EVENT_API_DESCRIPTIONS } from './event-api.descriptions.js';
+import { IDENTITY_ROUTES } from './identity.descriptions.js';
+import type { Header, HttpMethod, OpenApiDocument, Operation, Parameter, PathItem, RequestBody, Response, Responses, SecurityRequirement, SecurityScheme, Tag } from './openapi.types.js';
+import { problemResponses, type ProblemCode } from './problems.js';
+import { HEADERS, JSON_MEDIA_TYPE, PATH_PARAMETERS, routeKey, type RouteDescription, type RouteKey, type StandaloneRoute, type TagName } from './route-description.js';
+import { SCHEMAS } from './schemas.js';
+import { SERVICE_ROUTES } from './service.descriptions.js';
+import { PROFILE_DESCRIPTIONS, USER_API_STANDALONE_ROUTES } from './user-api.descriptions.js';
+
+export interface DescriptionSource {
+  /** The Bearer route table the router is built from: methods, paths, scopes and summaries come from it. */
+  readonly routes: readonly RouteDefinition[];
+  /** PUBLIC_URL: the server, and the base of the OAuth 2.0 endpoints. */
+  readonly publicUrl: string;
+  /** SCOPE_BASE of the identity service's scope names. */
+  readonly scopeBase: string;
+  /** The service's version (package.json). */
+  readonly version: string;
+}
+
+/** Descriptions of the Bearer route table's routes, keyed like the table. */
+export const TABLE_DESCRIPTIONS: Readonly<Record<RouteKey, RouteDescription>> = { ...CORE_API_DESCRIPTIONS, ...EVENT_API_DESCRIPTIONS, ...PROFILE_DESCRIPTIONS };
+
+/** Every route outside the table, described in full (the other branch's routes included). */
+export const STANDALONE_ROUTES: readonly StandaloneRoute[] = [...USER_API_STANDALONE_ROUTES, ...IDENTITY_ROUTES, ...SERVICE_ROUTES];
+
+const TAGS: readonly (Tag & { readonly name: TagName })[] = [
+  { name: 'APIs', description: 'The APIs of an account (Core-API).' },
+  { name: 'Specs', description: 'Swagger 2.0 import, spec updates, export and the resources derived from a spec.' },
+  { name: 'Releases', description: 'Frozen versions of a spec and their life cycle: released, deprecated, endOfLife.' },
+  { name: 'Pages', description: 'Markdown pages and guides of an API.' },
+  { name: 'Shares', description: "An API's access for users of other accounts." },
+  { name: 'Webhooks', description: 'The Event-API: signed event deliveries and their log.' },
+  { name: 'User', description: "The caller's profile and password (User-API)." },
+  { name: 'API tokens', description: 'Scoped API tokens, managed with the e-mail address and password.' },
+  { name: 'E-mail verification', description: 'Proving the e-mail address with a one-time link.' },
+  { name: 'Identity', description: "OAuth 2.0, OpenID Connect and Google's oauth2 v2 API." },
+  { name: 'Service', description: 'Health and this description.' },
+];
+
+/** Every route behind an API token can answer these. */
+const BEARER_PROBLEMS: readonly ProblemCode[] = ['invalid_token', 'insufficient_scope', 'rate_limited', 'internal_error'];
+/** A JSON body read by the shared parser adds these. */
+const JSON_BODY_PROBLEMS: readonly ProblemCode[] = ['validation_failed', 'invalid_json', 'invalid_request', 'payload_too_large', 'unsupported_media_type'];
+
+const CLAIM_TEXT: Readonly<Record<Claim, string>> = {
+  openid: 'Who the user is: an ID token from the token endpoint',
+  email: 'The e-mail address and whether it is verified',
+  profile: 'Name, given and family name, picture and locale',
+};
+
+export function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+function pathParameters(path: string): Parameter[] {
+  return [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map(([, name]) => {
+    const known = PATH_PARAMETERS[name!];
+    if (!known) throw new Error(`No schema for the path parameter ${name} of ${path}: add it to PATH_PARAMETERS`);
+    return { name: name!, in: 'path', required: true, ...known };
+  });
+}
+
+/** Headers of one response for two sets: each kept, required only where both require it. */
+function mergedHeaders(a: Readonly<Record<string, Header>> = {}, b: Readonly<Record<string, Header>> = {}): Record<string, Header> {
+  const merged: Record<string, Header> = {};
+  for (const name of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    const header = (a[name] ?? b[name])!;
+    merged[name] = { ...header, required: a[name]?.required === true && b[name]?.required === true };
+  }
+  return merged;
+}
+
+/** The route's own answers plus its problem+json ones; a status in both gets both media types. */
+function responsesOf(own: Readonly<Record<string, Response>>, problems: Iterable<ProblemCode>): Responses {
+  const all: Record<string, Response> = { ...own };
+  for (const [status, problem] of Object.entries(problemResponses(problems))) {
+    const existing = all[status];
+    if (existing === undefined) {
+      all[status] = problem;
+      continue;
+    }
+    const headers = mergedHeaders(existing.headers, problem.headers);
+    all[status] = {
+      description: `${existing.description} Or a problem: ${problem.description}`,
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+      content: { ...existing.content, ...problem.content },
+    };
+  }
+  return Object.fromEntries(Object.entries(all).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function isJsonOnly(body: RequestBody | undefined): boolean {
+  return body !== undefined && Object.keys(body.content).length === 1 && body.content[JSON_MEDIA_TYPE] !== undefined;
+}
+
+function operation(path: string, summary: string, description: string | undefined, security: readonly SecurityRequirement[], d: RouteDescription, problems: readonly ProblemCode[]): Operation {
+  const parameters = [...pathParameters(path), ...(d.parameters ?? [])];
+  return {
+    operationId: d.operationId,
+    summary,
+    ...(description ? { description } : {}),
+    tags: [d.tag],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(d.requestBody ? { requestBody: d.requestBody } : {}),
+    responses: responsesOf(d.responses, [...problems, ...(d.problems ?? []), 'internal_error']),
+    security,
+  };
+}
+
+/** A route of the table: its scope is its security requirement, and every answer it counts carries the rate-limit headers. */
+function tableOperation(route: RouteDefinition, d: RouteDescription): Operation {
+  const problems: ProblemCode[] = route.scope === null ? [] : [...BEARER_PROBLEMS];
+  if (route.path.includes(':accountId')) problems.push('not_found');
+  if (isJsonOnly(d.requestBody)) problems.push(...JSON_BODY_PROBLEMS);
+  const text = [
+    route.scope === null ? undefined : `Scope \`${route.scope}\`.`,
+    route.ownerOnly === true ? "Only the API's own account may: a grantee of a share gets 403 `owner_only`." : undefined,
+    d.description,
+  ].filter((t) => t !== undefined);
+  const withRateLimit: RouteDescription = {
+    ...d,
+    responses: Object.fromEntries(Object.entries(d.responses).map(([status, r]) => [status, { ...r, headers: { ...r.headers, ...HEADERS.rateLimit } }])),
+  };
+  const security = route.scope === null ? [] : [{ apiToken: [route.scope] }];
+  return operation(route.path, route.summary, text.join(' ') || undefined, security, withRateLimit, problems);
+}
+
+function securitySchemes(publicUrl: string, scopeBase: string): Record<string, SecurityScheme> {
+  const scopes = Object.fromEntries([...scopeClaims(scopeBase)].map(([name, claim]) => [name, CLAIM_TEXT[claim]]));
+  const authorizationUrl = `${publicUrl}/o/oauth2/auth`;
+  const tokenUrl = `${publicUrl}/o/oauth2/token`;
+  return {
+    apiToken: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'sbt_ and 43 base64url characters',
+      description: 'An API token from `POST /user/tokens`. Each operation names the scope it needs; `X.readonly` permits GET and HEAD, `X` every method of its area.',
+    },
+    password: { type: 'http', scheme: 'basic', description: "The account's e-mail address and password: API tokens are managed with them, never with a token." },
+    oauthClient: { type: 'http', scheme: 'basic', description: 'An OAuth client: its id and secret, each form-urlencoded.' },
+    oauth2: {
+      type: 'oauth2',
+      description: 'Access tokens of the identity service (RS256 JWTs). They open the identity endpoints, not /api, /webhooks or /user.',
+      flows: { authorizationCode: { authorizationUrl, tokenUrl, refreshUrl: tokenUrl, scopes }, implicit: { authorizationUrl, scopes } },
+    },
+  };
+}
+
+/**
+ * The OpenAPI 3.1 description of every route the service serves. Throws when a route of the table
+ * has no description or a description names a route the table lacks: the two cannot drift apart.
+ */
+export function buildOpenApiDocument(source: DescriptionSource): OpenApiDocument {
+  const paths: Record<string, PathItem> = {};
+  const add = (method: string, path: string, op: Operation) => {
+    const key = openApiPath(path);
+    const item = (paths[key] ??= {}) as Record<HttpMethod, Operation>;
+    const lower = method.toLowerCase() as HttpMethod;
+    if (item[lower]) throw new Error(`${method} ${path} is described twice`);
+    item[lower] = op;
+  };
+  const seen = new Set<string>();
+  for (const route of source.routes) {
+    const key = routeKey(route.method, route.path);
+    const description = TABLE_DESCRIPTIONS[key];
+    if (!description) throw new Error(`No OpenAPI description for ${key}: add one in src/adapters/http/openapi/`);
+    seen.add(key);
+    add(route.method, route.path, tableOperation(route, description));
+  }
+  const stale = Object.keys(TABLE_DESCRIPTIONS).filter((key) => !seen.has(key));
+  if (stale.length > 0) throw new Error(`OpenAPI descriptions of routes the table does not have: ${stale.join(', ')}`);
+  for (const route of STANDALONE_ROUTES) add(route.method, route.path, operation(route.path, route.summary, route.description, route.security, route, []));
+
+  const operationIds = Object.values(paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
+  const repeated = operationIds.find((id, i) => operationIds.indexOf(id) !== i);
+  if (repeated !== undefined) throw new Error(`operationId ${repeated} is used twice`);
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Specbase',
+      version: source.version,
+      description:
+        'API documentation service and identity provider. Errors are `application/problem+json` (RFC 9457) with a stable `code`, except at the identity endpoints, which answer in OAuth\'s and Google\'s shapes. ' +
+        'Every answer may also be 404 `not_found` (unknown path), 405 `method_not_allowed` (with `Allow`) or 501 `not_implemented` (unknown method), and every GET answers HEAD. ' +
+        'Reference: docs/http-api.md.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: source.publicUrl }],
+    tags: TAGS,
+    paths,
+    components: { schemas: SCHEMAS, securitySchemes: securitySchemes(source.publicUrl, source.scopeBase) },
+  };
+}
