@@ -1,0 +1,42 @@
+import MarkdownIt from 'markdown-it';
+
+/** A URL scheme a link or an image may use; everything else (javascript:, data:, vbscript:, file:...) is dropped. */
+const ALLOWED_SCHEMES = new Set(['http', 'https', 'mailto']);
+const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
+
+/**
+ * markdown-it for text written by API owners (guides, descriptions in specs), read by anyone who
+ * may see the API: `html: false` turns every tag into text, links and images keep only http(s),
+ * mailto and relative URLs (markdown-it normalises them first, so `java&#09;script:` and
+ * `JAVASCRIPT:` arrive here spelled plainly), and table alignment becomes a class, since the pages'
+ * CSP allows no inline style.
+ */
+function create(): MarkdownIt {
+  const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
+  md.validateLink = (url: string) => {
+    const scheme = SCHEME.exec(url.trim());
+    return scheme === null || ALLOWED_SCHEMES.has(scheme[1]!.toLowerCase());
+  };
+  for (const rule of ['th_open', 'td_open'] as const) {
+    md.renderer.rules[rule] = (tokens, idx, options, _env, self) => {
+      const token = tokens[idx]!;
+      const align = /text-align:\s*(left|center|right)/.exec(token.attrGet('style') ?? '')?.[1];
+      token.attrs = (token.attrs ?? []).filter(([name]) => name !== 'style');
+      if (align) token.attrJoin('class', `align-${align}`);
+      return self.renderToken(tokens, idx, options);
+    };
+  }
+  return md;
+}
+
+const md = create();
+
+/** Block Markdown (a guide, a description) as HTML that cannot carry script. */
+export function renderMarkdown(text: string): string {
+  return md.render(text);
+}
+
+/** One line of Markdown (a parameter's or property's description) without the paragraph around it. */
+export function renderInlineMarkdown(text: string): string {
+  return md.renderInline(text);
+}
