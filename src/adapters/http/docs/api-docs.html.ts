@@ -35,7 +35,7 @@ function sidebar(frame: DocsFrame, here: { readonly version?: string | null; rea
     frame.guides.length === 0
       ? ''
       : `<h2>Guides</h2><ul>${frame.guides.map((g) => `<li><a href="${escapeHtml(guidePath(api, g.slug))}"${current(here.guide === g.slug)}>${escapeHtml(g.title)}</a></li>`).join('')}</ul>`;
-  return `<nav class="sb-sidebar" aria-label="Documentation"><h2>Versions</h2><ul>${versions}</ul>${guides}${contents === '' ? '' : `<h2>Reference</h2>${contents}`}</nav>`;
+  return `<nav class="sb-sidebar" aria-label="Documentation"><div><h2>Versions</h2><ul>${versions}</ul>${guides}${contents === '' ? '' : `<h2>Reference</h2>${contents}`}</div></nav>`;
 }
 
 function banner(api: DocsApi, release: DocsRelease): string {
@@ -62,7 +62,7 @@ export function apiDocsPage(view: ApiDocsView): DocsPage {
     ? `Version ${escapeHtml(release.version)} · ${STATUS_TEXT[release.status]} · released ${escapeHtml(release.releaseDate.slice(0, 10))}`
     : `Latest${api.version === null ? '' : ` · version ${escapeHtml(api.version)}`}`;
   const body = `<div class="sb-layout">${sidebar(view, { version: release ? release.version : null }, reference?.contents)}
-<main class="sb-main">${heading(api, subtitle)}${release ? banner(api, release) : ''}${api.description === null ? '' : renderMarkdown(api.description)}
+<main class="sb-main">${heading(api, subtitle)}${release ? banner(api, release) : ''}${api.description === null ? '' : renderMarkdown(api.description, 1)}
 ${reference ? reference.body : '<p class="sb-empty">This API has no spec yet.</p>'}</main></div>`;
   const title = `${api.name}${release ? ` ${release.version}` : ''} · Specbase`;
   return { status: 200, title, body, visibility: api.type };
@@ -73,6 +73,6 @@ export function guidePage(view: ApiGuideView): DocsPage {
   const { api, guide } = view;
   const body = `<div class="sb-layout">${sidebar(view, { guide: guide.slug })}
 <main class="sb-main"><p class="sb-meta"><a href="${apiDocsPath(api)}">${escapeHtml(api.name)}</a> · Guide</p><h1>${escapeHtml(guide.title)}</h1>
-<article class="sb-guide">${renderMarkdown(guide.body)}</article></main></div>`;
+<article class="sb-guide">${renderMarkdown(guide.body, 1)}</article></main></div>`;
   return { status: 200, title: `${guide.title} · ${api.name} · Specbase`, body, visibility: api.type };
 }

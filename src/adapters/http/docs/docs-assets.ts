@@ -24,16 +24,19 @@ window.addEventListener('DOMContentLoaded', function () {
 });
 `;
 
-export const DOCS_CSS = `:root{--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--soft:#f6f8fa;--link:#0969da}
-*{box-sizing:border-box}
-body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:#fff}
-a{color:var(--link)}
-code,pre{font:14px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
-pre{background:var(--soft);padding:.75rem;border-radius:6px;overflow:auto}
-.sb-top{display:flex;align-items:center;gap:1rem;padding:.6rem 1.25rem;border-bottom:1px solid var(--line);background:var(--soft)}
-.sb-top a{color:var(--fg);text-decoration:none;font-weight:600}
-.sb-layout{display:flex;align-items:flex-start;max-width:80rem;margin:0 auto}
-.sb-sidebar{flex:0 0 16rem;position:sticky;top:0;max-height:100vh;overflow:auto;padding:1.25rem;border-right:1px solid var(--line);font-size:.95rem}
+export const DOCS_CSS = `/* Rendered API pages use .sb-page on <body>; the Swagger UI page takes only the top bar, leaving the package's styles alone. */
+:root{--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--soft:#f6f8fa;--link:#0969da}
+body{margin:0}
+.sb-top{display:flex;align-items:center;gap:1rem;padding:.6rem 1.25rem;border-bottom:1px solid var(--line);background:var(--soft);font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif}
+.sb-top a,.sb-page .sb-top a{color:var(--fg);text-decoration:none;font-weight:600}
+.sb-page{font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:#fff}
+.sb-page *{box-sizing:border-box}
+.sb-page a{color:var(--link)}
+.sb-page code,.sb-page pre{font:14px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.sb-page pre{background:var(--soft);padding:.75rem;border-radius:6px;overflow:auto}
+.sb-layout{display:flex;align-items:stretch;max-width:80rem;margin:0 auto}
+.sb-sidebar{flex:0 0 16rem;padding:1.25rem;border-right:1px solid var(--line);font-size:.95rem}
+.sb-sidebar>div{position:sticky;top:0;max-height:100vh;overflow:auto}
 .sb-sidebar h2{font-size:.8rem;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);margin:1.25rem 0 .4rem}
 .sb-sidebar h2:first-child{margin-top:0}
 .sb-sidebar ul{list-style:none;margin:0;padding:0}
@@ -57,14 +60,14 @@ pre{background:var(--soft);padding:.75rem;border-radius:6px;overflow:auto}
 .sb-method{font:700 .8rem/1.6 ui-monospace,monospace;padding:0 .5rem;border-radius:4px;color:#fff;background:#59636e}
 .sb-method.get{background:#0969da}.sb-method.post{background:#1a7f37}.sb-method.put{background:#9a6700}.sb-method.patch{background:#8250df}.sb-method.delete{background:#cf222e}
 .sb-operation h4,.sb-model h4{font-size:.9rem;margin:1rem 0 .3rem}
-table{border-collapse:collapse;width:100%;font-size:.92rem;margin:.3rem 0}
-th,td{border:1px solid var(--line);padding:.35rem .55rem;text-align:left;vertical-align:top}
-th{background:var(--soft)}
-td p{margin:0}
-.align-right{text-align:right}.align-center{text-align:center}.align-left{text-align:left}
+.sb-page table{border-collapse:collapse;width:100%;font-size:.92rem;margin:.3rem 0}
+.sb-page th,.sb-page td{border:1px solid var(--line);padding:.35rem .55rem;text-align:left;vertical-align:top}
+.sb-page th{background:var(--soft)}
+.sb-page td p{margin:0}
+.sb-page .align-right{text-align:right}.sb-page .align-center{text-align:center}.sb-page .align-left{text-align:left}
 .sb-required{color:#cf222e;font-size:.8rem}
 .sb-model{border-top:1px solid var(--line);padding-top:.25rem;margin-top:1rem}
 .sb-guide img{max-width:100%}
 .sb-empty{color:var(--muted)}
-@media (max-width:50rem){.sb-layout{display:block}.sb-sidebar{position:static;max-height:none;border-right:0;border-bottom:1px solid var(--line)}.sb-main{padding:1rem}}
+@media (max-width:50rem){.sb-layout{display:block}.sb-sidebar{border-right:0;border-bottom:1px solid var(--line)}.sb-sidebar>div{position:static;max-height:none}.sb-main{padding:1rem}}
 `;

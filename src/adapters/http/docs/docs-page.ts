@@ -12,14 +12,15 @@ export const DOCS_PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'sel
 
 /**
  * The Swagger UI page. Scripts only from our own files (the package's bundle and our initializer,
- * no inline script). `style-src 'unsafe-inline'`: Swagger UI's React components set `style`
- * attributes and inject style elements at run time, which a CSP without it refuses (it would
- * break the layout and fill the console); inline style cannot run script. `img-src data:`: the
- * package's CSS draws its icons as data: SVGs. `connect-src 'self'`: the description and
- * "Try it out" requests go to this origin only.
+ * no inline script). No `'unsafe-inline'` for styles either, though Swagger UI styles elements as
+ * it renders: React sets them through the CSSOM (`element.style`), which CSP does not govern, and
+ * the package needs no `<style>` element or `style` attribute of its own (the browser suite opens
+ * operations, tries one out and unfolds a schema with a clean console; a refused style would show
+ * there). `img-src data:`: the package's CSS draws its icons as data: SVGs. `connect-src 'self'`:
+ * the description and "Try it out" requests go to this origin only.
  */
 export const SWAGGER_PAGE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 export interface DocsPage {
   readonly status: number;
@@ -29,12 +30,12 @@ export interface DocsPage {
   readonly visibility: 'public' | 'private';
 }
 
-export function shell(assets: DocsAssets, title: string, body: string, head = ''): string {
+export function shell(assets: DocsAssets, title: string, body: string, options: { readonly head?: string; readonly bodyClass?: string } = {}): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="${assets.url('docs.css')}">${head}
-</head><body><header class="sb-top"><a href="/docs">Specbase</a></header>
+<link rel="icon" href="data:,"><link rel="stylesheet" href="${assets.url('docs.css')}">${options.head ?? ''}
+</head><body${options.bodyClass ? ` class="${options.bodyClass}"` : ''}><header class="sb-top"><a href="/docs">Specbase</a></header>
 ${body}</body></html>`;
 }
 
@@ -44,7 +45,7 @@ export function sendDocsPage(ctx: Context, assets: DocsAssets, page: DocsPage): 
   // Public pages may be kept, but are asked for again each time: an API made private must stop showing at once.
   ctx.set('Cache-Control', page.visibility === 'public' ? 'no-cache' : 'no-store');
   ctx.set('Content-Security-Policy', DOCS_PAGE_CSP);
-  ctx.body = shell(assets, page.title, page.body);
+  ctx.body = shell(assets, page.title, page.body, { bodyClass: 'sb-page' });
 }
 
 /**
@@ -70,9 +71,9 @@ export function sendSwaggerPage(ctx: Context, assets: DocsAssets, descriptionUrl
   ctx.body = shell(
     assets,
     'Specbase HTTP API reference',
-    `<main><noscript><p class="sb-main">This reference needs JavaScript. The description it shows is at <a href="${escapeHtml(descriptionUrl)}">${escapeHtml(descriptionUrl)}</a>.</p></noscript>
+    `<main><noscript><p class="sb-top">This reference needs JavaScript. The description it shows is at <a href="${escapeHtml(descriptionUrl)}">${escapeHtml(descriptionUrl)}</a>.</p></noscript>
 <div id="swagger-ui" data-url="${escapeHtml(descriptionUrl)}"></div></main>
 <script src="${assets.url('swagger-ui-bundle.js')}"></script><script src="${assets.url('swagger-initializer.js')}"></script>`,
-    `<link rel="stylesheet" href="${assets.url('swagger-ui.css')}">`,
+    { head: `<link rel="stylesheet" href="${assets.url('swagger-ui.css')}">` },
   );
 }

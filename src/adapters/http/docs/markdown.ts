@@ -9,7 +9,8 @@ const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
  * may see the API: `html: false` turns every tag into text, links and images keep only http(s),
  * mailto and relative URLs (markdown-it normalises them first, so `java&#09;script:` and
  * `JAVASCRIPT:` arrive here spelled plainly), and table alignment becomes a class, since the pages'
- * CSP allows no inline style.
+ * CSP allows no inline style. Headings move down below the page's own (`headingOffset`), so that a
+ * guide's `# Title` is not a second h1.
  */
 function create(): MarkdownIt {
   const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
@@ -26,14 +27,22 @@ function create(): MarkdownIt {
       return self.renderToken(tokens, idx, options);
     };
   }
+  for (const rule of ['heading_open', 'heading_close'] as const) {
+    md.renderer.rules[rule] = (tokens, idx, options, env: { headingOffset?: number }, self) => {
+      const token = tokens[idx]!;
+      const level = Math.min(6, Number(token.tag.slice(1)) + (env.headingOffset ?? 0));
+      token.tag = `h${level}`;
+      return self.renderToken(tokens, idx, options);
+    };
+  }
   return md;
 }
 
 const md = create();
 
-/** Block Markdown (a guide, a description) as HTML that cannot carry script. */
-export function renderMarkdown(text: string): string {
-  return md.render(text);
+/** Block Markdown (a guide, a description) as HTML that cannot carry script; its headings `headingOffset` levels down (h1 becomes h2 with 1). */
+export function renderMarkdown(text: string, headingOffset: number): string {
+  return md.render(text, { headingOffset });
 }
 
 /** One line of Markdown (a parameter's or property's description) without the paragraph around it. */

@@ -24,7 +24,7 @@ export interface RenderedReference {
   readonly body: string;
 }
 
-const md = (text: string | null) => (text === null ? '' : renderMarkdown(text));
+const md = (text: string | null, headingOffset: number) => (text === null ? '' : renderMarkdown(text, headingOffset));
 const inline = (text: string | null) => (text === null ? '' : renderInlineMarkdown(text));
 
 function typeHtml(type: TypeRef | null, models: ReadonlyMap<string, string>): string {
@@ -69,12 +69,12 @@ function operationHtml(op: OperationDoc, id: string, models: ReadonlyMap<string,
   const method = op.method.toLowerCase();
   return `<section class="sb-operation${op.deprecated ? ' deprecated' : ''}" id="${id}"><h3><span class="sb-method ${escapeHtml(method)}">${escapeHtml(op.method)}</span> <code>${escapeHtml(op.path)}</code>${
     op.deprecated ? ' <span class="sb-badge deprecated">deprecated</span>' : ''
-  }</h3>${op.summary === null ? '' : `<p class="sb-summary">${escapeHtml(op.summary)}</p>`}${md(op.description)}${parameters}${responses}</section>`;
+  }</h3>${op.summary === null ? '' : `<p class="sb-summary">${escapeHtml(op.summary)}</p>`}${md(op.description, 3)}${parameters}${responses}</section>`;
 }
 
 function groupHtml(group: OperationGroup, id: string, anchors: Anchors, models: ReadonlyMap<string, string>): string {
   const operations = group.operations.map((op) => operationHtml(op, anchors.make(op.method, op.path), models)).join('\n');
-  return `<section class="sb-group" id="${id}"><h2>${escapeHtml(group.tag ?? 'Other operations')}</h2>${md(group.description)}\n${operations}</section>`;
+  return `<section class="sb-group" id="${id}"><h2>${escapeHtml(group.tag ?? 'Other operations')}</h2>${md(group.description, 2)}\n${operations}</section>`;
 }
 
 function modelHtml(model: ModelDoc, id: string, models: ReadonlyMap<string, string>): string {
@@ -90,7 +90,7 @@ function modelHtml(model: ModelDoc, id: string, models: ReadonlyMap<string, stri
               `<tr><td><code>${escapeHtml(p.name)}</code>${p.required ? ' <span class="sb-required">required</span>' : ''}</td><td>${typeHtml(p.type, models)}</td><td>${inline(p.description)}</td></tr>`,
           )
           .join('')}</tbody></table>`;
-  return `<section class="sb-model" id="${id}"><h3>${escapeHtml(model.name)}</h3>${md(model.description)}${kind}${parents}${properties}</section>`;
+  return `<section class="sb-model" id="${id}"><h3>${escapeHtml(model.name)}</h3>${md(model.description, 3)}${kind}${parents}${properties}</section>`;
 }
 
 /** Operations by tag, then the models; every name and text is the owner's, escaped or rendered as safe Markdown. */
