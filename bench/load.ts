@@ -170,6 +170,9 @@ class Client {
           port: this.base.port,
           method,
           path,
+          // From the moment the request is sent, waiting for a free socket included: under
+          // overload a request queued in the agent for minutes is a timeout, not a slow success.
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
           headers: {
             authorization: `Bearer ${this.token}`,
             ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(payload.length) }),
@@ -183,7 +186,6 @@ class Client {
           res.on('error', reject);
         },
       );
-      req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error(`timeout after ${REQUEST_TIMEOUT_MS} ms`)));
       req.on('error', reject);
       req.end(payload);
     });
@@ -988,16 +990,19 @@ async function main(): Promise<void> {
   installSignalHandlers();
   const options = parseOptions();
   const backends = chooseBackends(options.database);
-  const results: LoadResult[] = [];
+  const verdicts: ({ backend: string } & Verdict)[] = [];
   let failure: unknown;
   try {
-    for (const backend of backends) results.push(await loadBackend(backend, options));
+    // Each report as soon as its run ends: a later failure must not lose it.
+    for (const backend of backends) {
+      const result = await loadBackend(backend, options);
+      verdicts.push({ backend: result.backend, ...report(result) });
+    }
   } catch (error) {
     failure = error;
   } finally {
     await stopAllChildren();
   }
-  const verdicts = results.map((r) => ({ backend: r.backend, ...report(r) }));
   if (failure !== undefined) throw failure instanceof Error ? failure : new Error('load run failed', { cause: failure });
   console.log('');
   for (const v of verdicts) console.log(`${v.backend}: zero errors ${v.errorsOk ? 'PASS' : 'FAIL'}; RSS flat ${v.rssOk ? 'PASS' : 'FAIL'}`);

@@ -110,7 +110,8 @@ async function serve(config: Config): Promise<void> {
   log.info({ url: running.url, publicUrl, database: config.database.kind }, 'listening');
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
-      log.info({ signal }, 'shutting down');
+      // /readyz turns 503 now; the listener stays open for SHUTDOWN_DRAIN_MS. A second signal ends the process at once.
+      log.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down');
       running.stop().then(
         () => process.exit(0),
         (error: unknown) => {

@@ -21,6 +21,10 @@ export interface Config {
     /** RATE_LIMIT_TOKEN_ENDPOINT: token requests per client and address per minute. */
     readonly tokenEndpointPerMinute: number;
   };
+  /** `SHUTDOWN_DRAIN_MS`: after a stop is asked for, how long `/readyz` answers 503 while requests are still accepted. */
+  readonly shutdownDrainMs: number;
+  /** `METRICS_TOKEN`: when set, `GET /metrics` wants `Authorization: Bearer <it>`; `null`: open. */
+  readonly metricsToken: string | null;
   /** `TRUST_PROXY`: take the client address from `X-Forwarded-For` (behind a reverse proxy), for rate limits. */
   readonly trustProxy: boolean;
   readonly identity: {
@@ -58,6 +62,14 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   if (raw === '' || raw === 'false' || raw === '0') return false;
   if (raw === 'true' || raw === '1') return true;
   throw new ConfigError(`${name} must be true or false, not "${env[name]}"`);
+}
+
+/** A bearer credential a scraper can send as it is: printable ASCII without spaces, long enough not to be guessed. */
+function metricsToken(env: NodeJS.ProcessEnv): string | null {
+  const raw = env['METRICS_TOKEN'] ?? '';
+  if (raw === '') return null;
+  if (!/^[\x21-\x7e]{16,256}$/.test(raw)) throw new ConfigError('METRICS_TOKEN must be 16 to 256 printable ASCII characters without spaces');
+  return raw;
 }
 
 function absoluteUrl(name: string, value: string): string {
@@ -111,6 +123,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail,
     identity: { scopeBase: absoluteUrl('SCOPE_BASE', (env['SCOPE_BASE'] || publicUrl).replace(/\/+$/, '')) },
     trustProxy: flag(env, 'TRUST_PROXY'),
+    shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 0, 0, 600_000),
+    metricsToken: metricsToken(env),
     rateLimits: {
       apiPerMinute: integer(env, 'RATE_LIMIT_API', 6000, 0, 10_000_000),
       passwordPerIp: integer(env, 'RATE_LIMIT_PASSWORD_IP', 30, 0, 1_000_000),

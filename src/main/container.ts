@@ -99,6 +99,10 @@ import { InMemoryDatabase } from '../adapters/memory/in-memory-unit-of-work.js';
 import { TypeOrmDatabase } from '../adapters/persistence/typeorm-database.js';
 import { TypeOrmUnitOfWork, typeOrmRepositories } from '../adapters/persistence/typeorm-unit-of-work.js';
 import type { Config } from './config.js';
+import { Readiness } from './readiness.js';
+import { Metrics } from '../application/ports/metrics.port.js';
+import { OperationalFigures } from '../application/monitoring/operational-figures.service.js';
+import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
 
 /** Opening, migrating, checking and closing whatever stores the data. */
 export interface Storage {
@@ -106,7 +110,10 @@ export interface Storage {
   open(): Promise<void>;
   /** Applies pending migrations and returns their names. */
   migrate(): Promise<string[]>;
+  /** Whether the database answers a trivial query (liveness: `/healthz`). */
   ping(): Promise<boolean>;
+  /** Whether it answers and no migration is pending (readiness: `/readyz`). */
+  ready(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -140,6 +147,7 @@ export function buildContainer(config: Config, options: ContainerOptions = {}): 
   if (mail.kind === 'file') c.bind(Mailer).toResolvedValue(() => new FileMailer(mail.dir, `Specbase <no-reply@${new URL(config.publicUrl).hostname}>`));
   else c.bind(Mailer).toResolvedValue((log: Logger) => new LogMailer(log.child({ component: 'mailer' })), [LoggerToken]);
   c.bind(WorkSignal).toConstantValue(new WorkSignal());
+  c.bind(Readiness).toConstantValue(new Readiness());
   c.bind(SsrfGuard).toResolvedValue(() => new SsrfGuard({ allowPrivateTargets: config.webhooks.allowPrivateTargets }));
   c.bind(WebhookTargetPolicy).toResolvedValue((guard: SsrfGuard) => guard, [SsrfGuard]);
   c.bind(WebhookSender).toResolvedValue((guard: SsrfGuard) => new HttpWebhookSender({ timeoutMs: config.webhooks.timeoutMs, guard }), [SsrfGuard]);
@@ -168,6 +176,7 @@ export function buildContainer(config: Config, options: ContainerOptions = {}): 
   c.bind(EmailVerificationRepository).toResolvedValue((r: Transaction) => r.verifications, [RepositoriesToken]);
 
   bindUseCases(c);
+  bindMonitoring(c);
   bindWebhooks(c, config);
   bindIdentity(c, config);
   return c;
@@ -196,6 +205,7 @@ function bindInMemory(c: Container): void {
     open: async () => undefined,
     migrate: async () => [],
     ping: async () => true,
+    ready: async () => true,
     close: async () => undefined,
   });
   c.bind(RepositoriesToken).toResolvedValue((db: InMemoryDatabase) => db.repositories, [InMemoryDatabase]);
@@ -404,6 +414,16 @@ function bindIdentity(c: Container, config: Config): void {
   );
 }
 
+/** The metrics: one prom-client adapter (with registries of its own) per container. */
+function bindMonitoring(c: Container): void {
+  c.bind(OperationalFigures).toResolvedValue(
+    (outbox: EventOutbox, webhooks: WebhookRepository, clock: Clock) => new OperationalFigures(outbox, webhooks, clock),
+    [EventOutbox, WebhookRepository, Clock],
+  );
+  c.bind(PromMetrics).toResolvedValue((figures: OperationalFigures, log: Logger) => new PromMetrics({ figures, log: log.child({ component: 'metrics' }) }), [OperationalFigures, LoggerToken]);
+  c.bind(Metrics).toResolvedValue((metrics: PromMetrics) => metrics, [PromMetrics]);
+}
+
 function bindWebhooks(c: Container, config: Config): void {
   const retry = { ...DEFAULT_RETRY_POLICY, baseMs: config.webhooks.retryBaseMs, maxAttempts: config.webhooks.maxAttempts };
   c.bind(CreateWebhook).toResolvedValue(
@@ -426,9 +446,9 @@ function bindWebhooks(c: Container, config: Config): void {
   c.bind(Redeliver).toResolvedValue((uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new Redeliver(uow, ids, clock), [UnitOfWork, IdGenerator, Clock]);
   c.bind(DispatchEvents).toResolvedValue((uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new DispatchEvents(uow, ids, clock), [UnitOfWork, IdGenerator, Clock]);
   c.bind(DeliverDue).toResolvedValue(
-    (uow: UnitOfWork, webhooks: WebhookRepository, sender: WebhookSender, clock: Clock, random: Random) =>
-      new DeliverDue(uow, webhooks, sender, clock, random, { retry, leaseMs: config.webhooks.timeoutMs + 5_000, batchSize: 32 }),
-    [UnitOfWork, WebhookRepository, WebhookSender, Clock, Random],
+    (uow: UnitOfWork, webhooks: WebhookRepository, sender: WebhookSender, clock: Clock, random: Random, metrics: Metrics) =>
+      new DeliverDue(uow, webhooks, sender, clock, random, { retry, leaseMs: config.webhooks.timeoutMs + 5_000, batchSize: 32 }, metrics),
+    [UnitOfWork, WebhookRepository, WebhookSender, Clock, Random, Metrics],
   );
   c.bind(WebhookWorker).toResolvedValue(
     (dispatch: DispatchEvents, deliver: DeliverDue, signal: WorkSignal, log: Logger) =>

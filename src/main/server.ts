@@ -50,11 +50,14 @@ import { AuthenticateClient, IssueTokens } from '../application/identity/token-e
 import { RevokeOAuthToken, TokenInfo, UserInfo, VerifyIssuedToken } from '../application/identity/token-info.use-cases.js';
 import { UserRepository } from '../application/ports/user-repository.port.js';
 import { RateLimiter, RateLimits } from '../application/ports/rate-limiter.port.js';
+import { Readiness } from './readiness.js';
+import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
 
 /** The Koa application wired from a container; mount it (or `app.callback()`) anywhere. */
 export function createApp(container: Container): Koa {
   const config = container.get<Config>(ConfigToken);
   const storage = container.get<Storage>(StorageToken);
+  const readiness = container.get(Readiness);
   return createHttpApp({
     logger: container.get<Logger>(LoggerToken),
     jsonMaxBytes: config.jsonMaxBytes,
@@ -62,6 +65,10 @@ export function createApp(container: Container): Koa {
     hsts: config.publicUrl.startsWith('https:'),
     importMaxBytes: config.importMaxBytes,
     health: () => storage.ping(),
+    ready: () => storage.ready(),
+    draining: () => readiness.draining,
+    metrics: container.get(PromMetrics),
+    metricsToken: config.metricsToken,
     authenticate: container.get(AuthenticateToken),
     apis: {
       create: container.get(CreateApi),
@@ -132,7 +139,10 @@ export interface RunningServer {
   readonly port: number;
   /** The demo credentials, when this start bootstrapped an empty database. */
   readonly demo: DemoCredentials | null;
-  /** Stops accepting, lets requests in flight finish (up to `graceMs`), closes the database. */
+  /**
+   * Turns `/readyz` to 503 and keeps serving for `SHUTDOWN_DRAIN_MS`, then stops accepting, lets
+   * requests in flight finish (up to `graceMs`), stops the worker and closes the database.
+   */
   stop(graceMs?: number): Promise<void>;
 }
 
@@ -174,6 +184,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     await storage.close();
     throw error;
   }
+  if (config.metricsToken === null && !/^(127\.|::1$|localhost$)/.test(config.host)) {
+    container.get<Logger>(LoggerToken).warn({ host: config.host }, 'GET /metrics is open to whoever reaches this address: set METRICS_TOKEN, or keep /metrics from the outside at the proxy');
+  }
   const { port, address } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
   let stopping: Promise<void> | undefined;
@@ -183,7 +196,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     url: `http://${host}:${port}`,
     port,
     demo,
-    stop: (graceMs = 10_000) => (stopping ??= stop(server, container.get(WebhookWorker), storage, graceMs)),
+    stop: (graceMs = 10_000) => (stopping ??= stop(server, container, graceMs)),
   };
 }
 
@@ -211,7 +224,12 @@ function answerUnparseableRequest(error: Error & { code?: string }, socket: Dupl
   );
 }
 
-async function stop(server: Server, worker: WebhookWorker, storage: Storage, graceMs: number): Promise<void> {
+async function stop(server: Server, container: Container, graceMs: number): Promise<void> {
+  const worker = container.get(WebhookWorker);
+  const storage = container.get<Storage>(StorageToken);
+  container.get(Readiness).drain();
+  const drainMs = container.get<Config>(ConfigToken).shutdownDrainMs;
+  if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const timer = setTimeout(() => server.closeAllConnections(), graceMs);

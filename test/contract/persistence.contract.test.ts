@@ -365,6 +365,20 @@ forEachImplementation('persistence contract', (make) => {
       expect((await f.repos.webhooks.subscribers(a.accountId, 'api.created')).map((w) => w.id)).to.deep.equal([one.id]);
     });
 
+    it('counts the active webhooks of every account', async () => {
+      expect(await f.repos.webhooks.countActive()).to.equal(0);
+      const a = await seedUser(f, 'a@example.com');
+      const b = await seedUser(f, 'b@example.com');
+      await aWebhook(a.accountId);
+      await aWebhook(a.accountId, { active: false });
+      const later = await aWebhook(a.accountId, { events: ['api.deleted'] });
+      await aWebhook(b.accountId);
+      expect(await f.repos.webhooks.countActive()).to.equal(3);
+      later.deactivate('by hand', T1);
+      await f.uow.run(async (tx) => ok(await tx.webhooks.save(later)));
+      expect(await f.repos.webhooks.countActive()).to.equal(2);
+    });
+
     it('keeps the last response and a deactivation', async () => {
       const a = await seedUser(f);
       const webhook = await aWebhook(a.accountId);
@@ -561,6 +575,41 @@ forEachImplementation('persistence contract', (make) => {
     });
   });
 
+  describe('EventOutbox backlog', () => {
+    it('counts the undispatched events of every account and dates the oldest', async () => {
+      expect(await f.repos.outbox.backlog()).to.deep.equal({ pending: 0, oldestOccurredAt: null });
+      const a = await seedUser(f, 'a@example.com');
+      const b = await seedUser(f, 'b@example.com');
+      const api = newApi(a, 'first');
+      await saved(f, api);
+      api.delete({ id: a.userId, nickname: a.nickname }, T1);
+      await f.uow.run(async (tx) => {
+        await tx.apis.delete(a.accountId, api.id);
+        await tx.outbox.append(api.pullEvents());
+        return ok(undefined);
+      });
+      await saved(f, newApi(b, 'second'));
+      const all = await f.repos.outbox.backlog();
+      expect(all.pending).to.equal(3);
+      expect(all.oldestOccurredAt?.toISOString()).to.equal(T0.toISOString());
+      const dispatch = (n: number) =>
+        f.uow.run(async (tx) => {
+          const events = await tx.outbox.claimPending(n);
+          await tx.outbox.markDispatched(
+            events.map((e) => e.id),
+            T1,
+          );
+          return ok(undefined);
+        });
+      await dispatch(1);
+      const rest = await f.repos.outbox.backlog();
+      expect(rest.pending).to.equal(2);
+      expect(rest.oldestOccurredAt?.toISOString(), 'the api.deleted event is now the oldest').to.equal(T1.toISOString());
+      await dispatch(10);
+      expect(await f.repos.outbox.backlog()).to.deep.equal({ pending: 0, oldestOccurredAt: null });
+    });
+  });
+
   describe('EventOutbox claims', () => {
     it('claims undispatched events oldest first and marks them dispatched', async () => {
       const a = await seedUser(f);
@@ -622,6 +671,7 @@ forEachImplementation('persistence contract', (make) => {
                 pending: (limit) => tx.outbox.pending(limit),
                 claimPending: (limit) => tx.outbox.claimPending(limit),
                 markDispatched: (ids, at) => tx.outbox.markDispatched(ids, at),
+                backlog: () => tx.outbox.backlog(),
                 append: async (events) => {
                   await tx.outbox.append(events);
                   const inTransaction = await tx.apis.list(a.accountId, { limit: 10 });

@@ -17,13 +17,34 @@ describe('configuration', () => {
     expect(config.mail).to.deep.equal({ kind: 'file', dir: '/var/spool/specbase' });
   });
 
+  it('leaves /metrics open and stops without a drain by default', () => {
+    const config = loadConfig({});
+    expect(config.metricsToken).to.equal(null);
+    expect(config.shutdownDrainMs).to.equal(0);
+    expect(loadConfig({ METRICS_TOKEN: '' }).metricsToken, 'empty is unset').to.equal(null);
+  });
+
+  it('reads METRICS_TOKEN as it is and SHUTDOWN_DRAIN_MS in milliseconds', () => {
+    const config = loadConfig({ METRICS_TOKEN: 'scrape-3f9a~c2+d/e=', SHUTDOWN_DRAIN_MS: '15000' });
+    expect(config.metricsToken).to.equal('scrape-3f9a~c2+d/e=');
+    expect(config.shutdownDrainMs).to.equal(15_000);
+    expect(loadConfig({ METRICS_TOKEN: 'x'.repeat(256), SHUTDOWN_DRAIN_MS: '600000' }).shutdownDrainMs).to.equal(600_000);
+  });
+
   for (const [name, value] of [
+    ['METRICS_TOKEN', 'too-short-15chr'],
+    ['METRICS_TOKEN', 'has a space in the middle'],
+    ['METRICS_TOKEN', 'x'.repeat(257)],
+    ['METRICS_TOKEN', 'non-ascii-tökén-value'],
+    ['SHUTDOWN_DRAIN_MS', '600001'],
+    ['SHUTDOWN_DRAIN_MS', '-1'],
+    ['SHUTDOWN_DRAIN_MS', '1.5'],
     ['SCOPE_BASE', 'not a url'],
     ['TRUST_PROXY', 'yes please'],
     ['MAILER', 'smtp'],
     ['PUBLIC_URL', 'docs.example.com'],
   ] as const) {
-    it(`refuses a malformed ${name}, naming it`, () => {
+    it(`refuses a malformed ${name} (${value.length > 30 ? `${value.length} characters` : JSON.stringify(value)}), naming it`, () => {
       expect(() => loadConfig({ [name]: value })).to.throw(ConfigError, name);
     });
   }

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
@@ -18,7 +19,9 @@ import { bearerAuthentication, principalOf } from './authenticate.js';
 import { rateLimit } from './rate-limit.js';
 import type { RateLimit, RateLimiter } from '../../application/ports/rate-limiter.port.js';
 import type { HttpLogger } from './http-logger.js';
-import { requestContext } from './middleware.js';
+import { requestContext, throwProblem } from './middleware.js';
+import type { HttpMetrics } from './http-metrics.js';
+import { invalidToken } from './problem.js';
 import { mountRoutes, type RouteDefinition } from './routes.js';
 import { JSON_MEDIA_TYPES } from './validation.js';
 
@@ -34,6 +37,14 @@ export interface HttpDependencies {
   readonly importMaxBytes: number;
   /** Whether the database answers (for `/healthz`). */
   readonly health: () => Promise<boolean>;
+  /** Whether the database answers and is migrated (for `/readyz`). */
+  readonly ready: () => Promise<boolean>;
+  /** The instance is shutting down: `/readyz` says so and answers close their connection. */
+  readonly draining: () => boolean;
+  /** Request durations, and the exposition `GET /metrics` serves. */
+  readonly metrics: HttpMetrics;
+  /** When set, `GET /metrics` wants `Authorization: Bearer <it>`; `null`: open to whoever reaches it. */
+  readonly metricsToken: string | null;
   readonly authenticate: AuthenticateToken;
   /** Who may act on an account or one of its APIs: checked before a write's body is read. */
   readonly apiAccess: ApiAccess;
@@ -53,6 +64,13 @@ export interface HttpDependencies {
   readonly docs: DocsUseCases;
 }
 
+/** `Authorization: Bearer <secret>`, compared in constant time (digests, so the length leaks nothing either). */
+function presentsSecret(header: string, secret: string): boolean {
+  const presented = /^Bearer +(\S+) *$/i.exec(header)?.[1];
+  if (presented === undefined) return false;
+  return timingSafeEqual(createHash('sha256').update(presented).digest(), createHash('sha256').update(secret).digest());
+}
+
 function jsonBodyParser(deps: Pick<HttpDependencies, 'jsonMaxBytes'>) {
   return koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit: deps.jsonMaxBytes, jsonStrict: true, jsonTypes: JSON_MEDIA_TYPES });
 }
@@ -63,12 +81,12 @@ export function protectedRoutes(deps: HttpDependencies): RouteDefinition[] {
   return [...specRoutes(deps.specs, deps.importMaxBytes), ...apiRoutes(deps.apis, jsonBody), ...releaseRoutes(deps.releases, jsonBody), ...webhookRoutes(deps.webhooks, jsonBody), ...profileRoutes(deps.profile, jsonBody), ...pageRoutes(deps.pages, jsonBody), ...shareRoutes(deps.shares, jsonBody)];
 }
 
-/** The Koa application: Core-API routes, `/healthz`, problem+json errors, request ids and logs. */
+/** The Koa application: Core-API routes, `/healthz` (liveness), `/readyz` (readiness), `/metrics`, problem+json errors, request ids and logs. */
 export function createHttpApp(deps: HttpDependencies): Koa {
   const app = new Koa();
   app.silent = true;
   app.proxy = deps.trustProxy ?? false;
-  app.use(requestContext(deps.logger));
+  app.use(requestContext(deps.logger, deps.metrics));
   app.use(async (ctx, next) => {
     // For every answer, JSON and errors included; the HTML pages set a CSP of their own.
     ctx.set('X-Content-Type-Options', 'nosniff');
@@ -76,6 +94,8 @@ export function createHttpApp(deps: HttpDependencies): Koa {
     ctx.set('Referrer-Policy', 'no-referrer');
     ctx.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
     if (deps.hsts === true) ctx.set('Strict-Transport-Security', 'max-age=31536000');
+    // A kept-alive client would go on sending here; closing after each answer sends it elsewhere.
+    if (deps.draining()) ctx.set('Connection', 'close');
     await next();
   });
 
@@ -85,6 +105,23 @@ export function createHttpApp(deps: HttpDependencies): Koa {
     ctx.status = up ? 200 : 503;
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { status: up ? 'ok' : 'unavailable' };
+  });
+  open.get('/readyz', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    let status: 'ready' | 'shutting_down' | 'unavailable' = 'ready';
+    if (deps.draining()) status = 'shutting_down';
+    else if (!(await deps.ready())) status = 'unavailable';
+    ctx.status = status === 'ready' ? 200 : 503;
+    ctx.body = { status };
+  });
+  open.get('/metrics', async (ctx) => {
+    if (deps.metricsToken !== null && !presentsSecret(ctx.get('Authorization'), deps.metricsToken)) {
+      throwProblem(invalidToken('GET /metrics needs the metrics token as a Bearer token.'));
+    }
+    const { contentType, body } = await deps.metrics.exposition();
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = contentType;
+    ctx.body = body;
   });
   app.use(open.routes());
 

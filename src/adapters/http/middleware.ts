@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Middleware, Next } from 'koa';
 import type { HttpLogger } from './http-logger.js';
+import type { HttpMetrics } from './http-metrics.js';
 import { HttpProblem, problemType, type Problem } from './problem.js';
 
 const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -27,12 +28,32 @@ export function sendProblem(ctx: Context, problem: Problem): void {
 }
 
 /**
+ * The route pattern that served the request, as @koa/router registered it (`/api/:accountId/:apiId`),
+ * never the path itself, so logs and metrics group by route; `null` when no route matched the path.
+ * Read from the layers that matched, not from `_matchedRoute`: a router-level middleware (the Bearer
+ * check on `/api`) that answers first would leave its own prefix there. A path matched with a method
+ * it does not allow (405) still names the route.
+ */
+export function routePattern(ctx: Context): string | null {
+  const matched = (ctx as { matched?: readonly { readonly path: unknown; readonly methods: readonly string[] }[] }).matched ?? [];
+  let samePath: string | null = null;
+  for (let i = matched.length - 1; i >= 0; i -= 1) {
+    const layer = matched[i]!;
+    if (layer.methods.length === 0 || typeof layer.path !== 'string') continue;
+    if (layer.methods.includes(ctx.method)) return layer.path;
+    samePath ??= layer.path;
+  }
+  return samePath;
+}
+
+/**
  * Outermost middleware: a request id (the caller's `X-Request-Id` when it is sane), one structured
- * log line per request, and the last word on errors. Known problems become problem+json; errors
+ * log line per request (`requestId`, `method`, `route`, `path` without the query, `status`,
+ * `durationMs`), its duration in the metrics, and the last word on errors. Known problems become problem+json; errors
  * raised by Koa's body parsing keep their 4xx status; anything else is a generic 500 that is logged
  * with its stack and never echoed.
  */
-export function requestContext(logger: HttpLogger): Middleware {
+export function requestContext(logger: HttpLogger, metrics?: Pick<HttpMetrics, 'requestServed'>): Middleware {
   return async (ctx: Context, next: Next) => {
     const incoming = ctx.get('X-Request-Id');
     const requestId = INCOMING_REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -49,8 +70,11 @@ export function requestContext(logger: HttpLogger): Middleware {
     } catch (error) {
       sendProblem(ctx, problemOfThrown(error, ctx, state.log));
     } finally {
-      const durationMs = Math.round((performance.now() - started) * 100) / 100;
-      state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, durationMs }, 'request');
+      const elapsedMs = performance.now() - started;
+      const durationMs = Math.round(elapsedMs * 100) / 100;
+      const route = routePattern(ctx);
+      state.log.info({ method: ctx.method, route, path: ctx.path, status: ctx.status, durationMs }, 'request');
+      metrics?.requestServed({ route, method: ctx.method, status: ctx.status, seconds: elapsedMs / 1000 });
     }
   };
 }

@@ -1,7 +1,7 @@
 import type { AccountRepository } from '../../application/ports/account-repository.port.js';
 import type { ApiRepository, ApiSaveError } from '../../application/ports/api-repository.port.js';
 import type { ApiTokenRepository } from '../../application/ports/api-token-repository.port.js';
-import type { EventOutbox, OutboxEvent } from '../../application/ports/event-outbox.port.js';
+import type { EventOutbox, OutboxBacklog, OutboxEvent } from '../../application/ports/event-outbox.port.js';
 import type { IdGenerator } from '../../application/ports/id-generator.port.js';
 import type { UserRepository } from '../../application/ports/user-repository.port.js';
 import type { ReleaseRepository } from '../../application/ports/release-repository.port.js';
@@ -200,6 +200,11 @@ export class InMemoryEventOutbox implements EventOutbox {
     const done = new Set(ids);
     s.outbox = s.outbox.map((e) => (done.has(e.id) ? { ...e, dispatched: true } : e));
   }
+
+  async backlog(): Promise<OutboxBacklog> {
+    const pending = this.state().outbox.filter((e) => !e.dispatched);
+    return { pending: pending.length, oldestOccurredAt: pending[0] ? new Date(pending[0].payload.timestamp) : null };
+  }
 }
 
 export class InMemorySpecRepository implements SpecRepository {
@@ -300,6 +305,10 @@ export class InMemoryWebhookRepository implements WebhookRepository {
       .filter((w) => w.accountId === accountId && w.active && w.events.includes(event))
       .sort((a, b) => (a.id < b.id ? -1 : 1))
       .map((row) => Webhook.rehydrate(row));
+  }
+
+  async countActive(): Promise<number> {
+    return [...this.state().webhooks.values()].filter((w) => w.active).length;
   }
 
   async save(webhook: Webhook): Promise<void> {

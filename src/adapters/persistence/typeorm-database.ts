@@ -106,6 +106,23 @@ export class TypeOrmDatabase {
     }
   }
 
+  /**
+   * Whether the database answers and every migration this code knows is recorded as applied: what
+   * `/readyz` asks. Reads the migrations table only (TypeORM's `showMigrations` would create it).
+   */
+  async ready(): Promise<boolean> {
+    if (!this.dataSource.isInitialized) return false;
+    const schema = this.schemaName;
+    const table = schema ? `"${schema.replaceAll('"', '""')}"."migrations"` : '"migrations"';
+    try {
+      const rows = await this.read((m) => m.query<{ name: string }[]>(`SELECT name FROM ${table}`));
+      const applied = new Set(rows.map((row) => row.name));
+      return this.dataSource.migrations.every((migration) => applied.has(migration.name ?? migration.constructor.name));
+    } catch {
+      return false;
+    }
+  }
+
   readonly read: Run = (work) => this.exclusive(() => work(this.dataSource.manager));
 
   readonly transaction: Run = (work) => this.exclusive(() => this.dataSource.transaction((manager) => work(manager)));

@@ -54,6 +54,10 @@ export class TypeOrmWebhookRepository implements WebhookRepository {
     });
   }
 
+  countActive(): Promise<number> {
+    return this.run((m) => m.getRepository(this.s.webhooks).count({ where: { active: true } }));
+  }
+
   list(accountId: number, page: PageRequest<WebhookId>): Promise<Page<Webhook, WebhookId>> {
     return this.run(async (m) => {
       const query = m.createQueryBuilder(this.s.webhooks, 'w').where('w.account_id = :accountId', { accountId });

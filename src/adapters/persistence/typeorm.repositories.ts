@@ -2,7 +2,7 @@ import { IsNull, type EntityManager } from 'typeorm';
 import type { AccountRepository } from '../../application/ports/account-repository.port.js';
 import type { ApiRepository, ApiSaveError } from '../../application/ports/api-repository.port.js';
 import type { ApiTokenRepository } from '../../application/ports/api-token-repository.port.js';
-import type { EventOutbox, OutboxEvent } from '../../application/ports/event-outbox.port.js';
+import type { EventOutbox, OutboxBacklog, OutboxEvent } from '../../application/ports/event-outbox.port.js';
 import type { IdGenerator } from '../../application/ports/id-generator.port.js';
 import type { UserRepository } from '../../application/ports/user-repository.port.js';
 import type { Page, PageRequest } from '../../application/shared/page.js';
@@ -293,6 +293,16 @@ export class TypeOrmEventOutbox implements EventOutbox {
     if (ids.length === 0) return Promise.resolve();
     return this.run(async (m) => {
       await m.createQueryBuilder().update(this.s.outbox).set({ dispatchedAt: at }).whereInIds([...ids]).execute();
+    });
+  }
+
+  /** Both queries read the partial index of undispatched events (`outbox_events_pending_idx`). */
+  backlog(): Promise<OutboxBacklog> {
+    return this.run(async (m) => {
+      const outbox = m.getRepository(this.s.outbox);
+      const pending = await outbox.count({ where: { dispatchedAt: IsNull() } });
+      const oldest = pending === 0 ? null : await outbox.findOne({ where: { dispatchedAt: IsNull() }, order: { id: 'ASC' } });
+      return { pending, oldestOccurredAt: oldest?.occurredAt ?? null };
     });
   }
 }

@@ -10,6 +10,13 @@ export interface OutboxEvent {
   readonly dispatched: boolean;
 }
 
+/** The events waiting to be dispatched, for monitoring. */
+export interface OutboxBacklog {
+  readonly pending: number;
+  /** When the oldest of them occurred; `null` when none waits. */
+  readonly oldestOccurredAt: Date | null;
+}
+
 export interface EventOutbox {
   /** Stores the events, each under a new id, in the caller's transaction. */
   append(events: readonly DomainEvent[]): Promise<void>;
@@ -22,5 +29,7 @@ export interface EventOutbox {
   claimPending(limit: number): Promise<OutboxEvent[]>;
   /** Marks events dispatched (their deliveries are recorded in the same transaction). */
   markDispatched(ids: readonly string[], at: Date): Promise<void>;
+  /** How many events of every account are not yet dispatched, and the oldest one's time. */
+  backlog(): Promise<OutboxBacklog>;
 }
 export const EventOutbox = token<EventOutbox>('EventOutbox');

@@ -13,6 +13,8 @@ export interface WebhookRepository {
   list(accountId: AccountId, page: PageRequest<WebhookId>): Promise<Page<Webhook, WebhookId>>;
   /** The account's active webhooks subscribed to `event`. */
   subscribers(accountId: AccountId, event: EventName): Promise<Webhook[]>;
+  /** Active webhooks in every account: an operator's figure, never shown to an account. */
+  countActive(): Promise<number>;
   /** Inserts or updates. */
   save(webhook: Webhook): Promise<void>;
   /** Removes the webhook and its delivery log; a no-op when absent. */

@@ -1,11 +1,12 @@
 import { ok } from '../../domain/shared/result.js';
-import { isSuccess, type Delivery } from '../../domain/webhook/delivery.aggregate.js';
+import { isSuccess, type Delivery, type DeliveryStatus } from '../../domain/webhook/delivery.aggregate.js';
 import { retrySpanMs, type RetryPolicy } from '../../domain/webhook/retry-policy.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import type { WebhookSender } from '../ports/webhook-sender.port.js';
 import type { WebhookRepository } from '../ports/webhook-repository.port.js';
+import { NO_METRICS, type DeliveryOutcomeKind, type Metrics } from '../ports/metrics.port.js';
 
 export interface DeliverySettings {
   readonly retry: RetryPolicy;
@@ -31,6 +32,7 @@ export class DeliverDue {
     private readonly clock: Clock,
     private readonly random: Random,
     private readonly settings: DeliverySettings,
+    private readonly metrics: Metrics = NO_METRICS,
   ) {}
 
   /** One round; returns how many deliveries it attempted. */
@@ -49,22 +51,22 @@ export class DeliverDue {
     const target = await this.webhooks.get(claimed.snapshot().accountId, claimed.webhookId);
     // A ping goes out whatever the webhook's state; events only to active webhooks.
     if (!target || (!target.active && claimed.snapshot().event !== 'ping')) {
-      await this.uow.run(async (tx) => {
+      const abandoned = await this.uow.run(async (tx) => {
         const delivery = await tx.deliveries.getForUpdate(claimed.webhookId, claimed.id);
-        if (delivery?.status === 'pending') {
-          delivery.abandon(target ? 'the webhook is inactive' : 'the webhook was deleted', this.clock.now());
-          await tx.deliveries.save(delivery);
-        }
-        return ok(undefined);
+        if (delivery?.status !== 'pending') return ok(false);
+        delivery.abandon(target ? 'the webhook is inactive' : 'the webhook was deleted', this.clock.now());
+        await tx.deliveries.save(delivery);
+        return ok(true);
       });
+      if (abandoned.ok && abandoned.value) this.metrics.deliveryRecorded('abandoned');
       return;
     }
     const attemptDate = this.clock.now();
     const outcome = await this.sender.send({ targetUrl: target.targetUrl, secret: target.secret, eventId: claimed.eventId, body: claimed.payload, attemptDate });
-    await this.uow.run(async (tx) => {
+    const recorded = await this.uow.run(async (tx) => {
       const delivery = await tx.deliveries.getForUpdate(claimed.webhookId, claimed.id);
       const webhook = await tx.webhooks.getForUpdate(claimed.snapshot().accountId, claimed.webhookId);
-      if (!delivery || delivery.status !== 'pending') return ok(undefined);
+      if (!delivery || delivery.status !== 'pending') return ok<DeliveryOutcomeKind | null>(null);
       const now = this.clock.now();
       delivery.recordAttempt(outcome, attemptDate, this.settings.retry, this.random.next());
       await tx.deliveries.save(delivery);
@@ -79,8 +81,22 @@ export class DeliverDue {
         }
         await tx.webhooks.save(webhook);
       }
-      return ok(undefined);
+      return ok<DeliveryOutcomeKind | null>(outcomeKind(delivery.snapshot().state));
     });
+    // Counted once committed: a rolled-back recording is attempted again and counted then.
+    if (recorded.ok && recorded.value !== null) this.metrics.deliveryRecorded(recorded.value);
+  }
+}
+
+/** A delivery's state right after an attempt was recorded says how the attempt ended. */
+function outcomeKind(state: DeliveryStatus): DeliveryOutcomeKind {
+  switch (state) {
+    case 'succeeded':
+      return 'success';
+    case 'pending':
+      return 'failure';
+    case 'failed':
+      return 'gave_up';
   }
 }
 

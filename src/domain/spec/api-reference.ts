@@ -132,7 +132,7 @@ function definitionName(ref: string): string | null {
 }
 
 /** A schema or a non-body parameter's type (`type`, `format`, `items`, `enum`), as a reader sees it. */
-export function typeOf(schema: JsonValue | undefined, definitions: ReadonlySet<string>): TypeRef {
+function typeOf(schema: JsonValue | undefined, definitions: ReadonlySet<string>): TypeRef {
   if (!isJsonObject(schema)) return ANY;
   const ref = text(schema['$ref']);
   if (ref !== null) {

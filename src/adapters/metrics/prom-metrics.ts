@@ -1,0 +1,115 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Figures } from '../../application/monitoring/operational-figures.service.js';
+import type { DeliveryOutcomeKind, Metrics } from '../../application/ports/metrics.port.js';
+
+/** One answered HTTP request, as the HTTP adapter reports it. */
+export interface ServedRequest {
+  /** The route pattern (`/api/:accountId/:apiId`), `null` when no route matched. */
+  readonly route: string | null;
+  readonly method: string;
+  readonly status: number;
+  readonly seconds: number;
+}
+
+export interface PromMetricsOptions {
+  /** Reads the database's figures; called on every scrape, may throw when the database is away. */
+  readonly figures: { read(): Promise<Figures> };
+  readonly log: { warn(object: object, message?: string): void };
+}
+
+const OUTCOMES: readonly DeliveryOutcomeKind[] = ['success', 'failure', 'gave_up', 'abandoned'];
+
+/** Up to the 60 s a request may take (an import of 10 MiB), beyond prom-client's default 10 s. */
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+let processRegistry: Registry | undefined;
+
+/**
+ * Node's process figures (CPU, memory, event-loop lag, GC...) belong to the process, not to a
+ * container, and prom-client's collector starts observers that cannot be stopped: registered
+ * once per process in a registry of their own, and added to every container's exposition.
+ */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/**
+ * The `Metrics` port and the HTTP adapter's request figures in Prometheus's text format, with
+ * prom-client. Each instance has registries of its own, never prom-client's global one, so several
+ * containers in one process (an embedder's, the tests') keep separate figures. The gauges that
+ * come from the database are read at each scrape, so every instance sharing a PostgreSQL database
+ * reports the same values.
+ */
+export class PromMetrics implements Metrics {
+  private readonly registry = new Registry();
+  /** The database's gauges apart, so a scrape while the database is away still has the rest. */
+  private readonly databaseRegistry = new Registry();
+  private readonly durations: Histogram<'route' | 'method' | 'status_class'>;
+  private readonly deliveries: Counter<'outcome'>;
+  private readonly outboxPending: Gauge;
+  private readonly outboxAge: Gauge;
+  private readonly activeWebhooks: Gauge;
+
+  constructor(private readonly options: PromMetricsOptions) {
+    this.durations = new Histogram({
+      name: 'specbase_http_request_duration_seconds',
+      help: 'Time from receiving a request to its answer, by route pattern ("unmatched" when no route matched), method and status class.',
+      labelNames: ['route', 'method', 'status_class'],
+      buckets: DURATION_BUCKETS,
+      registers: [this.registry],
+    });
+    this.deliveries = new Counter({
+      name: 'specbase_webhook_deliveries_total',
+      help: 'Webhook delivery attempts recorded, by outcome: success (2xx), failure (another attempt is scheduled), gave_up (that was the last attempt), abandoned (not sent: the webhook was deleted or deactivated).',
+      labelNames: ['outcome'],
+      registers: [this.registry],
+    });
+    // Every outcome from the start, so a rate over the first failure is not lost to a missing series.
+    for (const outcome of OUTCOMES) this.deliveries.inc({ outcome }, 0);
+    this.outboxPending = new Gauge({
+      name: 'specbase_outbox_pending_events',
+      help: 'Outbox events not yet dispatched into webhook deliveries, in every account.',
+      registers: [this.databaseRegistry],
+    });
+    this.outboxAge = new Gauge({
+      name: 'specbase_outbox_oldest_pending_age_seconds',
+      help: 'Age of the oldest outbox event not yet dispatched; 0 when none waits.',
+      registers: [this.databaseRegistry],
+    });
+    this.activeWebhooks = new Gauge({
+      name: 'specbase_webhooks_active',
+      help: 'Active webhooks in every account.',
+      registers: [this.databaseRegistry],
+    });
+    processMetrics();
+  }
+
+  deliveryRecorded(outcome: DeliveryOutcomeKind): void {
+    this.deliveries.inc({ outcome });
+  }
+
+  requestServed(request: ServedRequest): void {
+    this.durations.observe({ route: request.route ?? 'unmatched', method: request.method, status_class: `${Math.floor(request.status / 100)}xx` }, request.seconds);
+  }
+
+  /** The exposition of one scrape: the database's figures are read now. */
+  async exposition(): Promise<{ readonly contentType: string; readonly body: string }> {
+    const registries = [this.registry];
+    try {
+      const figures = await this.options.figures.read();
+      this.outboxPending.set(figures.outboxPending);
+      this.outboxAge.set(figures.outboxOldestAgeSeconds);
+      this.activeWebhooks.set(figures.activeWebhooks);
+      registries.push(this.databaseRegistry);
+    } catch (error) {
+      this.options.log.warn({ err: error }, 'metrics: the database figures could not be read; left out of this scrape');
+    }
+    registries.push(processMetrics());
+    const merged = Registry.merge(registries);
+    return { contentType: merged.contentType, body: await merged.metrics() };
+  }
+}
