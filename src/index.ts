@@ -58,6 +58,7 @@ export { BootstrapDemo } from './application/bootstrap/bootstrap-demo.use-case.j
 export * from './domain/release/release.aggregate.js';
 export * from './domain/spec/spec-document.js';
 export * from './domain/spec/derived-resources.js';
+export * from './domain/spec/api-reference.js';
 export { ImportApi, type ImportApiInput, type SpecResult } from './application/specs/import-api.use-case.js';
 export { ReplaceSpec, type ReplaceSpecInput } from './application/specs/replace-spec.use-case.js';
 export { ExportSpec, type ExportedSpec } from './application/specs/export-spec.use-case.js';
@@ -81,6 +82,10 @@ export { GetProfile, UpdateProfile, ChangePassword } from './application/users/p
 export { RequestEmailVerification, ConfirmEmailVerification, type VerificationSent } from './application/users/email-verification.use-cases.js';
 export { ListPages, GetPage, CreatePage, UpdatePage, DeletePage } from './application/pages/pages.use-cases.js';
 export { ListShares, GetShare, CreateShare, UpdateShare, DeleteShare } from './application/shares/shares.use-cases.js';
+export { ReadableApis, type DocsTarget } from './application/docs/readable-api.js';
+export { ViewApiDocs } from './application/docs/view-api-docs.use-case.js';
+export { ViewApiGuide } from './application/docs/view-api-guide.use-case.js';
+export type { ApiDocsView, ApiGuideView, DocsApi, DocsFrame, DocsGuideLink, DocsRelease, DocsRefusal } from './application/docs/docs-views.js';
 export { CreateWebhook, ListWebhooks, GetWebhook, UpdateWebhook, DeleteWebhook, SetWebhookActive, type CreatedWebhook } from './application/webhooks/webhook-management.use-cases.js';
 export { ListDeliveries, PingWebhook, Redeliver } from './application/webhooks/deliveries.use-cases.js';
 export { RegisterOAuthClient } from './application/identity/clients.use-cases.js';

@@ -57,6 +57,9 @@ import { ShareRepository } from '../application/ports/share-repository.port.js';
 import { ApiAccess } from '../application/auth/api-access.js';
 import { CreateShare, DeleteShare, GetShare, ListShares, UpdateShare } from '../application/shares/shares.use-cases.js';
 import { WebhookWorker, WorkSignal } from './webhook-worker.js';
+import { ReadableApis } from '../application/docs/readable-api.js';
+import { ViewApiDocs } from '../application/docs/view-api-docs.use-case.js';
+import { ViewApiGuide } from '../application/docs/view-api-guide.use-case.js';
 import { token } from '../application/shared/token.js';
 import { CreateApiToken } from '../application/tokens/create-api-token.use-case.js';
 import { RegisterUser } from '../application/users/register-user.use-case.js';
@@ -336,6 +339,15 @@ function bindUseCases(c: Container): void {
   );
   c.bind(UpdateShare).toResolvedValue((access: ApiAccess, uow: UnitOfWork, clock: Clock) => new UpdateShare(access, uow, clock), [ApiAccess, UnitOfWork, Clock]);
   c.bind(DeleteShare).toResolvedValue((access: ApiAccess, uow: UnitOfWork) => new DeleteShare(access, uow), [ApiAccess, UnitOfWork]);
+  c.bind(ReadableApis).toResolvedValue(
+    (apis: ApiRepository, users: UserRepository, access: ApiAccess, releases: ReleaseRepository, pages: PageRepository) => new ReadableApis(apis, users, access, releases, pages),
+    [ApiRepository, UserRepository, ApiAccess, ReleaseRepository, PageRepository],
+  );
+  c.bind(ViewApiDocs).toResolvedValue(
+    (readable: ReadableApis, specs: SpecRepository, releases: ReleaseRepository) => new ViewApiDocs(readable, specs, releases),
+    [ReadableApis, SpecRepository, ReleaseRepository],
+  );
+  c.bind(ViewApiGuide).toResolvedValue((readable: ReadableApis, pages: PageRepository) => new ViewApiGuide(readable, pages), [ReadableApis, PageRepository]);
   c.bind(BootstrapDemo).toResolvedValue(
     (users: UserRepository, register: RegisterUser, create: CreateApiToken, generator: TokenGenerator) =>
       new BootstrapDemo(users, register, create, generator),

@@ -38,6 +38,8 @@ import { ApiAccess } from '../application/auth/api-access.js';
 import { ConfirmEmailVerification, RequestEmailVerification } from '../application/users/email-verification.use-cases.js';
 import { CreateShare, DeleteShare, GetShare, ListShares, UpdateShare } from '../application/shares/shares.use-cases.js';
 import { createHttpApp } from '../adapters/http/app.js';
+import { ViewApiDocs } from '../application/docs/view-api-docs.use-case.js';
+import { ViewApiGuide } from '../application/docs/view-api-guide.use-case.js';
 import type { Logger } from '../adapters/logging/pino-logger.js';
 import type { Duplex } from 'node:stream';
 import { loadConfig, type Config } from './config.js';
@@ -122,6 +124,7 @@ export function createApp(container: Container): Koa {
       revoke: container.get(RevokeOAuthToken),
       users: container.get<UserRepository>(UserRepository),
     },
+    docs: { view: container.get(ViewApiDocs), guide: container.get(ViewApiGuide) },
     emailVerification: { request: container.get(RequestEmailVerification), confirm: container.get(ConfirmEmailVerification) },
     shares: { list: container.get(ListShares), create: container.get(CreateShare), get: container.get(GetShare), update: container.get(UpdateShare), delete: container.get(DeleteShare) },
     profile: { get: container.get(GetProfile), update: container.get(UpdateProfile), changePassword: container.get(ChangePassword) },

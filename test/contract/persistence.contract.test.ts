@@ -144,6 +144,18 @@ forEachImplementation('persistence contract', (make) => {
       expect(await f.repos.apis.get(a.accountId, uuid())).to.equal(undefined);
     });
 
+    it('finds an API by its nickname within its account only', async () => {
+      const a = await seedUser(f, 'a@example.com');
+      const b = await seedUser(f, 'b@example.com');
+      const mine = newApi(a, 'pets');
+      await saved(f, mine);
+      await saved(f, newApi(b, 'pets'));
+      expect((await f.repos.apis.findByNickname(a.accountId, 'pets'))?.toRecord()).to.deep.equal(mine.toRecord());
+      expect(await f.repos.apis.findByNickname(a.accountId, 'PETS'), 'nicknames compare exactly').to.equal(undefined);
+      expect(await f.repos.apis.findByNickname(a.accountId, 'cats')).to.equal(undefined);
+      expect((await f.repos.apis.findByNickname(b.accountId, 'pets'))?.id).to.not.equal(mine.id);
+    });
+
     it('lists in creation order, a page at a time, per account', async () => {
       const a = await seedUser(f, 'a@example.com');
       const b = await seedUser(f, 'b@example.com');
@@ -456,6 +468,20 @@ forEachImplementation('persistence contract', (make) => {
       expect(await f.uow.run(async (tx) => tx.pages.save(await aPage(api, 'a', 9)))).to.deep.equal({ ok: false, error: { kind: 'DuplicateSlug' } });
     });
 
+    it('finds a page by its slug within its API only', async () => {
+      const a = await seedUser(f);
+      const api = newApi(a, 'docs');
+      const other = newApi(a, 'other');
+      await saved(f, api);
+      await saved(f, other);
+      const intro = await aPage(api, 'intro', 0);
+      await f.uow.run((tx) => tx.pages.save(intro));
+      expect((await f.repos.pages.findBySlug(api.id, 'intro'))?.snapshot()).to.deep.equal(intro.snapshot());
+      expect(await f.repos.pages.findBySlug(other.id, 'intro')).to.equal(undefined);
+      expect(await f.repos.pages.findBySlug(api.id, 'outro')).to.equal(undefined);
+      expect(await f.repos.pages.findBySlug('not-a-uuid', 'intro')).to.equal(undefined);
+    });
+
     it('goes with its API', async () => {
       const a = await seedUser(f);
       const api = newApi(a, 'docs');
@@ -532,6 +558,7 @@ forEachImplementation('persistence contract', (make) => {
       for (const accountId of [2 ** 31, 2 ** 32, Number.MAX_SAFE_INTEGER]) {
         expect(await f.repos.shares.findForGrantee(accountId, api.id, owner.userId)).to.equal(undefined);
         expect(await f.repos.shares.anyInAccount(accountId, owner.userId)).to.equal(false);
+        expect(await f.repos.apis.findByNickname(accountId, 'far')).to.equal(undefined);
       }
     });
 
@@ -542,6 +569,8 @@ forEachImplementation('persistence contract', (make) => {
       expect(await f.repos.users.getByEmail('ada@example.com\u0000')).to.equal(undefined);
       expect(await f.repos.releases.get(api.id, '1.0.0\u0000')).to.equal(undefined);
       expect(await f.repos.releases.snapshot(api.id, '\u0000')).to.equal(undefined);
+      expect(await f.repos.apis.findByNickname(a.accountId, 'pets\u0000')).to.equal(undefined);
+      expect(await f.repos.pages.findBySlug(api.id, 'intro\u0000')).to.equal(undefined);
       expect(await f.repos.oauthClients.get('a\u0000b.apps.specbase')).to.equal(undefined);
     });
   });

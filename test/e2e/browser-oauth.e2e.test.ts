@@ -1,14 +1,12 @@
 import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { RegisterOAuthClient } from '../../src/application/identity/clients.use-cases.js';
-import type { DatabaseTarget } from '../support/databases.js';
+import { ARTIFACTS_ROOT, describeWithBrowser, launchChromium, sqliteForBrowser as sqlite } from '../support/chromium.js';
 import { startTestServerOn, type TestServer, type TestUser } from '../support/http-server.js';
 
 /*
@@ -20,39 +18,9 @@ import { startTestServerOn, type TestServer, type TestUser } from '../support/ht
  */
 
 const SUITE = 'e2e: login and consent pages in headless Chromium';
-const CHROMIUM = '/usr/bin/chromium';
-const requireBrowser = process.env['SPECBASE_REQUIRE_BROWSER'] === 'true';
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const ARTIFACTS = join(ROOT, 'test-artifacts', 'browser-oauth');
+const ARTIFACTS = join(ARTIFACTS_ROOT, 'browser-oauth');
 const CLIENT_NAME = 'Ada’s <Analytics> & Reports';
 const SCOPE = 'openid email profile';
-
-/** SQLite only: the pages do not depend on the database, and the HTTP suites cover both. */
-const sqlite: DatabaseTarget = {
-  name: 'sqlite',
-  async create() {
-    const dir = mkdtempSync(join(tmpdir(), 'specbase-e2e-'));
-    return { config: { kind: 'sqlite', path: join(dir, 'test.sqlite') }, dispose: async () => rmSync(dir, { recursive: true, force: true }) };
-  },
-};
-
-/** Registers the suite when Chromium is there; otherwise pending, or failing under SPECBASE_REQUIRE_BROWSER=true (CI). */
-function describeWithBrowser(title: string, body: (this: Mocha.Suite) => void): void {
-  if (existsSync(CHROMIUM)) {
-    describe(title, body);
-  } else if (requireBrowser) {
-    describe(title, () => {
-      it(`needs Chromium at ${CHROMIUM}: run scripts/install-chromium.sh (SPECBASE_REQUIRE_BROWSER=true)`, () => {
-        throw new Error(`${CHROMIUM} is missing`);
-      });
-    });
-  } else {
-    console.log(`\n  Browser suite skipped: ${CHROMIUM} is missing; run scripts/install-chromium.sh to run it.\n`);
-    describe.skip(`${title} (skipped: ${CHROMIUM} missing; run scripts/install-chromium.sh)`, () => {
-      it('drives the login and consent pages in Chromium');
-    });
-  }
-}
 
 /** The client's redirect target on 127.0.0.1: records each query and answers a small page, so the browser really arrives. */
 class RedirectReceiver {
@@ -107,12 +75,7 @@ describeWithBrowser(SUITE, function () {
       body: { name: 'Ada Lovelace', givenName: 'Ada', familyName: 'Lovelace', locale: 'en-GB' },
     });
     expect(profile.status, await profile.clone().text()).to.equal(200);
-    // Playwright picks the user-data-dir (a fresh temporary one) itself.
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
 
   after(async () => {

@@ -13,6 +13,8 @@ import { identityRouter, type IdentityUseCases } from './identity.routes.js';
 import { emailVerificationRouter, type EmailVerificationUseCases } from './email-verification.routes.js';
 import { pageRoutes, type PageUseCases } from './pages.routes.js';
 import { shareRoutes, type ShareUseCases } from './shares.routes.js';
+import { docsRouter, type DocsUseCases } from './docs/docs.routes.js';
+import { signInRouter } from './sign-in.routes.js';
 import { bearerAuthentication, principalOf } from './authenticate.js';
 import { rateLimit } from './rate-limit.js';
 import type { RateLimit, RateLimiter } from '../../application/ports/rate-limiter.port.js';
@@ -64,6 +66,8 @@ export interface HttpDependencies {
   readonly shares: ShareUseCases;
   readonly emailVerification: EmailVerificationUseCases;
   readonly identity: IdentityUseCases;
+  /** The documentation pages under `/docs`. */
+  readonly docs: DocsUseCases;
 }
 
 /** `Authorization: Bearer <secret>`, compared in constant time (digests, so the length leaks nothing either). */
@@ -139,6 +143,12 @@ export function createHttpApp(deps: HttpDependencies): Koa {
   const identity = identityRouter(deps.identity, deps.rateLimits);
   app.use(identity.routes());
   app.use(identity.allowedMethods());
+  const signIn = signInRouter({ signIn: deps.identity.signIn, secure: deps.identity.settings.issuer.startsWith('https:') });
+  app.use(signIn.routes());
+  app.use(signIn.allowedMethods());
+  const docs = docsRouter({ docs: deps.docs, session: (cookie) => deps.identity.authorize.session(cookie), descriptionUrl: '/openapi.json' });
+  app.use(docs.routes());
+  app.use(docs.allowedMethods());
   const verification = emailVerificationRouter(deps.emailVerification, basicAuthentication(deps.tokens.authenticate), deps.jsonMaxBytes);
   app.use(verification.routes());
   app.use(verification.allowedMethods());

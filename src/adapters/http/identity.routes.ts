@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { koaBody } from 'koa-body';
 import type { Context, Middleware } from 'koa';
-import { createHash, timingSafeEqual, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import {
   errorRedirect,
   type AuthorizationRequest,
@@ -20,6 +20,7 @@ import { scopeClaims, type Claim } from '../../domain/identity/oauth-scope.js';
 import { escapeHtml, formActionSource, sendHtml } from './html.js';
 import { REALM } from './problem.js';
 import type { RateLimit, RateLimiter } from '../../application/ports/rate-limiter.port.js';
+import { CSRF_COOKIE, SESSION_COOKIE, SESSION_MAX_AGE_S, cookieHeader, csrfToken as csrfCookie, readCookie, sameSecret } from './session-cookies.js';
 
 export interface IdentityUseCases {
   readonly settings: IdentitySettings;
@@ -36,8 +37,6 @@ export interface IdentityUseCases {
   readonly users: UserRepository;
 }
 
-const SESSION_COOKIE = 'sb_session';
-const CSRF_COOKIE = 'sb_csrf';
 const FORM_LIMIT = '16kb';
 
 /** Query or form parameters given once each; a repeated parameter is refused (RFC 6749 3.1, 3.2). */
@@ -68,19 +67,6 @@ function searchParams(search: URLSearchParams): { params: Record<string, string>
   return { params, repeated };
 }
 
-function readCookie(ctx: Context, name: string): string | undefined {
-  for (const part of (ctx.get('Cookie') || '').split(';')) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) return rest.join('=');
-  }
-  return undefined;
-}
-
-function sameSecret(a: string | undefined, b: string | undefined): boolean {
-  if (!a || !b || a.length !== b.length) return false;
-  return timingSafeEqual(Buffer.from(a), Buffer.from(b));
-}
-
 const CLAIM_TEXT: Record<Claim, string> = {
   openid: 'Know who you are on Specbase (your user id)',
   email: 'See your e-mail address',
@@ -95,8 +81,6 @@ const CLAIM_TEXT: Record<Claim, string> = {
 export function identityRouter(deps: IdentityUseCases, limits: { readonly limiter: RateLimiter; readonly tokenEndpoint: RateLimit }): Router {
   const router = new Router();
   const secure = deps.settings.issuer.startsWith('https:');
-  const cookie = (name: string, value: string, maxAgeS: number) =>
-    `${name}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeS}${secure ? '; Secure' : ''}`;
   const parse = koaBody({ json: true, urlencoded: true, text: false, multipart: false, formLimit: FORM_LIMIT, jsonLimit: FORM_LIMIT });
   /** The body parser, whose failures (malformed, too large) answer in OAuth's error shape like everything else here. */
   const form: Middleware = async (ctx, next) => {
@@ -287,13 +271,7 @@ export function identityRouter(deps: IdentityUseCases, limits: { readonly limite
       `<p class="error">${escapeHtml(error.description)}</p><p>Error: <code>${escapeHtml(error.error)}</code>. Nothing was sent to the application. Tell its developers.</p>`,
     );
 
-  const csrfToken = (ctx: Context): string => {
-    const existing = readCookie(ctx, CSRF_COOKIE);
-    if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
-    const created = randomBytes(32).toString('base64url');
-    ctx.append('Set-Cookie', cookie(CSRF_COOKIE, created, 3600));
-    return created;
-  };
+  const csrfToken = (ctx: Context): string => csrfCookie(ctx, secure);
 
   const hidden = (ctx: Context, request: string, step: string) =>
     `<input type="hidden" name="csrf" value="${escapeHtml(csrfToken(ctx))}"><input type="hidden" name="request" value="${escapeHtml(request)}"><input type="hidden" name="step" value="${step}">`;
@@ -379,7 +357,7 @@ export function identityRouter(deps: IdentityUseCases, limits: { readonly limite
         }
         return loginPage(ctx, request, query, 'The e-mail or password is wrong.', 200, fields['email'] ?? '');
       }
-      ctx.append('Set-Cookie', cookie(SESSION_COOKIE, signedIn.value.cookie, 7 * 24 * 3600));
+      ctx.append('Set-Cookie', cookieHeader(SESSION_COOKIE, signedIn.value.cookie, SESSION_MAX_AGE_S, secure));
       // A fresh sign-in satisfies prompt=login; consent is asked below if needed.
       const rest = new Set(request.prompt);
       rest.delete('login');

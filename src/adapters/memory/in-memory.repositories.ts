@@ -116,6 +116,11 @@ export class InMemoryApiRepository implements ApiRepository {
     return row && row.accountId === accountId ? Api.rehydrate(row) : undefined;
   }
 
+  async findByNickname(accountId: number, nickname: string): Promise<Api | undefined> {
+    const row = [...this.state().apis.values()].find((a) => a.accountId === accountId && a.nickname === nickname);
+    return row ? Api.rehydrate(row) : undefined;
+  }
+
   /** In-memory transactions run one at a time, so a plain read already excludes other writers. */
   getForUpdate(accountId: number, id: ApiId): Promise<Api | undefined> {
     return this.get(accountId, id);
@@ -374,6 +379,11 @@ export class InMemoryPageRepository implements PageRepository {
   async get(apiId: ApiId, id: PageId): Promise<ApiPage | undefined> {
     const row = this.state().pages.get(id);
     return row && row.apiId === apiId ? ApiPage.rehydrate(row) : undefined;
+  }
+
+  async findBySlug(apiId: ApiId, slug: string): Promise<ApiPage | undefined> {
+    const row = [...this.state().pages.values()].find((p) => p.apiId === apiId && p.slug === slug);
+    return row ? ApiPage.rehydrate(row) : undefined;
   }
 
   async list(apiId: ApiId, request: PageRequest<PageCursor>): Promise<Page<ApiPage, PageCursor>> {

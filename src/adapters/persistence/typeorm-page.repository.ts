@@ -4,7 +4,7 @@ import type { ApiId } from '../../domain/api/api.aggregate.js';
 import { Page, type PageId } from '../../domain/page/page.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { PageRow, Schemas } from './schema.js';
-import { isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
+import { isStorableText, isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
 
 function pageFromRow(row: PageRow): Page {
   return Page.rehydrate({ ...row, accountId: Number(row.accountId), position: Number(row.position) });
@@ -20,6 +20,14 @@ export class TypeOrmPageRepository implements PageRepository {
     if (!isUuid(apiId) || !isUuid(id)) return Promise.resolve(undefined);
     return this.run(async (m) => {
       const row = await m.getRepository(this.s.pages).findOneBy({ id, apiId });
+      return row ? pageFromRow(row) : undefined;
+    });
+  }
+
+  findBySlug(apiId: ApiId, slug: string): Promise<Page | undefined> {
+    if (!isUuid(apiId) || !isStorableText(slug)) return Promise.resolve(undefined);
+    return this.run(async (m) => {
+      const row = await m.getRepository(this.s.pages).findOneBy({ apiId, slug });
       return row ? pageFromRow(row) : undefined;
     });
   }

@@ -13,7 +13,7 @@ import { ApiToken, type ApiTokenId } from '../../domain/token/api-token.aggregat
 import { User, type NewUser } from '../../domain/user/user.aggregate.js';
 import type { Dialect } from './dialect.js';
 import type { ApiRow, OutboxRow, Schemas, UserRow } from './schema.js';
-import { isStorableText, isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
+import { isIntegerKey, isStorableText, isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
 
 export class TypeOrmAccountRepository implements AccountRepository {
   constructor(
@@ -154,6 +154,14 @@ export class TypeOrmApiRepository implements ApiRepository {
   /** PostgreSQL: `FOR UPDATE OF a`. SQLite has no row locks and needs none: its transactions run one at a time. */
   getForUpdate(accountId: number, id: ApiId): Promise<Api | undefined> {
     return this.find(accountId, id, this.dialect === 'postgres');
+  }
+
+  findByNickname(accountId: number, nickname: string): Promise<Api | undefined> {
+    if (!isIntegerKey(accountId) || !isStorableText(nickname)) return Promise.resolve(undefined);
+    return this.run(async (m) => {
+      const row = await this.withOwner(m).where('a.account_id = :accountId AND a.nickname = :nickname', { accountId, nickname }).getOne();
+      return row ? apiFromRow(row) : undefined;
+    });
   }
 
   private find(accountId: number, id: ApiId, lock: boolean): Promise<Api | undefined> {

@@ -1,4 +1,4 @@
-import type { AccountId } from '../../domain/account/account.js';
+import type { AccountId, UserId } from '../../domain/account/account.js';
 import type { ApiId } from '../../domain/api/api.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { Access, Area } from '../../domain/token/scope.js';
@@ -38,6 +38,17 @@ export class ApiAccess {
       return err({ kind: 'Forbidden', code: 'share_role', detail: `The API is shared with you as ${share.role}, which does not allow this.` });
     }
     return ok();
+  }
+
+  /**
+   * Whether a person signed in to the web pages may read the API: a session carries no token
+   * scopes, so this is `check`'s rule for a read without them. Their own account's APIs, and any
+   * API shared with them in either role.
+   */
+  async mayRead(viewer: { readonly userId: UserId; readonly accountId: AccountId }, target: { readonly accountId: AccountId; readonly apiId: ApiId }): Promise<boolean> {
+    if (viewer.accountId === target.accountId) return true;
+    const share = await this.shares.findForGrantee(target.accountId, target.apiId, viewer.userId);
+    return share !== undefined && share.permits('api', 'read');
   }
 
   /** For account-wide reads (the API list): the owner, or a grantee of at least one of its APIs. */

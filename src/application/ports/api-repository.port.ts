@@ -18,6 +18,8 @@ export interface ApiRepository {
    * writers of one API take turns instead of failing. Call inside `UnitOfWork.run` only.
    */
   getForUpdate(accountId: AccountId, id: ApiId): Promise<Api | undefined>;
+  /** The account's API with this nickname; undefined when absent, also for keys no API can have. */
+  findByNickname(accountId: AccountId, nickname: string): Promise<Api | undefined>;
   /** The account's APIs in creation order. */
   list(accountId: AccountId, page: PageRequest<ApiId>): Promise<Page<Api, ApiId>>;
   /** The account's APIs shared with `userId`, in creation order: what a grantee's list shows. */

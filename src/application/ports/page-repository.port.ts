@@ -13,6 +13,8 @@ export interface PageCursor {
 export interface PageRepository {
   /** undefined when the API has no such page. */
   get(apiId: ApiId, id: PageId): Promise<Page | undefined>;
+  /** The API's page with this slug; undefined when absent. */
+  findBySlug(apiId: ApiId, slug: string): Promise<Page | undefined>;
   /** The API's pages by position (then creation). */
   list(apiId: ApiId, request: PageRequest<PageCursor>): Promise<ListPage<Page, PageCursor>>;
   /** The position after the API's last page (0 for the first). */

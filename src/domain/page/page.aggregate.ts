@@ -7,6 +7,10 @@ import { formatTimestamp } from '../shared/time.js';
 export type PageId = string;
 
 const SLUG = /^[a-z0-9-]{1,64}$/;
+
+export function isValidSlug(value: unknown): value is string {
+  return typeof value === 'string' && SLUG.test(value);
+}
 const TITLE_MAX = 200;
 /** A guide of a few hundred pages of Markdown fits; the HTTP body limit applies first. */
 const BODY_MAX = 1024 * 1024;
@@ -52,7 +56,7 @@ function check(field: keyof PageChanges, value: unknown): Result<string | number
     case 'title':
       return typeof value === 'string' && value.trim().length > 0 && value.length <= TITLE_MAX ? ok(value) : invalid(`must be 1-${TITLE_MAX} characters, not only spaces`);
     case 'slug':
-      return typeof value === 'string' && SLUG.test(value) ? ok(value) : invalid('must be 1-64 of a-z, 0-9 and "-"');
+      return isValidSlug(value) ? ok(value) : invalid('must be 1-64 of a-z, 0-9 and "-"');
     case 'body':
       return typeof value === 'string' && value.length <= BODY_MAX ? ok(value) : invalid('must be Markdown text of at most 1 MiB');
     case 'position':

@@ -52,6 +52,17 @@ describe('ApiAccess', () => {
     expect((await access.check(grace, 'api', 'read', { accountId: 1, apiId: '00000000-0000-7000-9000-0000000000bb' })).ok, 'another API of the account').to.equal(false);
   });
 
+  it('lets a signed-in person (no token scopes) read their own account’s APIs and those shared with them, in either role', async () => {
+    const ownerPerson = { userId: 1, accountId: 1 };
+    const gracePerson = { userId: 2, accountId: 2 };
+    expect(await (await setup(null)).mayRead(ownerPerson, target)).to.equal(true);
+    expect(await (await setup(null)).mayRead(gracePerson, target)).to.equal(false);
+    expect(await (await setup('viewer')).mayRead(gracePerson, target)).to.equal(true);
+    expect(await (await setup('editor')).mayRead(gracePerson, target)).to.equal(true);
+    expect(await (await setup('viewer')).mayRead(gracePerson, { accountId: 1, apiId: '00000000-0000-7000-9000-0000000000bb' }), 'another API of the account').to.equal(false);
+    expect(await (await setup('viewer')).mayRead({ userId: 3, accountId: 2 }, target), 'another user of the grantee’s account').to.equal(false);
+  });
+
   it('lets an editor write, still not owner-only operations', async () => {
     const access = await setup('editor');
     expect((await access.check(grace, 'api', 'write', target)).ok).to.equal(true);

@@ -1,0 +1,78 @@
+import type { ApiDocsView, ApiGuideView, DocsApi, DocsFrame, DocsRelease } from '../../../application/docs/docs-views.js';
+import { escapeHtml } from '../html.js';
+import type { DocsPage } from './docs-page.js';
+import { renderMarkdown } from './markdown.js';
+import { Anchors, renderReference } from './reference.html.js';
+
+const STATUS_TEXT: Record<DocsRelease['status'], string> = { released: 'released', deprecated: 'deprecated', endOfLife: 'end of life' };
+
+export function apiDocsPath(api: DocsApi, version?: string): string {
+  const base = `/docs/${api.accountId}/${encodeURIComponent(api.nickname)}`;
+  return version === undefined ? base : `${base}/${encodeURIComponent(version)}`;
+}
+
+function guidePath(api: DocsApi, slug: string): string {
+  return `${apiDocsPath(api)}/guides/${encodeURIComponent(slug)}`;
+}
+
+const current = (yes: boolean) => (yes ? ' aria-current="page"' : '');
+
+/** Versions, guides and (on a reference page) its table of contents. `here`: the version shown, or the guide's slug. */
+function sidebar(frame: DocsFrame, here: { readonly version?: string | null; readonly guide?: string }, contents = ''): string {
+  const { api } = frame;
+  const versions = [
+    `<li><a href="${apiDocsPath(api)}"${current(here.version === null)}>Latest${api.version === null ? '' : ` (${escapeHtml(api.version)})`}</a></li>`,
+    ...[...frame.releases]
+      .reverse()
+      .map(
+        (r) =>
+          `<li><a href="${escapeHtml(apiDocsPath(api, r.version))}"${current(here.version === r.version)}>${escapeHtml(r.version)}</a>${
+            r.status === 'released' ? '' : ` <span class="sb-badge ${r.status}">${STATUS_TEXT[r.status]}</span>`
+          }</li>`,
+      ),
+  ].join('');
+  const guides =
+    frame.guides.length === 0
+      ? ''
+      : `<h2>Guides</h2><ul>${frame.guides.map((g) => `<li><a href="${escapeHtml(guidePath(api, g.slug))}"${current(here.guide === g.slug)}>${escapeHtml(g.title)}</a></li>`).join('')}</ul>`;
+  return `<nav class="sb-sidebar" aria-label="Documentation"><div><h2>Versions</h2><ul>${versions}</ul>${guides}${contents === '' ? '' : `<h2>Reference</h2>${contents}`}</div></nav>`;
+}
+
+function banner(api: DocsApi, release: DocsRelease): string {
+  if (release.status === 'released') return '';
+  const latest = `<a href="${apiDocsPath(api)}">the latest version</a>`;
+  const text =
+    release.status === 'deprecated'
+      ? `<strong>Version ${escapeHtml(release.version)} is deprecated.</strong> It still works, but will reach its end of life: move to ${latest}.`
+      : `<strong>Version ${escapeHtml(release.version)} has reached its end of life.</strong> It is no longer supported: use ${latest}.`;
+  return `<div class="sb-banner ${release.status}" role="note" aria-label="Release status">${text}</div>`;
+}
+
+function heading(api: DocsApi, subtitle: string): string {
+  return `<h1>${escapeHtml(api.name)}</h1><p class="sb-meta">${subtitle}${api.type === 'private' ? ' · <span class="sb-badge">private</span>' : ''}</p>`;
+}
+
+/** An API's reference page: the current spec or a release's. */
+export function apiDocsPage(view: ApiDocsView): DocsPage {
+  const { api } = view;
+  const release = view.edition.kind === 'release' ? view.edition.release : undefined;
+  const anchors = new Anchors();
+  const reference = view.reference && renderReference(view.reference, anchors);
+  const subtitle = release
+    ? `Version ${escapeHtml(release.version)} · ${STATUS_TEXT[release.status]} · released ${escapeHtml(release.releaseDate.slice(0, 10))}`
+    : `Latest${api.version === null ? '' : ` · version ${escapeHtml(api.version)}`}`;
+  const body = `<div class="sb-layout">${sidebar(view, { version: release ? release.version : null }, reference?.contents)}
+<main class="sb-main">${heading(api, subtitle)}${release ? banner(api, release) : ''}${api.description === null ? '' : renderMarkdown(api.description, 1)}
+${reference ? reference.body : '<p class="sb-empty">This API has no spec yet.</p>'}</main></div>`;
+  const title = `${api.name}${release ? ` ${release.version}` : ''} · Specbase`;
+  return { status: 200, title, body, visibility: api.type };
+}
+
+/** One guide of an API, rendered from its Markdown. */
+export function guidePage(view: ApiGuideView): DocsPage {
+  const { api, guide } = view;
+  const body = `<div class="sb-layout">${sidebar(view, { guide: guide.slug })}
+<main class="sb-main"><p class="sb-meta"><a href="${apiDocsPath(api)}">${escapeHtml(api.name)}</a> · Guide</p><h1>${escapeHtml(guide.title)}</h1>
+<article class="sb-guide">${renderMarkdown(guide.body, 1)}</article></main></div>`;
+  return { status: 200, title: `${guide.title} · ${api.name} · Specbase`, body, visibility: api.type };
+}

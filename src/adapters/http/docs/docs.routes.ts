@@ -1,0 +1,100 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { DocsRefusal } from '../../../application/docs/docs-views.js';
+import type { ViewApiDocs } from '../../../application/docs/view-api-docs.use-case.js';
+import type { ViewApiGuide } from '../../../application/docs/view-api-guide.use-case.js';
+import type { SignedIn } from '../../../application/identity/authorization.use-cases.js';
+import type { UserId } from '../../../domain/account/account.js';
+import type { Result } from '../../../domain/shared/result.js';
+import { param } from '../routes.js';
+import { SESSION_COOKIE, readCookie } from '../session-cookies.js';
+import { signInUrl } from '../sign-in.routes.js';
+import { apiDocsPage, guidePage } from './api-docs.html.js';
+import { sendDocsPage, sendNotFoundPage, sendSwaggerPage, type DocsPage } from './docs-page.js';
+import { DocsAssets } from './static-assets.js';
+
+export interface DocsUseCases {
+  readonly view: ViewApiDocs;
+  readonly guide: ViewApiGuide;
+}
+
+export interface DocsDependencies {
+  readonly docs: DocsUseCases;
+  /** The signed-in person a login session cookie names, if it is live. */
+  readonly session: (cookie: string | undefined) => Promise<SignedIn | undefined>;
+  /** What `/docs` shows in Swagger UI: the service's own OpenAPI description. */
+  readonly descriptionUrl: string;
+}
+
+const YEAR_S = 365 * 24 * 3600;
+
+/** `<account_id>` as the use cases take it: anything but digits is a number no account has. */
+function accountId(ctx: Context): number {
+  const raw = param(ctx, 'accountId');
+  return /^[1-9][0-9]{0,15}$/.test(raw) ? Number(raw) : 0;
+}
+
+/**
+ * The documentation pages: `/docs` (the service's own API in Swagger UI, from the package's files
+ * under `/docs/assets/`) and the server-rendered pages of stored APIs under
+ * `/docs/<account_id>/<nickname>`. A page the viewer may not see sends someone not signed in to
+ * the login page and back, and shows anyone else the same 404 as a page that does not exist.
+ */
+export function docsRouter(deps: DocsDependencies): Router {
+  const router = new Router();
+  const assets = new DocsAssets();
+
+  const viewer = async (ctx: Context): Promise<UserId | undefined> => {
+    const cookie = readCookie(ctx, SESSION_COOKIE);
+    return cookie === undefined ? undefined : (await deps.session(cookie))?.userId;
+  };
+
+  const answer = <T>(ctx: Context, result: Result<T, DocsRefusal>, render: (view: T) => DocsPage) => {
+    if (result.ok) return sendDocsPage(ctx, assets, render(result.value));
+    if (result.error.kind === 'NotFound') return sendNotFoundPage(ctx, assets);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.redirect(signInUrl(ctx.url));
+    ctx.status = 303;
+  };
+
+  router.get('/docs', (ctx) => sendSwaggerPage(ctx, assets, deps.descriptionUrl));
+
+  router.get('/docs/assets/:file', async (ctx) => {
+    const asset = assets.get(param(ctx, 'file'));
+    if (!asset) return sendNotFoundPage(ctx, assets);
+    ctx.status = 200;
+    ctx.set('ETag', `"${asset.hash}"`);
+    ctx.set('Cache-Control', ctx.query['v'] === asset.hash ? `public, max-age=${YEAR_S}, immutable` : 'public, no-cache');
+    ctx.set('Vary', 'Accept-Encoding');
+    if (ctx.fresh) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.type = asset.type;
+    if (asset.body.length > 1024 && ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
+      ctx.set('Content-Encoding', 'gzip');
+      ctx.body = await asset.gzip();
+    } else {
+      ctx.body = asset.body;
+    }
+  });
+
+  router.get('/docs/:accountId/:nickname', async (ctx) => {
+    const result = await deps.docs.view.execute({ viewer: await viewer(ctx), accountId: accountId(ctx), nickname: param(ctx, 'nickname') });
+    answer(ctx, result, apiDocsPage);
+  });
+
+  router.get('/docs/:accountId/:nickname/guides/:slug', async (ctx) => {
+    const result = await deps.docs.guide.execute({ viewer: await viewer(ctx), accountId: accountId(ctx), nickname: param(ctx, 'nickname'), slug: param(ctx, 'slug') });
+    answer(ctx, result, guidePage);
+  });
+
+  router.get('/docs/:accountId/:nickname/:version', async (ctx) => {
+    const result = await deps.docs.view.execute({ viewer: await viewer(ctx), accountId: accountId(ctx), nickname: param(ctx, 'nickname'), version: param(ctx, 'version') });
+    answer(ctx, result, apiDocsPage);
+  });
+
+  router.get('/docs/*rest', (ctx) => sendNotFoundPage(ctx, assets));
+
+  return router;
+}

@@ -1,0 +1,95 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { koaBody } from 'koa-body';
+import type { SignIn } from '../../application/identity/authorization.use-cases.js';
+import { escapeHtml, sendHtml } from './html.js';
+import { CSRF_COOKIE, SESSION_COOKIE, SESSION_MAX_AGE_S, cookieHeader, csrfToken, readCookie, sameSecret } from './session-cookies.js';
+
+export interface SignInPageDependencies {
+  readonly signIn: SignIn;
+  /** Cookies get `Secure` (PUBLIC_URL is https:). */
+  readonly secure: boolean;
+}
+
+/** Where a sign-in goes when it names no (acceptable) place to continue to. */
+export const DEFAULT_CONTINUE = '/docs';
+const CONTINUE_MAX = 2000;
+const FORM_LIMIT = '16kb';
+const BASE = 'http://specbase.invalid';
+
+/**
+ * The path to go to after signing in: only a path of this origin (`/docs/1/pets?x#y`), never
+ * another origin, whatever the spelling (`https://evil.example`, `//evil.example`,
+ * `/\evil.example`, control characters browsers drop). Anything else becomes `DEFAULT_CONTINUE`:
+ * an open redirect would let a link to the login page send a person, signed in, anywhere.
+ */
+export function safeContinue(raw: unknown): string {
+  if (typeof raw !== 'string' || raw.length > CONTINUE_MAX) return DEFAULT_CONTINUE;
+  // eslint-disable-next-line no-control-regex
+  if (!raw.startsWith('/') || raw.startsWith('//') || /[\\\u0000-\u0020\u007f]/.test(raw)) return DEFAULT_CONTINUE;
+  let url: URL;
+  try {
+    url = new URL(raw, BASE);
+  } catch {
+    return DEFAULT_CONTINUE;
+  }
+  return url.origin === BASE ? `${url.pathname}${url.search}${url.hash}` : DEFAULT_CONTINUE;
+}
+
+/** The login page's address that comes back to `path` afterwards. */
+export function signInUrl(path: string): string {
+  return `/login?${new URLSearchParams({ continue: path }).toString()}`;
+}
+
+/**
+ * A sign-in of the identity service's own, for its pages rather than an OAuth client: the same
+ * form, session cookie and rate limits as the authorization endpoint's login page, followed by a
+ * redirect to `continue`.
+ */
+export function signInRouter(deps: SignInPageDependencies): Router {
+  const router = new Router();
+  const parse = koaBody({ urlencoded: true, json: false, text: false, multipart: false, formLimit: FORM_LIMIT });
+
+  const page = (ctx: Context, next: string, options: { problem?: string; status?: number; email?: string } = {}) =>
+    sendHtml(
+      ctx,
+      options.status ?? 200,
+      'Sign in',
+      `<p>to continue to <strong>Specbase</strong></p>${options.problem ? `<p class="error" role="alert">${escapeHtml(options.problem)}</p>` : ''}
+<form method="post" action="/login"><input type="hidden" name="csrf" value="${escapeHtml(csrfToken(ctx, deps.secure))}"><input type="hidden" name="continue" value="${escapeHtml(next)}">
+<label for="email">E-mail</label><input type="email" id="email" name="email" autocomplete="username" value="${escapeHtml(options.email ?? '')}" required>
+<label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button></form>`,
+    );
+
+  router.get('/login', (ctx) => page(ctx, safeContinue(ctx.query['continue'])));
+
+  router.post('/login', async (ctx) => {
+    try {
+      await parse(ctx, async () => undefined);
+    } catch (error) {
+      const tooLarge = (error as { status?: number }).status === 413;
+      return sendHtml(ctx, tooLarge ? 413 : 400, 'This form cannot be read', `<p class="error">${tooLarge ? `The form is larger than ${FORM_LIMIT}.` : 'Send the sign-in form as application/x-www-form-urlencoded.'}</p><p><a href="/login">Sign in</a></p>`);
+    }
+    const body = ctx.request.body as Record<string, unknown> | undefined;
+    const field = (name: string) => (typeof body?.[name] === 'string' ? body[name] : '');
+    const next = safeContinue(body?.['continue']);
+    if (!sameSecret(field('csrf'), readCookie(ctx, CSRF_COOKIE))) {
+      return page(ctx, next, { problem: 'The form expired or came from elsewhere. Please sign in again.', status: 403 });
+    }
+    const signedIn = await deps.signIn.execute({ email: field('email'), password: field('password'), ip: ctx.ip });
+    if (!signedIn.ok) {
+      if (signedIn.error.kind === 'RateLimited') {
+        ctx.set('Retry-After', String(Math.ceil(signedIn.error.retryAfterMs / 1000)));
+        return page(ctx, next, { problem: 'Too many sign-in attempts. Wait a few minutes and try again.', status: 429 });
+      }
+      return page(ctx, next, { problem: 'The e-mail or password is wrong.', email: field('email') });
+    }
+    ctx.append('Set-Cookie', cookieHeader(SESSION_COOKIE, signedIn.value.cookie, SESSION_MAX_AGE_S, deps.secure));
+    ctx.set('Cache-Control', 'no-store');
+    ctx.redirect(next);
+    ctx.status = 303;
+  });
+
+  return router;
+}

@@ -1,0 +1,60 @@
+import type { AccountId } from '../../domain/account/account.js';
+import type { ApiType } from '../../domain/api/api.aggregate.js';
+import type { ReleaseStatus } from '../../domain/release/release.aggregate.js';
+import type { ApiReference } from '../../domain/spec/api-reference.js';
+
+/**
+ * What the rendered documentation pages show, as plain data. Every field is the owner's text:
+ * whoever renders it escapes it.
+ */
+export interface DocsApi {
+  readonly accountId: AccountId;
+  readonly nickname: string;
+  readonly name: string;
+  /** Markdown (`info.description`). */
+  readonly description: string | null;
+  readonly type: ApiType;
+  /** `info.version` of the current spec. */
+  readonly version: string | null;
+}
+
+export interface DocsRelease {
+  readonly version: string;
+  readonly status: ReleaseStatus;
+  readonly releaseDate: string;
+}
+
+export interface DocsGuideLink {
+  readonly slug: string;
+  readonly title: string;
+}
+
+/** What every page of an API's documentation has around its content: the versions and the guides. */
+export interface DocsFrame {
+  readonly api: DocsApi;
+  /** By release date. */
+  readonly releases: readonly DocsRelease[];
+  /** By position; at most `GUIDES_LISTED`. */
+  readonly guides: readonly DocsGuideLink[];
+}
+
+/** The reference of the current spec (`latest`) or of a release's frozen one. */
+export interface ApiDocsView extends DocsFrame {
+  readonly edition: { readonly kind: 'latest' } | { readonly kind: 'release'; readonly release: DocsRelease };
+  /** null for an API created empty, which has no spec yet. */
+  readonly reference: ApiReference | null;
+}
+
+export interface ApiGuideView extends DocsFrame {
+  /** `body` is Markdown, as written. */
+  readonly guide: { readonly slug: string; readonly title: string; readonly body: string };
+}
+
+/**
+ * Why a page is not shown. `SignInRequired` goes to a viewer who is not signed in whenever the page
+ * is not of a public API, whether the API is private or does not exist, so that the answer does not
+ * tell which; a signed-in viewer gets `NotFound` for both.
+ */
+export type DocsRefusal = { readonly kind: 'NotFound' } | { readonly kind: 'SignInRequired' };
+
+export const GUIDES_LISTED = 200;
