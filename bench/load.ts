@@ -45,7 +45,10 @@
  * heap until its first full GCs and may shrink it once after (its memory reducer). So the report
  * also gives the V8 heap total and the malloc arena (`[heap]` in /proc/<pid>/smaps) at minute 1 and
  * at the end, and the lowest V8 heap used per minute (close to the live heap: a JS leak shows there
- * as a rise). `--minutes 10` measures the last 4 minutes after 6 of warm-up.
+ * as a rise). `--minutes 9` measures the last 4 minutes after 5 of warm-up. On PostgreSQL the RSS
+ * also swings between full GCs: request state held across database round trips outlives the young
+ * generation (about 1.6 MB/s promoted at 200 req/s), which the per-minute floor tells apart from a
+ * leak.
  *
  * BENCH_LOAD_HEAP_SNAPSHOTS=<dir>: the child runs with --heapsnapshot-signal=SIGUSR2 and writes a
  * heap snapshot into <dir> after the first minute and at the end (to compare what grows; each
