@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
@@ -15,7 +14,8 @@ import { pageRoutes, type PageUseCases } from './pages.routes.js';
 import { shareRoutes, type ShareUseCases } from './shares.routes.js';
 import { docsRouter, type DocsUseCases } from './docs/docs.routes.js';
 import { signInRouter } from './sign-in.routes.js';
-import { bearerAuthentication, principalOf } from './authenticate.js';
+import { bearerAuthentication, bearerToken, principalOf } from './authenticate.js';
+import { sameSecret } from './session-cookies.js';
 import { rateLimit } from './rate-limit.js';
 import type { RateLimit, RateLimiter } from '../../application/ports/rate-limiter.port.js';
 import type { HttpLogger } from './http-logger.js';
@@ -70,13 +70,6 @@ export interface HttpDependencies {
   readonly docs: DocsUseCases;
 }
 
-/** `Authorization: Bearer <secret>`, compared in constant time (digests, so the length leaks nothing either). */
-function presentsSecret(header: string, secret: string): boolean {
-  const presented = /^Bearer +(\S+) *$/i.exec(header)?.[1];
-  if (presented === undefined) return false;
-  return timingSafeEqual(createHash('sha256').update(presented).digest(), createHash('sha256').update(secret).digest());
-}
-
 function jsonBodyParser(deps: Pick<HttpDependencies, 'jsonMaxBytes'>) {
   return koaBody({ json: true, urlencoded: false, text: false, multipart: false, jsonLimit: deps.jsonMaxBytes, jsonStrict: true, jsonTypes: JSON_MEDIA_TYPES });
 }
@@ -121,7 +114,7 @@ export function createHttpApp(deps: HttpDependencies): Koa {
     ctx.body = { status };
   });
   open.get('/metrics', async (ctx) => {
-    if (deps.metricsToken !== null && !presentsSecret(ctx.get('Authorization'), deps.metricsToken)) {
+    if (deps.metricsToken !== null && !sameSecret(bearerToken(ctx), deps.metricsToken)) {
       throwProblem(invalidToken('GET /metrics needs the metrics token as a Bearer token.'));
     }
     const { contentType, body } = await deps.metrics.exposition();

@@ -4,14 +4,19 @@ import type { Principal } from '../../application/auth/principal.js';
 import { invalidToken } from './problem.js';
 import { throwProblem } from './middleware.js';
 
-const BEARER = /^Bearer +([^\s]+) *$/i;
+const BEARER = /^Bearer +(\S+) *$/i;
+
+/** The token of an `Authorization: Bearer <token>` header; undefined when absent or another scheme. */
+export function bearerToken(ctx: Context): string | undefined {
+  return BEARER.exec(ctx.get('Authorization'))?.[1];
+}
 
 /** RFC 6750 Bearer authentication: a missing, malformed or unknown token is a 401 with `WWW-Authenticate`. */
 export function bearerAuthentication(authenticate: AuthenticateToken): Middleware {
   return async (ctx: Context, next: Next) => {
     const header = ctx.get('Authorization');
     if (header === '') throwProblem(invalidToken('An Authorization: Bearer token is required.'));
-    const presented = BEARER.exec(header)?.[1];
+    const presented = bearerToken(ctx);
     if (presented === undefined) throwProblem(invalidToken('The Authorization header must use the Bearer scheme.'));
     const result = await authenticate.execute(presented);
     if (!result.ok) throwProblem(invalidToken());

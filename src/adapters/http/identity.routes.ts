@@ -19,6 +19,7 @@ import type { UserRepository } from '../../application/ports/user-repository.por
 import { scopeClaims, type Claim } from '../../domain/identity/oauth-scope.js';
 import { escapeHtml, formActionSource, sendHtml } from './html.js';
 import { REALM } from './problem.js';
+import { bearerToken } from './authenticate.js';
 import type { RateLimit, RateLimiter } from '../../application/ports/rate-limiter.port.js';
 import { CSRF_COOKIE, SESSION_COOKIE, SESSION_MAX_AGE_S, cookieHeader, csrfToken as csrfCookie, readCookie, sameSecret } from './session-cookies.js';
 
@@ -141,7 +142,7 @@ export function identityRouter(deps: IdentityUseCases, limits: { readonly limite
 
   const tokeninfo = async (ctx: Context) => {
     const { params } = singleParams({ ...ctx.query, ...bodyOf(ctx) });
-    const bearer = /^Bearer +(\S+) *$/i.exec(ctx.get('Authorization'))?.[1];
+    const bearer = bearerToken(ctx);
     const accessToken = params['access_token'] ?? (params['id_token'] === undefined ? bearer : undefined);
     const result = await deps.tokenInfo.execute({ accessToken, idToken: params['id_token'] });
     ctx.set('Cache-Control', 'no-store');
@@ -156,7 +157,7 @@ export function identityRouter(deps: IdentityUseCases, limits: { readonly limite
   router.post('/oauth2/v2/tokeninfo', form, tokeninfo);
 
   const presentedAccessToken = (ctx: Context): string | undefined => {
-    const bearer = /^Bearer +(\S+) *$/i.exec(ctx.get('Authorization'))?.[1];
+    const bearer = bearerToken(ctx);
     const query = ctx.query['access_token'];
     return bearer ?? (typeof query === 'string' ? query : undefined);
   };
