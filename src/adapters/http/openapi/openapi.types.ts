@@ -7,13 +7,11 @@
 export type SchemaType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null';
 export type JsonPrimitive = string | number | boolean | null;
 
-export interface JsonSchema {
-  readonly $ref?: string;
-  readonly type?: SchemaType | readonly SchemaType[];
+/** The validation keywords OpenAPI 3.1 and Swagger 2.0 share, written the same in both. */
+export interface SchemaConstraints {
   readonly description?: string;
   readonly format?: string;
   readonly enum?: readonly JsonPrimitive[];
-  readonly const?: JsonPrimitive;
   readonly pattern?: string;
   readonly minLength?: number;
   readonly maxLength?: number;
@@ -22,6 +20,12 @@ export interface JsonSchema {
   readonly minItems?: number;
   readonly maxItems?: number;
   readonly uniqueItems?: boolean;
+}
+
+export interface JsonSchema extends SchemaConstraints {
+  readonly $ref?: string;
+  readonly type?: SchemaType | readonly SchemaType[];
+  readonly const?: JsonPrimitive;
   readonly items?: JsonSchema;
   readonly properties?: Readonly<Record<string, JsonSchema>>;
   readonly required?: readonly string[];

@@ -1,4 +1,4 @@
-import type { Header, JsonPrimitive, JsonSchema, OpenApiDocument, Operation, Parameter, RequestBody, Response, SecurityRequirement, SecurityScheme } from './openapi.types.js';
+import type { Header, JsonPrimitive, JsonSchema, OpenApiDocument, Operation, Parameter, RequestBody, Response, SchemaConstraints, SecurityRequirement, SecurityScheme } from './openapi.types.js';
 
 /**
  * Swagger 2.0, as far as the conversion produces it. Swagger 2.0 has no `null` type, `oneOf`,
@@ -7,20 +7,9 @@ import type { Header, JsonPrimitive, JsonSchema, OpenApiDocument, Operation, Par
  */
 export type Swagger2Type = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array';
 
-export interface Swagger2Schema {
+export interface Swagger2Schema extends SchemaConstraints {
   readonly $ref?: string;
   readonly type?: Swagger2Type;
-  readonly description?: string;
-  readonly format?: string;
-  readonly enum?: readonly JsonPrimitive[];
-  readonly pattern?: string;
-  readonly minLength?: number;
-  readonly maxLength?: number;
-  readonly minimum?: number;
-  readonly maximum?: number;
-  readonly minItems?: number;
-  readonly maxItems?: number;
-  readonly uniqueItems?: boolean;
   readonly items?: Swagger2Schema;
   readonly properties?: Readonly<Record<string, Swagger2Schema>>;
   readonly required?: readonly string[];
