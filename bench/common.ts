@@ -261,3 +261,22 @@ export function runIfMain<R>(
     process.exitCode = 1;
   });
 }
+
+/**
+ * One line of the table `npm run bench` ends with: every figure of every benchmark, next to its
+ * same-run baseline and its target. Each benchmark module turns its results into these rows.
+ */
+export interface SummaryRow {
+  /** What was measured, with the backend in brackets, e.g. `list, page of 20 [SQLite]`. */
+  readonly figure: string;
+  /** Specbase's figure with its unit, e.g. `9,812 req/s`. */
+  readonly specbase: string;
+  /** The baseline's figure and what it is, e.g. `19,400 req/s (bare Koa 3)`; `-` when the target is absolute. */
+  readonly baseline: string;
+  /** Specbase / baseline, e.g. `0.51`; `-` when the target is absolute. */
+  readonly ratio: string;
+  /** The target as the issue states it, e.g. `>= 0.5x` or `< 1 s`. */
+  readonly target: string;
+  /** Whether the target holds in this run (false also when the run had failures). */
+  readonly met: boolean;
+}
