@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { DEFAULT_TOKEN_CACHE } from '../application/auth/token-cache.js';
 import type { DatabaseConfig } from '../adapters/persistence/typeorm-database.js';
 
 /** Everything the process is configured with; read from the environment only here. */
@@ -21,6 +22,8 @@ export interface Config {
     /** RATE_LIMIT_TOKEN_ENDPOINT: token requests per client and address per minute. */
     readonly tokenEndpointPerMinute: number;
   };
+  /** `TOKEN_CACHE_SIZE` (0: off) and `TOKEN_CACHE_REVALIDATE_MS` (the revocation bound): see TokenCache. */
+  readonly tokenCache: { readonly maxEntries: number; readonly revalidateMs: number };
   /** `SHUTDOWN_DRAIN_MS`: after a stop is asked for, how long `/readyz` answers 503 while requests are still accepted. */
   readonly shutdownDrainMs: number;
   /** `METRICS_TOKEN`: when set, `GET /metrics` wants `Authorization: Bearer <it>`; `null`: open. */
@@ -124,6 +127,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     identity: { scopeBase: absoluteUrl('SCOPE_BASE', (env['SCOPE_BASE'] || publicUrl).replace(/\/+$/, '')) },
     trustProxy: flag(env, 'TRUST_PROXY'),
     shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 0, 0, 600_000),
+    tokenCache: {
+      maxEntries: integer(env, 'TOKEN_CACHE_SIZE', DEFAULT_TOKEN_CACHE.maxEntries, 0, 1_000_000),
+      revalidateMs: integer(env, 'TOKEN_CACHE_REVALIDATE_MS', DEFAULT_TOKEN_CACHE.revalidateMs, 100, 60_000),
+    },
     metricsToken: metricsToken(env),
     rateLimits: {
       apiPerMinute: integer(env, 'RATE_LIMIT_API', 6000, 0, 10_000_000),

@@ -5,6 +5,7 @@ import { GetApi } from '../application/apis/get-api.use-case.js';
 import { ListApis } from '../application/apis/list-apis.use-case.js';
 import { UpdateApi } from '../application/apis/update-api.use-case.js';
 import { AuthenticateToken } from '../application/auth/authenticate-token.use-case.js';
+import { DEFAULT_TOKEN_CACHE, TokenCache } from '../application/auth/token-cache.js';
 import { BootstrapDemo } from '../application/bootstrap/bootstrap-demo.use-case.js';
 import { AccountRepository } from '../application/ports/account-repository.port.js';
 import { ApiRepository } from '../application/ports/api-repository.port.js';
@@ -68,8 +69,8 @@ import { SystemClock } from '../adapters/clock/system-clock.js';
 import { FileMailer } from '../adapters/mail/file-mailer.js';
 import { JoseSigningKeyGenerator, JoseTokenSigner } from '../adapters/crypto/jose-token-signer.js';
 import { InMemoryRateLimiter } from '../adapters/memory/in-memory-rate-limiter.js';
-import { RateLimiter, RateLimits } from '../application/ports/rate-limiter.port.js';
-import { TypeOrmRateLimiter } from '../adapters/persistence/typeorm-rate-limiter.js';
+import { ApiRateLimiter, RateLimiter, RateLimits } from '../application/ports/rate-limiter.port.js';
+import { BatchedRateLimiter, TypeOrmRateLimiter } from '../adapters/persistence/typeorm-rate-limiter.js';
 import { SigningKeyGenerator, TokenSigner } from '../application/ports/token-signer.port.js';
 import {
   ConsentRepository,
@@ -175,6 +176,11 @@ export function buildContainer(config: Config, options: ContainerOptions = {}): 
   c.bind(ShareRepository).toResolvedValue((r: Transaction) => r.shares, [RepositoriesToken]);
   c.bind(EmailVerificationRepository).toResolvedValue((r: Transaction) => r.verifications, [RepositoriesToken]);
 
+  c.bind(TokenCache).toResolvedValue(
+    (tokens: ApiTokenRepository) => new TokenCache({ ...DEFAULT_TOKEN_CACHE, ...config.tokenCache }, (hashes) => tokens.findHolders(hashes)),
+    [ApiTokenRepository],
+  );
+
   bindUseCases(c);
   bindMonitoring(c);
   bindWebhooks(c, config);
@@ -184,8 +190,14 @@ export function buildContainer(config: Config, options: ContainerOptions = {}): 
 
 function bindTypeOrm(c: Container, config: Config): void {
   // Several instances share a PostgreSQL database, so their counters must too; SQLite has one instance.
-  if (config.database.kind === 'postgres') c.bind(RateLimiter).toResolvedValue((db: TypeOrmDatabase) => new TypeOrmRateLimiter(db), [TypeOrmDatabase]);
-  else c.bind(RateLimiter).toResolvedValue(() => new InMemoryRateLimiter());
+  if (config.database.kind === 'postgres') {
+    c.bind(TypeOrmRateLimiter).toResolvedValue((db: TypeOrmDatabase) => new TypeOrmRateLimiter(db), [TypeOrmDatabase]);
+    c.bind(RateLimiter).toResolvedValue((exact: TypeOrmRateLimiter) => exact, [TypeOrmRateLimiter]);
+    c.bind(ApiRateLimiter).toResolvedValue((exact: TypeOrmRateLimiter) => new BatchedRateLimiter(exact), [TypeOrmRateLimiter]);
+  } else {
+    c.bind(RateLimiter).toResolvedValue(() => new InMemoryRateLimiter());
+    c.bind(ApiRateLimiter).toResolvedValue((limiter: RateLimiter) => limiter, [RateLimiter]);
+  }
   c.bind(TypeOrmDatabase).toResolvedValue(() => new TypeOrmDatabase(config.database));
   c.bind(StorageToken).toResolvedValue((db: TypeOrmDatabase) => db, [TypeOrmDatabase]);
   c.bind(RepositoriesToken).toResolvedValue((db: TypeOrmDatabase, ids: IdGenerator) => typeOrmRepositories(db, db.read, ids), [
@@ -200,6 +212,7 @@ function bindTypeOrm(c: Container, config: Config): void {
 
 function bindInMemory(c: Container): void {
   c.bind(RateLimiter).toResolvedValue(() => new InMemoryRateLimiter());
+  c.bind(ApiRateLimiter).toResolvedValue((limiter: RateLimiter) => limiter, [RateLimiter]);
   c.bind(InMemoryDatabase).toResolvedValue((ids: IdGenerator, signal: WorkSignal) => new InMemoryDatabase(ids, () => signal.notify()), [IdGenerator, WorkSignal]);
   c.bind(StorageToken).toConstantValue({
     open: async () => undefined,
@@ -215,8 +228,8 @@ function bindInMemory(c: Container): void {
 function bindUseCases(c: Container): void {
   c.bind(ApiAccess).toResolvedValue((shares: ShareRepository) => new ApiAccess(shares), [ShareRepository]);
   c.bind(AuthenticateToken).toResolvedValue(
-    (tokens: ApiTokenRepository, users: UserRepository, generator: TokenGenerator, clock: Clock) => new AuthenticateToken(tokens, users, generator, clock),
-    [ApiTokenRepository, UserRepository, TokenGenerator, Clock],
+    (tokens: ApiTokenRepository, generator: TokenGenerator, clock: Clock, cache: TokenCache) => new AuthenticateToken(tokens, generator, clock, cache),
+    [ApiTokenRepository, TokenGenerator, Clock, TokenCache],
   );
   c.bind(CreateApi).toResolvedValue((uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new CreateApi(uow, ids, clock), [UnitOfWork, IdGenerator, Clock]);
   c.bind(ListApis).toResolvedValue(
@@ -304,7 +317,7 @@ function bindUseCases(c: Container): void {
     [UserRepository, PasswordHasher, PasswordGuard],
   );
   c.bind(ListApiTokens).toResolvedValue((tokens: ApiTokenRepository) => new ListApiTokens(tokens), [ApiTokenRepository]);
-  c.bind(RevokeApiToken).toResolvedValue((tokens: ApiTokenRepository) => new RevokeApiToken(tokens), [ApiTokenRepository]);
+  c.bind(RevokeApiToken).toResolvedValue((tokens: ApiTokenRepository, cache: TokenCache) => new RevokeApiToken(tokens, cache), [ApiTokenRepository, TokenCache]);
   c.bind(ListPages).toResolvedValue(
     (access: ApiAccess, apis: ApiRepository, pages: PageRepository) => new ListPages(access, apis, pages),
     [ApiAccess, ApiRepository, PageRepository],

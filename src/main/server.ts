@@ -50,7 +50,7 @@ import { Authorize, SignIn, ValidateAuthorizationRequest } from '../application/
 import { AuthenticateClient, IssueTokens } from '../application/identity/token-endpoint.use-cases.js';
 import { RevokeOAuthToken, TokenInfo, UserInfo, VerifyIssuedToken } from '../application/identity/token-info.use-cases.js';
 import { UserRepository } from '../application/ports/user-repository.port.js';
-import { RateLimiter, RateLimits } from '../application/ports/rate-limiter.port.js';
+import { ApiRateLimiter, RateLimiter, RateLimits } from '../application/ports/rate-limiter.port.js';
 import { Readiness } from './readiness.js';
 import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
 
@@ -109,7 +109,7 @@ export function createApp(container: Container): Koa {
     },
     pages: { list: container.get(ListPages), create: container.get(CreatePage), get: container.get(GetPage), update: container.get(UpdatePage), delete: container.get(DeletePage) },
     apiAccess: container.get(ApiAccess),
-    rateLimits: { limiter: container.get<RateLimiter>(RateLimiter), api: container.get<RateLimits>(RateLimits).api, tokenEndpoint: container.get<RateLimits>(RateLimits).tokenEndpoint },
+    rateLimits: { limiter: container.get<RateLimiter>(RateLimiter), apiLimiter: container.get<RateLimiter>(ApiRateLimiter), api: container.get<RateLimits>(RateLimits).api, tokenEndpoint: container.get<RateLimits>(RateLimits).tokenEndpoint },
     identity: {
       settings: container.get<IdentitySettings>(IdentitySettingsToken),
       keys: container.get(SigningKeys),

@@ -119,6 +119,27 @@ forEachImplementation('persistence contract', (make) => {
       expect((await f.repos.tokens.findByHash('hash-1'))?.lastUseDate?.toISOString()).to.equal(T1.toISOString());
     });
 
+    it('finds the holders of many hashes in one read, with the user a principal needs, and none of a deleted token', async () => {
+      const a = await seedUser(f, 'a@example.com');
+      const b = await seedUser(f, 'b@example.com');
+      const tokens = [aToken(a.userId, 'one', 'hash-1'), aToken(a.userId, 'two', 'hash-2'), aToken(b.userId, 'three', 'hash-3')];
+      await f.uow.run(async (tx) => {
+        for (const token of tokens) await tx.tokens.add(token);
+        return ok(undefined);
+      });
+      await f.repos.tokens.recordUse(tokens[1]!.id, T1);
+      const holders = await f.repos.tokens.findHolders(['hash-3', 'hash-2', 'hash-9', 'hash\u0000', 'hash-1']);
+      const byHash = new Map(holders.map((h) => [h.token.tokenHash, h]));
+      expect([...byHash.keys()].sort()).to.deep.equal(['hash-1', 'hash-2', 'hash-3']);
+      expect(byHash.get('hash-1')!.user).to.deep.equal({ id: a.userId, accountId: a.accountId, nickname: a.nickname });
+      expect(byHash.get('hash-3')!.user.id).to.equal(b.userId);
+      expect(byHash.get('hash-1')!.token.snapshot()).to.deep.equal(tokens[0]!.snapshot());
+      expect(byHash.get('hash-2')!.token.lastUseDate?.toISOString()).to.equal(T1.toISOString());
+      expect(await f.repos.tokens.delete(a.userId, tokens[0]!.id)).to.equal(true);
+      expect((await f.repos.tokens.findHolders(['hash-1', 'hash-2'])).map((h) => h.token.name)).to.deep.equal(['two']);
+      expect(await f.repos.tokens.findHolders([])).to.deep.equal([]);
+    });
+
     it("deletes only the user's own token", async () => {
       const a = await seedUser(f, 'a@example.com');
       const b = await seedUser(f, 'b@example.com');

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { VerifyEmail } from '../../src/application/users/verify-email.use-case.js';
 import { RegisterUser } from '../../src/application/users/register-user.use-case.js';
 import { forEachDatabase } from '../support/databases.js';
-import { problem, startTestServerOn, type TestServer, type TestUser } from '../support/http-server.js';
+import { problem, startTestServer, startTestServerOn, type TestServer, type TestUser } from '../support/http-server.js';
 
 const basic = (email: string, password: string) => ({ Authorization: `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}` });
 
@@ -153,4 +153,43 @@ forEachDatabase('User-API: profile, password and API tokens over HTTP', (target)
       });
     }
   });
+
+  if (target.name === 'postgres') {
+    it('stops a token revoked on one instance on every other within TOKEN_CACHE_REVALIDATE_MS, though they had it cached', async () => {
+      const BOUND_MS = 600;
+      const db = await target.create();
+      const a = await startTestServer(db.config, { TOKEN_CACHE_REVALIDATE_MS: String(BOUND_MS) });
+      const b = await startTestServer(db.config, { TOKEN_CACHE_REVALIDATE_MS: String(BOUND_MS) });
+      try {
+        const dee = await a.user('dee@example.com', 'dee');
+        const created = await a.request('POST', '/user/tokens', { headers: basic('dee@example.com', dee.password), body: { name: 'ci', scopes: ['api'] } });
+        const { id, token } = (await created.json()) as { id: string; token: string };
+        const read = (instance: TestServer) => instance.request('GET', `/api/${dee.accountId}`, { token });
+        expect((await read(a)).status).to.equal(200);
+        expect((await read(b)).status).to.equal(200);
+
+        const revokedAt = Date.now();
+        expect((await a.request('DELETE', `/user/tokens/${id}`, { headers: basic('dee@example.com', dee.password) })).status).to.equal(204);
+        expect((await read(a)).status).to.equal(401, 'the revoking instance refuses at once');
+        // The other instance may answer from its cache for less than the bound, never after it.
+        let refusedAfterMs: number | undefined;
+        while (refusedAfterMs === undefined) {
+          const sentAfterMs = Date.now() - revokedAt;
+          const status = (await read(b)).status;
+          if (status === 401) refusedAfterMs = Date.now() - revokedAt;
+          else {
+            expect(status).to.equal(200);
+            expect(sentAfterMs).to.be.below(BOUND_MS, 'served from the cache after the bound');
+          }
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(refusedAfterMs).to.be.at.most(BOUND_MS + 100);
+        expect((await read(b)).status).to.equal(401);
+      } finally {
+        await a.stop();
+        await b.stop();
+        await db.dispose();
+      }
+    });
+  }
 });

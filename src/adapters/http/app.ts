@@ -55,7 +55,13 @@ export interface HttpDependencies {
   /** Who may act on an account or one of its APIs: checked before a write's body is read. */
   readonly apiAccess: ApiAccess;
   /** The per-token limit of the Bearer routes, and the token endpoint's per client and address. */
-  readonly rateLimits: { readonly limiter: RateLimiter; readonly api: RateLimit; readonly tokenEndpoint: RateLimit };
+  readonly rateLimits: {
+    readonly limiter: RateLimiter;
+    /** Counts the per-token API limit on every request (batched on PostgreSQL). */
+    readonly apiLimiter: RateLimiter;
+    readonly api: RateLimit;
+    readonly tokenEndpoint: RateLimit;
+  };
   readonly apis: ApiUseCases;
   readonly specs: SpecUseCases;
   readonly releases: ReleaseUseCases;
@@ -147,7 +153,7 @@ export function createHttpApp(deps: HttpDependencies): Koa {
   app.use(verification.allowedMethods());
 
   const api = new Router();
-  api.use(['/api', '/webhooks', '/user'], bearerAuthentication(deps.authenticate), rateLimit(deps.rateLimits.limiter, deps.rateLimits.api, (ctx) => `api:token:${principalOf(ctx).tokenId ?? principalOf(ctx).userId}`));
+  api.use(['/api', '/webhooks', '/user'], bearerAuthentication(deps.authenticate), rateLimit(deps.rateLimits.apiLimiter, deps.rateLimits.api, (ctx) => `api:token:${principalOf(ctx).tokenId ?? principalOf(ctx).userId}`));
   mountRoutes(api, table, deps.apiAccess);
   app.use(api.routes());
   app.use(api.allowedMethods());

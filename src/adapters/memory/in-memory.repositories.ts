@@ -1,6 +1,6 @@
 import type { AccountRepository } from '../../application/ports/account-repository.port.js';
 import type { ApiRepository, ApiSaveError } from '../../application/ports/api-repository.port.js';
-import type { ApiTokenRepository } from '../../application/ports/api-token-repository.port.js';
+import type { ApiTokenRepository, TokenHolder } from '../../application/ports/api-token-repository.port.js';
 import type { EventOutbox, OutboxBacklog, OutboxEvent } from '../../application/ports/event-outbox.port.js';
 import type { IdGenerator } from '../../application/ports/id-generator.port.js';
 import type { UserRepository } from '../../application/ports/user-repository.port.js';
@@ -84,6 +84,17 @@ export class InMemoryApiTokenRepository implements ApiTokenRepository {
   async findByHash(tokenHash: string): Promise<ApiToken | undefined> {
     const row = [...this.state().tokens.values()].find((t) => t.tokenHash === tokenHash);
     return row && ApiToken.rehydrate(row);
+  }
+
+  async findHolders(tokenHashes: readonly string[]): Promise<TokenHolder[]> {
+    const s = this.state();
+    const wanted = new Set(tokenHashes);
+    const holders: TokenHolder[] = [];
+    for (const row of s.tokens.values()) {
+      const user = wanted.has(row.tokenHash) ? s.users.get(row.userId) : undefined;
+      if (user) holders.push({ token: ApiToken.rehydrate(row), user: { id: user.id, accountId: user.accountId, nickname: user.nickname } });
+    }
+    return holders;
   }
 
   async listByUser(userId: number): Promise<ApiToken[]> {

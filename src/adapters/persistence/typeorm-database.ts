@@ -14,6 +14,21 @@ export type DatabaseConfig =
 /** Runs `work` with an entity manager: outside a transaction, or inside one. */
 export type Run = <T>(work: (manager: EntityManager) => Promise<T>) => Promise<T>;
 
+/** PostgreSQL's timestamp and timestamptz type ids. */
+const TIMESTAMP_TYPES = new Set([1114, 1184]);
+
+/**
+ * Timestamps reach the repositories as PostgreSQL's text ("2026-11-22 10:15:00.123+00"), which the
+ * column transformer and `dateOf` turn into a Date with the built-in parser. pg's own parsing
+ * (postgres-date) made the most short-lived garbage of the PostgreSQL read path under load
+ * (docs/performance.md). Set on this pool only, not on pg's global type table.
+ */
+const asText = (value: string): string => value;
+const TEXT_TIMESTAMPS = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
+    TIMESTAMP_TYPES.has(oid) ? asText : (pg.types.getTypeParser(oid, format) as unknown)) as typeof pg.types.getTypeParser,
+};
+
 /** Any 32-bit key of our own: serialises migrations of instances starting together on one PostgreSQL. */
 const MIGRATION_LOCK_KEY = 0x5bec_ba5e & 0x7fffffff;
 
@@ -53,7 +68,7 @@ export class TypeOrmDatabase {
             ...(config.schema ? { schema: config.schema } : {}),
             entities,
             migrations: MIGRATIONS,
-            extra: { max: config.poolSize ?? 10 },
+            extra: { max: config.poolSize ?? 10, types: TEXT_TIMESTAMPS },
           };
     this.dataSource = new DataSource(options);
     this.lock = config.kind === 'sqlite' ? new Mutex() : undefined;

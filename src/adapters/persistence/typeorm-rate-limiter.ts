@@ -35,6 +35,32 @@ export class TypeOrmRateLimiter implements RateLimiter {
     return { allowed: count <= rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - count), resetMs: new Date(row.window_end).getTime() - now.getTime() };
   }
 
+  /**
+   * Adds counted attempts to several keys in one statement (windows that have ended start again
+   * with the added count); returns each key's count and window end as the database now holds them.
+   */
+  async addCounts(additions: readonly { readonly key: string; readonly count: number; readonly windowMs: number }[], now: Date): Promise<Map<string, { count: number; windowEnd: number }>> {
+    const table = this.table();
+    type Row = { key: string; count: number; window_end: Date | string };
+    const rows = await this.db.read<Row[]>((m) =>
+      m.query(
+        `INSERT INTO ${table} (key, window_end, count)
+         SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::integer[])
+         ON CONFLICT (key) DO UPDATE SET
+           count = CASE WHEN ${table}.window_end <= $4 THEN EXCLUDED.count ELSE ${table}.count + EXCLUDED.count END,
+           window_end = CASE WHEN ${table}.window_end <= $4 THEN EXCLUDED.window_end ELSE ${table}.window_end END
+         RETURNING key, count, window_end`,
+        [
+          additions.map((a) => a.key),
+          additions.map((a) => new Date(now.getTime() + a.windowMs).toISOString()),
+          additions.map((a) => a.count),
+          now.toISOString(),
+        ],
+      ),
+    );
+    return new Map(rows.map((row) => [row.key, { count: Number(row.count), windowEnd: new Date(row.window_end).getTime() }]));
+  }
+
   async release(key: string, now: Date): Promise<void> {
     await this.db.read((m) => m.query(`UPDATE ${this.table()} SET count = count - 1 WHERE key = $1 AND window_end > $2 AND count > 0`, [key, now.toISOString()]));
   }
@@ -51,5 +77,95 @@ export class TypeOrmRateLimiter implements RateLimiter {
   private table(): string {
     const schema = this.db.schemaName;
     return schema ? `"${schema.replace(/"/g, '""')}".rate_limits` : 'rate_limits';
+  }
+}
+
+/** How often a BatchedRateLimiter writes the attempts it counted to the database. */
+export const FLUSH_EVERY_MS = 250;
+
+interface Window {
+  readonly rule: RateLimit;
+  /** The database's count at the last write, this instance's attempts included. */
+  known: number;
+  /** Attempts counted here since then. */
+  pending: number;
+  windowEnd: number;
+}
+
+/**
+ * The per-token API limit on PostgreSQL without a query per request: the first attempt of a key's
+ * window is counted in the database at once (as TypeOrmRateLimiter does), later ones are counted
+ * here and written every FLUSH_EVERY_MS, all keys in one statement, which also brings back what
+ * the other instances counted. Between two writes an instance does not see the others' attempts:
+ * with N instances a token can get up to (N - 1) x FLUSH_EVERY_MS of extra requests at its
+ * request rate before the 429s start (docs/security.md). Attempts counted in the last interval
+ * before the process ends are not written. Password and token-endpoint limits stay exact.
+ */
+export class BatchedRateLimiter implements RateLimiter {
+  private readonly windows = new Map<string, Window>();
+  private flushing: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly store: TypeOrmRateLimiter) {}
+
+  async attempt(key: string, rule: RateLimit, now: Date): Promise<RateDecision> {
+    const at = now.getTime();
+    let window = this.windows.get(key);
+    if (window === undefined || window.windowEnd <= at) {
+      const decision = await this.store.attempt(key, rule, now);
+      window = { rule, known: rule.limit - decision.remaining, pending: 0, windowEnd: at + decision.resetMs };
+      // The first attempt of a window is in the database already; a count beyond the limit shows as `known`.
+      if (!decision.allowed) window.known = rule.limit + 1;
+      this.windows.set(key, window);
+      return decision;
+    }
+    window.pending++;
+    this.scheduleFlush();
+    const count = window.known + window.pending;
+    return { allowed: count <= rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - count), resetMs: window.windowEnd - at };
+  }
+
+  async release(key: string, now: Date): Promise<void> {
+    await this.store.release(key, now);
+    const window = this.windows.get(key);
+    if (window && window.known > 0) window.known--;
+  }
+
+  /** Writes what is pending now; for tests and shutdown. */
+  async flush(): Promise<void> {
+    await this.flushing;
+    this.flushing = this.write().finally(() => {
+      this.flushing = undefined;
+    });
+    await this.flushing;
+  }
+
+  private scheduleFlush(): void {
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flush().catch(() => {
+        // The counts stay pending and go with the next write.
+      });
+    }, FLUSH_EVERY_MS);
+    this.timer.unref();
+  }
+
+  private async write(): Promise<void> {
+    const now = Date.now();
+    const batch: { key: string; count: number; windowMs: number; window: Window }[] = [];
+    for (const [key, window] of this.windows) {
+      if (window.windowEnd <= now) this.windows.delete(key);
+      else if (window.pending > 0) batch.push({ key, count: window.pending, windowMs: window.rule.windowMs, window });
+    }
+    if (batch.length === 0) return;
+    const written = await this.store.addCounts(batch, new Date(now));
+    for (const { key, count, window } of batch) {
+      const row = written.get(key);
+      window.pending -= count;
+      if (row === undefined) continue;
+      window.known = row.count;
+      window.windowEnd = row.windowEnd;
+    }
   }
 }

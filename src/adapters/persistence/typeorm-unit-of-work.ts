@@ -34,7 +34,7 @@ export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenera
   return {
     accounts: new TypeOrmAccountRepository(run, db.schemas),
     users: new TypeOrmUserRepository(run, db.schemas),
-    tokens: new TypeOrmApiTokenRepository(run, db.schemas),
+    tokens: new TypeOrmApiTokenRepository(run, db.schemas, db.dialect),
     apis: new TypeOrmApiRepository(run, db.schemas, db.dialect),
     specs: new TypeOrmSpecRepository(run, db.schemas),
     releases: new TypeOrmReleaseRepository(run, db.schemas, db.dialect),

@@ -1,18 +1,20 @@
 import { IsNull, type EntityManager } from 'typeorm';
 import type { AccountRepository } from '../../application/ports/account-repository.port.js';
 import type { ApiRepository, ApiSaveError } from '../../application/ports/api-repository.port.js';
-import type { ApiTokenRepository } from '../../application/ports/api-token-repository.port.js';
+import type { ApiTokenRepository, TokenHolder } from '../../application/ports/api-token-repository.port.js';
 import type { EventOutbox, OutboxBacklog, OutboxEvent } from '../../application/ports/event-outbox.port.js';
 import type { IdGenerator } from '../../application/ports/id-generator.port.js';
 import type { UserRepository } from '../../application/ports/user-repository.port.js';
 import type { Page, PageRequest } from '../../application/shared/page.js';
-import { Api, type ApiId } from '../../domain/api/api.aggregate.js';
+import { Api, type ApiId, type ApiType } from '../../domain/api/api.aggregate.js';
+import type { Scope } from '../../domain/token/scope.js';
 import { eventPayload, type DomainEvent, type EventPayload } from '../../domain/events/domain-event.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import { ApiToken, type ApiTokenId } from '../../domain/token/api-token.aggregate.js';
 import { User, type NewUser } from '../../domain/user/user.aggregate.js';
 import type { Dialect } from './dialect.js';
-import type { ApiRow, OutboxRow, Schemas, UserRow } from './schema.js';
+import { dateOf, forDialect, nullableDateOf, placeholderList, tableOf } from './raw-sql.js';
+import type { OutboxRow, Schemas, UserRow } from './schema.js';
 import { isIntegerKey, isStorableText, isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
 
 export class TypeOrmAccountRepository implements AccountRepository {
@@ -82,10 +84,24 @@ export class TypeOrmUserRepository implements UserRepository {
   }
 }
 
+/** api_tokens joined with users, as `findHolders` reads them. */
+interface HolderRow {
+  id: string;
+  user_id: number;
+  name: string;
+  scopes: string;
+  token_hash: string;
+  creation_date: Date | string;
+  last_use_date: Date | string | null;
+  account_id: number;
+  nickname: string;
+}
+
 export class TypeOrmApiTokenRepository implements ApiTokenRepository {
   constructor(
     private readonly run: Run,
     private readonly s: Schemas,
+    private readonly dialect: Dialect,
   ) {}
 
   add(apiToken: ApiToken): Promise<void> {
@@ -99,6 +115,30 @@ export class TypeOrmApiTokenRepository implements ApiTokenRepository {
     return this.run(async (m) => {
       const row = await m.getRepository(this.s.apiTokens).findOneBy({ tokenHash });
       return row ? ApiToken.rehydrate({ ...row, userId: Number(row.userId) }) : undefined;
+    });
+  }
+
+  findHolders(tokenHashes: readonly string[]): Promise<TokenHolder[]> {
+    const hashes = tokenHashes.filter(isStorableText);
+    if (hashes.length === 0) return Promise.resolve([]);
+    return this.run(async (m) => {
+      const sql =
+        `SELECT t.id, t.user_id, t.name, t.scopes, t.token_hash, t.creation_date, t.last_use_date, u.account_id, u.nickname ` +
+        `FROM ${tableOf(m, this.s.apiTokens)} t JOIN ${tableOf(m, this.s.users)} u ON u.id = t.user_id ` +
+        `WHERE t.token_hash IN (${placeholderList(hashes.length)})`;
+      const rows = await m.query<HolderRow[]>(forDialect(this.dialect, sql), hashes);
+      return rows.map((row) => ({
+        token: ApiToken.rehydrate({
+          id: row.id,
+          userId: Number(row.user_id),
+          name: row.name,
+          scopes: JSON.parse(row.scopes) as Scope[],
+          tokenHash: row.token_hash,
+          creationDate: dateOf(row.creation_date),
+          lastUseDate: nullableDateOf(row.last_use_date),
+        }),
+        user: { id: Number(row.user_id), accountId: Number(row.account_id), nickname: row.nickname },
+      }));
     });
   }
 
@@ -124,19 +164,35 @@ export class TypeOrmApiTokenRepository implements ApiTokenRepository {
   }
 }
 
-function apiFromRow(row: ApiRow): Api {
+/** An apis row with its owner's nickname, as the reads below select it. */
+interface ApiReadRow {
+  id: string;
+  account_id: number;
+  user_id: number;
+  owner_nickname: string | null;
+  nickname: string;
+  name: string;
+  type: ApiType;
+  revision: number;
+  description: string | null;
+  version: string | null;
+  creation_date: Date | string;
+  update_date: Date | string;
+}
+
+function apiFromRow(row: ApiReadRow): Api {
   return Api.rehydrate({
     id: row.id,
-    accountId: Number(row.accountId),
-    owner: { id: Number(row.userId), nickname: row.owner?.nickname ?? '' },
+    accountId: Number(row.account_id),
+    owner: { id: Number(row.user_id), nickname: row.owner_nickname ?? '' },
     nickname: row.nickname,
     name: row.name,
     type: row.type,
     revision: Number(row.revision),
     description: row.description,
     version: row.version,
-    creationDate: row.creationDate,
-    updateDate: row.updateDate,
+    creationDate: dateOf(row.creation_date),
+    updateDate: dateOf(row.update_date),
   });
 }
 
@@ -158,48 +214,58 @@ export class TypeOrmApiRepository implements ApiRepository {
 
   findByNickname(accountId: number, nickname: string): Promise<Api | undefined> {
     if (!isIntegerKey(accountId) || !isStorableText(nickname)) return Promise.resolve(undefined);
-    return this.run(async (m) => {
-      const row = await this.withOwner(m).where('a.account_id = :accountId AND a.nickname = :nickname', { accountId, nickname }).getOne();
-      return row ? apiFromRow(row) : undefined;
-    });
+    return this.one('a.account_id = ? AND a.nickname = ?', [accountId, nickname], false);
   }
 
   private find(accountId: number, id: ApiId, lock: boolean): Promise<Api | undefined> {
-    if (!isUuid(id)) return Promise.resolve(undefined);
+    if (!isUuid(id) || !isIntegerKey(accountId)) return Promise.resolve(undefined);
+    return this.one('a.id = ? AND a.account_id = ?', [id, accountId], lock);
+  }
+
+  private one(where: string, parameters: unknown[], lock: boolean): Promise<Api | undefined> {
     return this.run(async (m) => {
-      const query = this.withOwner(m).where('a.id = :id AND a.account_id = :accountId', { id, accountId });
-      if (lock) query.setLock('pessimistic_write', undefined, ['a']);
-      const row = await query.getOne();
-      return row ? apiFromRow(row) : undefined;
+      const rows = await m.query<ApiReadRow[]>(forDialect(this.dialect, `${this.select(m)} WHERE ${where}${lock ? ' FOR UPDATE OF a' : ''}`), parameters);
+      return rows[0] && apiFromRow(rows[0]);
     });
   }
 
   list(accountId: number, page: PageRequest<ApiId>): Promise<Page<Api, ApiId>> {
-    return this.run(async (m) => {
-      const query = this.withOwner(m).where('a.account_id = :accountId', { accountId });
-      if (page.after !== undefined) query.andWhere('a.id > :after', { after: page.after });
-      // `limit`, not `take`: with a join, `take` makes TypeORM run a second DISTINCT query.
-      const rows = await query.orderBy('a.id', 'ASC').limit(page.limit + 1).getMany();
-      const items = rows.slice(0, page.limit).map(apiFromRow);
-      return { items, next: rows.length > page.limit ? (items.at(-1)?.id ?? null) : null };
-    });
+    if (!isIntegerKey(accountId)) return Promise.resolve({ items: [], next: null });
+    return this.page(page, () => ({ from: '', where: 'a.account_id = ?', parameters: [accountId] }));
   }
 
   listSharedWith(accountId: number, userId: number, page: PageRequest<ApiId>): Promise<Page<Api, ApiId>> {
+    if (!isIntegerKey(accountId) || !isIntegerKey(userId)) return Promise.resolve({ items: [], next: null });
+    return this.page(page, (m) => ({
+      from: ` JOIN ${tableOf(m, this.s.shares)} s ON s.api_id = a.id AND s.user_id = ?`,
+      where: 'a.account_id = ?',
+      parameters: [userId, accountId],
+    }));
+  }
+
+  /** A page in id (creation) order after the cursor: an index range scan, never OFFSET. */
+  private page(
+    page: PageRequest<ApiId>,
+    filter: (m: EntityManager) => { readonly from: string; readonly where: string; readonly parameters: unknown[] },
+  ): Promise<Page<Api, ApiId>> {
+    if (page.after !== undefined && !isUuid(page.after)) return Promise.resolve({ items: [], next: null });
     return this.run(async (m) => {
-      const query = this.withOwner(m)
-        .innerJoin(this.s.shares.options.name, 's', 's.api_id = a.id AND s.user_id = :userId', { userId })
-        .where('a.account_id = :accountId', { accountId });
-      if (page.after !== undefined) query.andWhere('a.id > :after', { after: page.after });
-      const rows = await query.orderBy('a.id', 'ASC').limit(page.limit + 1).getMany();
+      const { from, where, parameters } = filter(m);
+      const after = page.after === undefined ? '' : ' AND a.id > ?';
+      const sql = `${this.select(m)}${from} WHERE ${where}${after} ORDER BY a.id LIMIT ?`;
+      const values = [...parameters, ...(page.after === undefined ? [] : [page.after]), page.limit + 1];
+      const rows = await m.query<ApiReadRow[]>(forDialect(this.dialect, sql), values);
       const items = rows.slice(0, page.limit).map(apiFromRow);
       return { items, next: rows.length > page.limit ? (items.at(-1)?.id ?? null) : null };
     });
   }
 
-  /** APIs with just the owner's id and nickname joined: one query, no password hash or e-mail read. */
-  private withOwner(m: EntityManager) {
-    return m.createQueryBuilder(this.s.apis, 'a').leftJoin('a.owner', 'o').addSelect(['o.id', 'o.nickname']);
+  /** APIs with just the owner's nickname joined: one query, no password hash or e-mail read. */
+  private select(m: EntityManager): string {
+    return (
+      'SELECT a.id, a.account_id, a.user_id, o.nickname AS owner_nickname, a.nickname, a.name, a.type, a.revision, a.description, ' +
+      `a.version, a.creation_date, a.update_date FROM ${tableOf(m, this.s.apis)} a LEFT JOIN ${tableOf(m, this.s.users)} o ON o.id = a.user_id`
+    );
   }
 
   save(api: Api): Promise<Result<void, ApiSaveError>> {

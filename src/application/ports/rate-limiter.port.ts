@@ -23,6 +23,8 @@ export interface RateLimiter {
   release(key: string, now: Date): Promise<void>;
 }
 export const RateLimiter = token<RateLimiter>('RateLimiter');
+/** The limiter of the per-token API limit, counted on every request: may trade exactness across instances for speed. */
+export const ApiRateLimiter = token<RateLimiter>('ApiRateLimiter');
 
 /** The limits the service applies; configured (docs/configuration.md), `limit: 0` turning one off. */
 export interface RateLimits {

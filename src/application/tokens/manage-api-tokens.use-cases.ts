@@ -2,6 +2,7 @@ import type { UserId } from '../../domain/account/account.js';
 import type { ApiToken, ApiTokenId } from '../../domain/token/api-token.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { ApiTokenRepository } from '../ports/api-token-repository.port.js';
+import type { TokenCache } from '../auth/token-cache.js';
 import { notFound, type ApplicationError } from '../shared/application-error.js';
 import type { Page as ListPage, PageRequest } from '../shared/page.js';
 
@@ -20,11 +21,19 @@ export class ListApiTokens {
   }
 }
 
-/** Revokes a user's token; it stops working at once. */
+/**
+ * Revokes a user's token: it stops working on this instance at once, and on the others within the
+ * token cache's revocation bound (TOKEN_CACHE_REVALIDATE_MS).
+ */
 export class RevokeApiToken {
-  constructor(private readonly tokens: ApiTokenRepository) {}
+  constructor(
+    private readonly tokens: ApiTokenRepository,
+    private readonly cache: TokenCache,
+  ) {}
 
   async execute(userId: UserId, id: ApiTokenId): Promise<Result<void, ApplicationError>> {
-    return (await this.tokens.delete(userId, id)) ? ok() : err(notFound('token'));
+    const deleted = await this.tokens.delete(userId, id);
+    this.cache.forget(id);
+    return deleted ? ok() : err(notFound('token'));
   }
 }

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { AuthenticateToken } from '../../../src/application/auth/authenticate-token.use-case.js';
+import { DEFAULT_TOKEN_CACHE, TokenCache } from '../../../src/application/auth/token-cache.js';
 import { BootstrapDemo } from '../../../src/application/bootstrap/bootstrap-demo.use-case.js';
 import { CreateApiToken } from '../../../src/application/tokens/create-api-token.use-case.js';
 import { RegisterUser } from '../../../src/application/users/register-user.use-case.js';
@@ -22,7 +23,7 @@ function setup() {
     register,
     verify: new VerifyEmail(db),
     createToken,
-    authenticate: new AuthenticateToken(db.repositories.tokens, db.repositories.users, generator, clock),
+    authenticate: new AuthenticateToken(db.repositories.tokens, generator, clock, new TokenCache(DEFAULT_TOKEN_CACHE, (hashes) => db.repositories.tokens.findHolders(hashes))),
     bootstrap: new BootstrapDemo(db.repositories.users, register, createToken, generator),
   };
 }
