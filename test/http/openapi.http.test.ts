@@ -40,9 +40,11 @@ function operationsOf(paths: Readonly<Record<string, Readonly<Partial<Record<str
 /** `METHOD /path/{param}` of every route of every router the app mounts; HEAD and OPTIONS come with GET and allowedMethods. */
 function servedRoutes(app: Koa): Set<string> {
   const served = new Set<string>();
-  for (const middleware of app.middleware) {
-    const router = (middleware as { router?: Router }).router;
-    if (router === undefined) continue;
+  const routers = app.middleware.flatMap((middleware) => {
+    const mounted = middleware as { router?: Router; routers?: readonly Router[] };
+    return mounted.routers ?? (mounted.router === undefined ? [] : [mounted.router]);
+  });
+  for (const router of routers) {
     for (const layer of router.stack) {
       const path = String(layer.path);
       if (NOT_API.some((pattern) => pattern.test(path))) continue;

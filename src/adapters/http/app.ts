@@ -17,6 +17,7 @@ import { signInRouter } from './sign-in.routes.js';
 import { bearerAuthentication, bearerToken, principalOf } from './authenticate.js';
 import { sameSecret } from './session-cookies.js';
 import { rateLimit } from './rate-limit.js';
+import { routeByFirstSegment } from './dispatch.js';
 import type { RateLimit, RateLimiter } from '../../application/ports/rate-limiter.port.js';
 import type { HttpLogger } from './http-logger.js';
 import { requestContext, throwProblem } from './middleware.js';
@@ -128,34 +129,17 @@ export function createHttpApp(deps: HttpDependencies): Koa {
     ctx.type = contentType;
     ctx.body = body;
   });
-  app.use(open.routes());
-
   const table = protectedRoutes(deps);
   const description = openApiRouter(buildOpenApiDocument({ routes: table, publicUrl: deps.publicUrl, scopeBase: deps.identity.settings.scopeBase, version: deps.version }));
-  app.use(description.routes());
-  app.use(description.allowedMethods());
-
-  // Token management first: /user/tokens takes HTTP Basic, never a Bearer token.
+  // Token management before the Bearer routes: /user/tokens takes HTTP Basic, never a Bearer token.
   const tokens = tokenRouter(deps.tokens, jsonBodyParser(deps));
-  app.use(tokens.routes());
-  app.use(tokens.allowedMethods());
   const identity = identityRouter(deps.identity, deps.rateLimits);
-  app.use(identity.routes());
-  app.use(identity.allowedMethods());
   const signIn = signInRouter({ signIn: deps.identity.signIn, secure: deps.identity.settings.issuer.startsWith('https:') });
-  app.use(signIn.routes());
-  app.use(signIn.allowedMethods());
   const docs = docsRouter({ docs: deps.docs, session: (cookie) => deps.identity.authorize.session(cookie), descriptionUrl: '/openapi.json' });
-  app.use(docs.routes());
-  app.use(docs.allowedMethods());
   const verification = emailVerificationRouter(deps.emailVerification, basicAuthentication(deps.tokens.authenticate), deps.jsonMaxBytes);
-  app.use(verification.routes());
-  app.use(verification.allowedMethods());
-
   const api = new Router();
   api.use(['/api', '/webhooks', '/user'], bearerAuthentication(deps.authenticate), rateLimit(deps.rateLimits.apiLimiter, deps.rateLimits.api, (ctx) => `api:token:${principalOf(ctx).tokenId ?? principalOf(ctx).userId}`));
   mountRoutes(api, table, deps.apiAccess);
-  app.use(api.routes());
-  app.use(api.allowedMethods());
+  app.use(routeByFirstSegment([open, description, tokens, identity, signIn, docs, verification, api]));
   return app;
 }
