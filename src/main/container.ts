@@ -228,8 +228,8 @@ function bindInMemory(c: Container): void {
 function bindUseCases(c: Container): void {
   c.bind(ApiAccess).toResolvedValue((shares: ShareRepository) => new ApiAccess(shares), [ShareRepository]);
   c.bind(AuthenticateToken).toResolvedValue(
-    (tokens: ApiTokenRepository, generator: TokenGenerator, clock: Clock, cache: TokenCache) => new AuthenticateToken(tokens, generator, clock, cache),
-    [ApiTokenRepository, TokenGenerator, Clock, TokenCache],
+    (tokens: ApiTokenRepository, generator: TokenGenerator, clock: Clock, cache: TokenCache, metrics: Metrics) => new AuthenticateToken(tokens, generator, clock, cache, metrics),
+    [ApiTokenRepository, TokenGenerator, Clock, TokenCache, Metrics],
   );
   c.bind(CreateApi).toResolvedValue((uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new CreateApi(uow, ids, clock), [UnitOfWork, IdGenerator, Clock]);
   c.bind(ListApis).toResolvedValue(

@@ -51,6 +51,7 @@ async function scrape(url: string, headers: Record<string, string> = {}): Promis
 const value = (s: Scrape, name: string, labels: Record<string, string> = {}) => s.samples.get(series(name, labels)) ?? 0;
 const HISTOGRAM = 'specbase_http_request_duration_seconds';
 const DELIVERIES = 'specbase_webhook_deliveries_total';
+const AUTHENTICATIONS = 'specbase_token_authentications_total';
 
 forEachDatabase('GET /metrics', (target) => {
   let server: TestServer;
@@ -78,11 +79,13 @@ forEachDatabase('GET /metrics', (target) => {
     expect(Object.fromEntries([...first.types].filter(([name]) => name.startsWith('specbase_')))).to.deep.equal({
       [HISTOGRAM]: 'histogram',
       [DELIVERIES]: 'counter',
+      [AUTHENTICATIONS]: 'counter',
       specbase_outbox_pending_events: 'gauge',
       specbase_outbox_oldest_pending_age_seconds: 'gauge',
       specbase_webhooks_active: 'gauge',
     });
     for (const outcome of ['success', 'failure', 'gave_up', 'abandoned']) expect(first.samples.get(series(DELIVERIES, { outcome })), outcome).to.equal(0);
+    for (const source of ['cache', 'database']) expect(first.samples.get(series(AUTHENTICATIONS, { source })), source).to.equal(0);
     expect(first.samples.get(series('specbase_webhooks_active'))).to.equal(0);
     expect(first.samples.get(series('specbase_outbox_pending_events'))).to.equal(0);
     expect(first.samples.get(series('specbase_outbox_oldest_pending_age_seconds'))).to.equal(0);
@@ -108,6 +111,9 @@ forEachDatabase('GET /metrics', (target) => {
     const routes = new Set([...before.samples.keys()].map((k) => /route="([^"]*)"/.exec(k)?.[1]).filter((r) => r !== undefined));
     // /openapi.json: the test server's response check reads the description once.
     expect([...routes].sort(), 'route patterns only, never a raw path').to.deep.equal(['/api/:accountId', '/metrics', '/openapi.json', '/webhooks/:accountId', 'unmatched']);
+    // Seven Bearer requests with one token: the first reads the database, the token cache answers the rest.
+    expect(value(before, AUTHENTICATIONS, { source: 'database' })).to.equal(1);
+    expect(value(before, AUTHENTICATIONS, { source: 'cache' })).to.equal(6);
     expect(value(before, 'specbase_webhooks_active')).to.equal(1);
     expect(value(before, 'specbase_outbox_pending_events'), 'api.created waits in the outbox').to.equal(1);
     clock.advance(90_000);

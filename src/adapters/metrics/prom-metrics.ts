@@ -50,6 +50,7 @@ export class PromMetrics implements Metrics {
   private readonly databaseRegistry = new Registry();
   private readonly durations: Histogram<'route' | 'method' | 'status_class'>;
   private readonly deliveries: Counter<'outcome'>;
+  private readonly tokenAuthentications: Counter<'source'>;
   private readonly outboxPending: Gauge;
   private readonly outboxAge: Gauge;
   private readonly activeWebhooks: Gauge;
@@ -70,6 +71,13 @@ export class PromMetrics implements Metrics {
     });
     // Every outcome from the start, so a rate over the first failure is not lost to a missing series.
     for (const outcome of OUTCOMES) this.deliveries.inc({ outcome }, 0);
+    this.tokenAuthentications = new Counter({
+      name: 'specbase_token_authentications_total',
+      help: 'API tokens authenticated, by where the token was found: cache (the token cache, no database read) or database.',
+      labelNames: ['source'],
+      registers: [this.registry],
+    });
+    for (const source of ['cache', 'database']) this.tokenAuthentications.inc({ source }, 0);
     this.outboxPending = new Gauge({
       name: 'specbase_outbox_pending_events',
       help: 'Outbox events not yet dispatched into webhook deliveries, in every account.',
@@ -90,6 +98,10 @@ export class PromMetrics implements Metrics {
 
   deliveryRecorded(outcome: DeliveryOutcomeKind): void {
     this.deliveries.inc({ outcome });
+  }
+
+  tokenAuthenticated(source: 'cache' | 'database'): void {
+    this.tokenAuthentications.inc({ source });
   }
 
   requestServed(request: ServedRequest): void {

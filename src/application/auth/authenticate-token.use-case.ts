@@ -2,6 +2,7 @@ import { ApiToken, isWellFormedApiToken } from '../../domain/token/api-token.agg
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { ApiTokenRepository, TokenHolder } from '../ports/api-token-repository.port.js';
 import type { Clock } from '../ports/clock.port.js';
+import { NO_METRICS, type Metrics } from '../ports/metrics.port.js';
 import type { TokenGenerator } from '../ports/token-generator.port.js';
 import type { ApplicationError } from '../shared/application-error.js';
 import type { Principal } from './principal.js';
@@ -18,6 +19,7 @@ export class AuthenticateToken {
     private readonly generator: TokenGenerator,
     private readonly clock: Clock,
     private readonly cache: TokenCache,
+    private readonly metrics: Metrics = NO_METRICS,
   ) {}
 
   async execute(presented: string): Promise<Result<Principal, ApplicationError>> {
@@ -27,8 +29,11 @@ export class AuthenticateToken {
     let holder = await this.cache.get(hash, now.getTime());
     if (holder === undefined) {
       [holder] = await this.tokens.findHolders([hash]);
+      this.metrics.tokenAuthenticated('database');
       if (holder === undefined) return err({ kind: 'Unauthenticated' });
       this.cache.put(holder, now.getTime());
+    } else {
+      this.metrics.tokenAuthenticated('cache');
     }
     const { token, user } = holder;
     if (token.useIsWorthRecording(now)) {

@@ -14,8 +14,10 @@ export type DeliveryOutcomeKind = 'success' | 'failure' | 'gave_up' | 'abandoned
 export interface Metrics {
   /** One delivery attempt (or abandonment) was recorded, i.e. its transaction committed. */
   deliveryRecorded(outcome: DeliveryOutcomeKind): void;
+  /** An API token was authenticated from the token cache (`cache`) or with a database read (`database`). */
+  tokenAuthenticated(source: 'cache' | 'database'): void;
 }
 export const Metrics = token<Metrics>('Metrics');
 
 /** Counts nothing: the default of whoever builds the use cases without a metrics adapter. */
-export const NO_METRICS: Metrics = { deliveryRecorded: () => undefined };
+export const NO_METRICS: Metrics = { deliveryRecorded: () => undefined, tokenAuthenticated: () => undefined };
