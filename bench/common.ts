@@ -59,6 +59,9 @@ export interface ReadyMessage {
   readonly url?: string;
   readonly token?: string;
   readonly accountId?: number;
+  /** The demo user's sign-in (serve-specbase.ts), for benchmarks that need HTTP Basic. */
+  readonly email?: string;
+  readonly password?: string;
 }
 
 function isReadyMessage(message: unknown): message is ReadyMessage {

@@ -33,6 +33,7 @@ import { performance } from 'node:perf_hooks';
 import { gunzipSync } from 'node:zlib';
 import {
   type Backend,
+  type SummaryRow,
   checkInterrupted,
   formatTable,
   Interrupted,
@@ -270,6 +271,20 @@ export async function benchImports(backends: readonly Backend[]): Promise<{ resu
 
 // ---------------------------------------------------------------------------------------------
 // Report
+
+export function summarizeImports(results: readonly ImportResult[]): SummaryRow[] {
+  return results.map((result) => {
+    const ratio = median(result.imports) / median(result.baselines);
+    return {
+      figure: `import ${result.fixture} [${result.backend}]`,
+      specbase: ms(median(result.imports)),
+      baseline: `${ms(median(result.baselines))} (parse + validate alone)`,
+      ratio: ratio.toFixed(2),
+      target: `<= ${TARGET_RATIO}x`,
+      met: ratio <= TARGET_RATIO,
+    };
+  });
+}
 
 export function reportImports(results: readonly ImportResult[]): void {
   const rows: string[][] = [['figure', 'Specbase import', 'baseline parse + validate', 'ratio', 'target']];

@@ -66,6 +66,8 @@ import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders, 
 import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   type Backend,
   backendsFromEnv,
@@ -80,6 +82,7 @@ import {
   startChild,
   stopAllChildren,
   stopChild,
+  type SummaryRow,
 } from './common.js';
 
 const SEEDED_APIS = 50;
@@ -90,6 +93,8 @@ const WINDOW_MS = 30_000;
 const REQUEST_TIMEOUT_MS = 30_000;
 const TICK_MS = 5;
 const RSS_TARGET = 0.1;
+/** Issue 9's ceiling on the resident memory after the run. */
+const RSS_LIMIT_MB = 200;
 /** The flat-memory window: the last 4 minutes, or the last 80% of a shorter run. */
 const FLAT_WINDOW_MS = 4 * 60_000;
 const DELIVERY_WAIT_MS = 60_000;
@@ -881,6 +886,12 @@ const msText = (value: number): string => (Number.isNaN(value) ? '-' : `${value 
 interface Verdict {
   readonly errorsOk: boolean;
   readonly rssOk: boolean;
+  readonly errors: number;
+  readonly minutes: number;
+  /** Lowest and highest RSS in the flat window (the last 4 minutes, or 80% of a shorter run), KB. */
+  readonly rssMinKb: number;
+  readonly rssMaxKb: number;
+  readonly spread: number;
 }
 
 function heapText(sample: Sample | undefined, pick: (h: NonNullable<Sample['heap']>) => number): string {
@@ -983,30 +994,48 @@ function report(result: LoadResult): Verdict {
     console.log('First errors:');
     for (const e of w.errorSamples) console.log(`  at ${(e.at / 1000).toFixed(1)} s ${e.what}: ${e.detail}`);
   }
-  return { errorsOk, rssOk };
+  return { errorsOk, rssOk, errors: w.errors, minutes: result.minutes, rssMinKb: min?.rssKb ?? NaN, rssMaxKb: max?.rssKb ?? NaN, spread };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Main
 
-async function main(): Promise<void> {
-  installSignalHandlers();
-  const options = parseOptions();
-  const backends = chooseBackends(options.database);
-  const verdicts: ({ backend: string } & Verdict)[] = [];
-  let failure: unknown;
+export type LoadVerdict = { readonly backend: string } & Verdict;
+
+/** Runs the mixed load on each backend, printing each report as its run ends. */
+export async function benchLoad(backends: readonly Backend[], options: Pick<Options, 'minutes' | 'rate'>): Promise<{ results: LoadVerdict[]; failure?: Error }> {
+  const results: LoadVerdict[] = [];
   try {
     // Each report as soon as its run ends: a later failure must not lose it.
     for (const backend of backends) {
-      const result = await loadBackend(backend, options);
-      verdicts.push({ backend: result.backend, ...report(result) });
+      const result = await loadBackend(backend, { ...options, database: 'both' });
+      results.push({ backend: result.backend, ...report(result) });
     }
+    return { results };
   } catch (error) {
-    failure = error;
+    return { results, failure: error instanceof Error ? error : new Error('load run failed', { cause: error }) };
   } finally {
     await stopAllChildren();
   }
-  if (failure !== undefined) throw failure instanceof Error ? failure : new Error('load run failed', { cause: failure });
+}
+
+/** Figure 7's memory rows: RSS below 200 MB and flat within 10% after the run. */
+export function summarizeLoad(results: readonly LoadVerdict[]): SummaryRow[] {
+  return results.map((r) => ({
+    figure: `RSS after ${r.minutes} min of mixed load at 200 req/s, ${r.errors} errors [${r.backend}]`,
+    specbase: `${mb(r.rssMinKb)}-${mb(r.rssMaxKb)} (spread ${(r.spread * 100).toFixed(1)}%)`,
+    baseline: '-',
+    ratio: '-',
+    target: `< ${RSS_LIMIT_MB} MB, flat < ${RSS_TARGET * 100}%`,
+    met: r.errorsOk && r.rssOk && r.rssMaxKb / 1024 < RSS_LIMIT_MB,
+  }));
+}
+
+async function main(): Promise<void> {
+  installSignalHandlers();
+  const options = parseOptions();
+  const { results: verdicts, failure } = await benchLoad(chooseBackends(options.database), options);
+  if (failure !== undefined) throw failure;
   console.log('');
   for (const v of verdicts) console.log(`${v.backend}: zero errors ${v.errorsOk ? 'PASS' : 'FAIL'}; RSS flat ${v.rssOk ? 'PASS' : 'FAIL'}`);
   const pass = verdicts.every((v) => v.errorsOk && v.rssOk);
@@ -1014,11 +1043,13 @@ async function main(): Promise<void> {
   if (!pass) process.exitCode = 1;
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof Interrupted || isInterrupted()) {
-    process.exitCode = 130;
-    return;
-  }
-  console.error('load run failed:', error);
-  process.exitCode = 1;
-});
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error: unknown) => {
+    if (error instanceof Interrupted || isInterrupted()) {
+      process.exitCode = 130;
+      return;
+    }
+    console.error('load run failed:', error);
+    process.exitCode = 1;
+  });
+}

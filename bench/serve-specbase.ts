@@ -72,5 +72,6 @@ if (running.demo === null) {
   console.error('serve-specbase: the database was not empty, so no demo token was bootstrapped');
   shutdown();
 } else {
-  process.send({ type: 'ready', url: running.url, token: running.demo.token, accountId: running.demo.accountId });
+  const { token, accountId, email, password } = running.demo;
+  process.send({ type: 'ready', url: running.url, token, accountId, email, password });
 }

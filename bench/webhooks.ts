@@ -47,6 +47,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChildProcess } from 'node:child_process';
 import {
   type Backend,
+  type SummaryRow,
   checkInterrupted,
   expectStatus,
   formatTable,
@@ -533,6 +534,35 @@ function percentile(values: readonly number[], p: number): number {
 }
 
 const ms = (value: number): string => `${value < 10 ? value.toFixed(1) : Math.round(value)} ms`;
+
+export function summarizeWebhooks(results: readonly WebhookResult[]): SummaryRow[] {
+  return results.flatMap((result) => {
+    const total = median(result.specbase.map((r) => r.rate));
+    const base = median(result.baseline);
+    const events = result.latency.map((s) => s.eventMs);
+    return [
+      {
+        figure: `webhook fan-out, ${result.events.toLocaleString('en-US')} events x ${WEBHOOKS} webhooks [${result.backend}]`,
+        specbase: `${rate(total)} deliveries/s`,
+        baseline: `${rate(base)}/s (plain loop of signed POSTs, ${WORKER_CONCURRENCY} in flight)`,
+        ratio: (total / base).toFixed(2),
+        target: `>= ${TARGET_RATIO}x`,
+        met: total / base >= TARGET_RATIO,
+      },
+      ...([
+        [50, TARGET_P50_MS],
+        [99, TARGET_P99_MS],
+      ] as const).map(([p, target]) => ({
+        figure: `event-to-delivery latency p${p}, low load [${result.backend}]`,
+        specbase: ms(percentile(events, p)),
+        baseline: `${ms(percentile(result.baselineLatency, p))} (one signed POST's round trip)`,
+        ratio: (percentile(events, p) / percentile(result.baselineLatency, p)).toFixed(1),
+        target: `< ${target} ms`,
+        met: percentile(events, p) < target,
+      })),
+    ];
+  });
+}
 
 export function reportWebhooks(results: readonly WebhookResult[]): void {
   const rows: string[][] = [['figure', 'Specbase', 'baseline', 'ratio', 'target']];
