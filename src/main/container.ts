@@ -71,6 +71,7 @@ import { JoseSigningKeyGenerator, JoseTokenSigner } from '../adapters/crypto/jos
 import { InMemoryRateLimiter } from '../adapters/memory/in-memory-rate-limiter.js';
 import { ApiRateLimiter, RateLimiter, RateLimits } from '../application/ports/rate-limiter.port.js';
 import { BatchedRateLimiter, TypeOrmRateLimiter } from '../adapters/persistence/typeorm-rate-limiter.js';
+import { SqliteReadCache } from '../adapters/persistence/sqlite-read-cache.js';
 import { SigningKeyGenerator, TokenSigner } from '../application/ports/token-signer.port.js';
 import {
   ConsentRepository,
@@ -200,7 +201,10 @@ function bindTypeOrm(c: Container, config: Config): void {
   }
   c.bind(TypeOrmDatabase).toResolvedValue(() => new TypeOrmDatabase(config.database));
   c.bind(StorageToken).toResolvedValue((db: TypeOrmDatabase) => db, [TypeOrmDatabase]);
-  c.bind(RepositoriesToken).toResolvedValue((db: TypeOrmDatabase, ids: IdGenerator) => typeOrmRepositories(db, db.read, ids), [
+  c.bind(RepositoriesToken).toResolvedValue(
+    (db: TypeOrmDatabase, ids: IdGenerator) =>
+      typeOrmRepositories(db, db.read, ids, undefined, db.dialect === 'sqlite' ? new SqliteReadCache(() => db.sqliteVersion()) : undefined),
+    [
     TypeOrmDatabase,
     IdGenerator,
   ]);

@@ -1,6 +1,7 @@
 import type { Transaction, UnitOfWork } from '../../src/application/ports/unit-of-work.port.js';
 import { InMemoryDatabase } from '../../src/adapters/memory/in-memory-unit-of-work.js';
 import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database.js';
+import { SqliteReadCache } from '../../src/adapters/persistence/sqlite-read-cache.js';
 import { TypeOrmUnitOfWork, typeOrmRepositories } from '../../src/adapters/persistence/typeorm-unit-of-work.js';
 import type { NewUser } from '../../src/domain/user/user.aggregate.js';
 import { forEachDatabase } from '../support/databases.js';
@@ -30,7 +31,8 @@ export function forEachImplementation(name: string, suite: (make: () => Promise<
       const ids = new SequentialIds();
       return {
         uow: new TypeOrmUnitOfWork(db, ids),
-        repos: typeOrmRepositories(db, db.read, ids),
+        // As the server builds them: on SQLite, reads outside transactions go through the read cache.
+        repos: typeOrmRepositories(db, db.read, ids, undefined, config.kind === 'sqlite' ? new SqliteReadCache(() => db.sqliteVersion()) : undefined),
         dispose: async () => {
           await db.close();
           await dispose();

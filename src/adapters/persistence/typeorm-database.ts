@@ -11,6 +11,10 @@ export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly path: string }
   | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string | undefined; readonly poolSize?: number | undefined };
 
+interface VersionStatement {
+  get(): string;
+}
+
 /** Runs `work` with an entity manager: outside a transaction, or inside one. */
 export type Run = <T>(work: (manager: EntityManager) => Promise<T>) => Promise<T>;
 
@@ -74,6 +78,20 @@ export class TypeOrmDatabase {
     this.lock = config.kind === 'sqlite' ? new Mutex() : undefined;
   }
 
+  /**
+   * SQLite only: a string that changes whenever a row of the database changes, from this
+   * connection (`total_changes()`) or another (`data_version`); what SqliteReadCache keys on.
+   */
+  sqliteVersion(): string {
+    if (this.versionStatement === undefined) {
+      const connection = (this.dataSource.driver as unknown as { databaseConnection: { prepare(sql: string): { pluck(): VersionStatement } } }).databaseConnection;
+      this.versionStatement = connection.prepare("SELECT total_changes() || ':' || data_version FROM pragma_data_version").pluck();
+    }
+    return this.versionStatement.get();
+  }
+
+  private versionStatement: VersionStatement | undefined;
+
   /** The PostgreSQL schema (DATABASE_SCHEMA) tables live in, if one is set. */
   get schemaName(): string | undefined {
     return this.config.kind === 'postgres' ? this.config.schema : undefined;
@@ -108,6 +126,7 @@ export class TypeOrmDatabase {
   }
 
   async close(): Promise<void> {
+    this.versionStatement = undefined;
     if (this.dataSource.isInitialized) await this.exclusive(() => this.dataSource.destroy());
   }
 

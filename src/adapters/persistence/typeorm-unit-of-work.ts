@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { IdGenerator } from '../../application/ports/id-generator.port.js';
 import type { Transaction, UnitOfWork } from '../../application/ports/unit-of-work.port.js';
 import type { Result } from '../../domain/shared/result.js';
+import type { SqliteReadCache } from './sqlite-read-cache.js';
 import type { Run, TypeOrmDatabase } from './typeorm-database.js';
 import {
   TypeOrmAccountRepository,
@@ -30,12 +31,16 @@ export interface WorkMarker {
   value: boolean;
 }
 
-export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenerator, work: WorkMarker = { value: false }): Transaction {
+/**
+ * The repositories over `run`. `readCache`: only for the ones outside transactions on SQLite (see
+ * SqliteReadCache); a transaction must read what it is about to change.
+ */
+export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenerator, work: WorkMarker = { value: false }, readCache?: SqliteReadCache): Transaction {
   return {
     accounts: new TypeOrmAccountRepository(run, db.schemas),
     users: new TypeOrmUserRepository(run, db.schemas),
     tokens: new TypeOrmApiTokenRepository(run, db.schemas, db.dialect),
-    apis: new TypeOrmApiRepository(run, db.schemas, db.dialect),
+    apis: new TypeOrmApiRepository(run, db.schemas, db.dialect, readCache),
     specs: new TypeOrmSpecRepository(run, db.schemas),
     releases: new TypeOrmReleaseRepository(run, db.schemas, db.dialect),
     outbox: new TypeOrmEventOutbox(run, db.schemas, ids, db.dialect, work),

@@ -6,7 +6,7 @@ import type { EventOutbox, OutboxBacklog, OutboxEvent } from '../../application/
 import type { IdGenerator } from '../../application/ports/id-generator.port.js';
 import type { UserRepository } from '../../application/ports/user-repository.port.js';
 import type { Page, PageRequest } from '../../application/shared/page.js';
-import { Api, type ApiId, type ApiType } from '../../domain/api/api.aggregate.js';
+import { Api, type ApiId, type ApiState, type ApiType } from '../../domain/api/api.aggregate.js';
 import type { Scope } from '../../domain/token/scope.js';
 import { eventPayload, type DomainEvent, type EventPayload } from '../../domain/events/domain-event.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
@@ -14,6 +14,7 @@ import { ApiToken, type ApiTokenId } from '../../domain/token/api-token.aggregat
 import { User, type NewUser } from '../../domain/user/user.aggregate.js';
 import type { Dialect } from './dialect.js';
 import { dateOf, forDialect, nullableDateOf, placeholderList, tableOf } from './raw-sql.js';
+import type { SqliteReadCache } from './sqlite-read-cache.js';
 import type { OutboxRow, Schemas, UserRow } from './schema.js';
 import { isIntegerKey, isStorableText, isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
 
@@ -180,8 +181,8 @@ interface ApiReadRow {
   update_date: Date | string;
 }
 
-function apiFromRow(row: ApiReadRow): Api {
-  return Api.rehydrate({
+function apiStateOf(row: ApiReadRow): ApiState {
+  return {
     id: row.id,
     accountId: Number(row.account_id),
     owner: { id: Number(row.user_id), nickname: row.owner_nickname ?? '' },
@@ -193,18 +194,28 @@ function apiFromRow(row: ApiReadRow): Api {
     version: row.version,
     creationDate: dateOf(row.creation_date),
     updateDate: dateOf(row.update_date),
-  });
+  };
 }
 
 export class TypeOrmApiRepository implements ApiRepository {
+  /**
+   * @param cache SQLite, outside transactions: `get` and `list` remembered until the database
+   *   changes (states are immutable, each call gets aggregates of its own)
+   */
   constructor(
     private readonly run: Run,
     private readonly s: Schemas,
     private readonly dialect: Dialect,
+    private readonly cache?: SqliteReadCache,
   ) {}
 
-  get(accountId: number, id: ApiId): Promise<Api | undefined> {
-    return this.find(accountId, id, false);
+  async get(accountId: number, id: ApiId): Promise<Api | undefined> {
+    const key = `api:${accountId}:${id}`;
+    const cached = this.cache?.get<ApiState | null>(key);
+    if (cached !== undefined) return cached === null ? undefined : Api.rehydrate(cached);
+    if (!isUuid(id) || !isIntegerKey(accountId)) return undefined;
+    const state = await this.one('a.id = ? AND a.account_id = ?', [id, accountId], false, key);
+    return state && Api.rehydrate(state);
   }
 
   /** PostgreSQL: `FOR UPDATE OF a`. SQLite has no row locks and needs none: its transactions run one at a time. */
@@ -212,26 +223,32 @@ export class TypeOrmApiRepository implements ApiRepository {
     return this.find(accountId, id, this.dialect === 'postgres');
   }
 
-  findByNickname(accountId: number, nickname: string): Promise<Api | undefined> {
-    if (!isIntegerKey(accountId) || !isStorableText(nickname)) return Promise.resolve(undefined);
-    return this.one('a.account_id = ? AND a.nickname = ?', [accountId, nickname], false);
+  async findByNickname(accountId: number, nickname: string): Promise<Api | undefined> {
+    if (!isIntegerKey(accountId) || !isStorableText(nickname)) return undefined;
+    const state = await this.one('a.account_id = ? AND a.nickname = ?', [accountId, nickname], false);
+    return state && Api.rehydrate(state);
   }
 
-  private find(accountId: number, id: ApiId, lock: boolean): Promise<Api | undefined> {
-    if (!isUuid(id) || !isIntegerKey(accountId)) return Promise.resolve(undefined);
-    return this.one('a.id = ? AND a.account_id = ?', [id, accountId], lock);
+  private async find(accountId: number, id: ApiId, lock: boolean): Promise<Api | undefined> {
+    if (!isUuid(id) || !isIntegerKey(accountId)) return undefined;
+    const state = await this.one('a.id = ? AND a.account_id = ?', [id, accountId], lock);
+    return state && Api.rehydrate(state);
   }
 
-  private one(where: string, parameters: unknown[], lock: boolean): Promise<Api | undefined> {
+  /** One API's state; remembered under `cacheKey` (also when there is none) if the repository caches. */
+  private one(where: string, parameters: unknown[], lock: boolean, cacheKey?: string): Promise<ApiState | undefined> {
     return this.run(async (m) => {
+      const version = cacheKey === undefined ? undefined : this.cache?.current();
       const rows = await m.query<ApiReadRow[]>(forDialect(this.dialect, `${this.select(m)} WHERE ${where}${lock ? ' FOR UPDATE OF a' : ''}`), parameters);
-      return rows[0] && apiFromRow(rows[0]);
+      const state = rows[0] && apiStateOf(rows[0]);
+      if (version !== undefined && cacheKey !== undefined) this.cache?.put(cacheKey, version, state ?? null);
+      return state;
     });
   }
 
   list(accountId: number, page: PageRequest<ApiId>): Promise<Page<Api, ApiId>> {
     if (!isIntegerKey(accountId)) return Promise.resolve({ items: [], next: null });
-    return this.page(page, () => ({ from: '', where: 'a.account_id = ?', parameters: [accountId] }));
+    return this.page(page, () => ({ from: '', where: 'a.account_id = ?', parameters: [accountId] }), `apis:${accountId}:${page.after ?? ''}:${page.limit}`);
   }
 
   listSharedWith(accountId: number, userId: number, page: PageRequest<ApiId>): Promise<Page<Api, ApiId>> {
@@ -244,20 +261,28 @@ export class TypeOrmApiRepository implements ApiRepository {
   }
 
   /** A page in id (creation) order after the cursor: an index range scan, never OFFSET. */
-  private page(
+  private async page(
     page: PageRequest<ApiId>,
     filter: (m: EntityManager) => { readonly from: string; readonly where: string; readonly parameters: unknown[] },
+    cacheKey?: string,
   ): Promise<Page<Api, ApiId>> {
-    if (page.after !== undefined && !isUuid(page.after)) return Promise.resolve({ items: [], next: null });
-    return this.run(async (m) => {
-      const { from, where, parameters } = filter(m);
-      const after = page.after === undefined ? '' : ' AND a.id > ?';
-      const sql = `${this.select(m)}${from} WHERE ${where}${after} ORDER BY a.id LIMIT ?`;
-      const values = [...parameters, ...(page.after === undefined ? [] : [page.after]), page.limit + 1];
-      const rows = await m.query<ApiReadRow[]>(forDialect(this.dialect, sql), values);
-      const items = rows.slice(0, page.limit).map(apiFromRow);
-      return { items, next: rows.length > page.limit ? (items.at(-1)?.id ?? null) : null };
-    });
+    if (page.after !== undefined && !isUuid(page.after)) return { items: [], next: null };
+    const cached = cacheKey === undefined ? undefined : this.cache?.get<Page<ApiState, ApiId>>(cacheKey);
+    const states =
+      cached ??
+      (await this.run(async (m) => {
+        const version = cacheKey === undefined ? undefined : this.cache?.current();
+        const { from, where, parameters } = filter(m);
+        const after = page.after === undefined ? '' : ' AND a.id > ?';
+        const sql = `${this.select(m)}${from} WHERE ${where}${after} ORDER BY a.id LIMIT ?`;
+        const values = [...parameters, ...(page.after === undefined ? [] : [page.after]), page.limit + 1];
+        const rows = await m.query<ApiReadRow[]>(forDialect(this.dialect, sql), values);
+        const items = rows.slice(0, page.limit).map(apiStateOf);
+        const found = { items, next: rows.length > page.limit ? (items.at(-1)?.id ?? null) : null };
+        if (version !== undefined && cacheKey !== undefined) this.cache?.put(cacheKey, version, found);
+        return found;
+      }));
+    return { items: states.items.map((state) => Api.rehydrate(state)), next: states.next };
   }
 
   /** APIs with just the owner's nickname joined: one query, no password hash or e-mail read. */
