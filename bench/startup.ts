@@ -1,0 +1,505 @@
+/**
+ * The startup benchmark (issue 9): how long the built server takes from process start to serving.
+ *
+ * Target (from the issue): from spawn to the first 200 from /healthz under 1 s on SQLite.
+ *
+ * - Specbase: `node dist/main/cli.js serve` (the build `npm run start` runs; this benchmark
+ *   refuses a dist/ older than src/: run `npm run build` first), NODE_ENV=production, the default
+ *   log level with stdout discarded, SQLite, on 127.0.0.1 and a free port:
+ *   - fresh: on a new SQLite file, so the start runs every migration, makes a signing key and
+ *     bootstraps the demo user and token (scrypt);
+ *   - restart: again on the file the fresh start of the same round left.
+ * - Baselines, spawned the same way (child_process.spawn of process.execPath, same environment):
+ *   a bare node:http script answering 200 on every path (so the table has a ratio), and
+ *   `node -e 0`, to its exit (what starting node itself costs).
+ * - Time to healthy: from just before spawn() until a GET /healthz answers 200, polled every
+ *   2 ms on a new connection (a refused connection answers at once); then until /readyz answers
+ *   200. One untimed warm-up round (the OS file cache), then BENCH_STARTUP_RUNS (default 5)
+ *   rounds of fresh, restart, bare node:http, node -e 0; medians.
+ *
+ * Where the time goes, two ways:
+ * - phases: the steps startServer takes (src/main/server.ts), timed one by one in a plain node
+ *   process that imports dist/index.js and runs them in the same order (import, container, open,
+ *   migrate, signing key, demo bootstrap, worker + app + listen), fresh and restart, 3 runs each,
+ *   medians; with the number of CommonJS modules loaded. A mirror of startServer, so it drifts if
+ *   startServer changes: the spawn figures above are the measurement, this only splits them;
+ * - a V8 CPU profile (`node --cpu-prof`) of one fresh `serve`, cut where /healthz first answered:
+ *   node's own start before the profiler runs, loading modules (by kind: compiling, resolving,
+ *   reading files, parsing CommonJS exports for ESM imports, running module bodies) and which
+ *   packages' loading costs most, garbage collection, waiting (idle: I/O, the thread pool), and
+ *   the app's own start-up code.
+ *
+ * SQLite only: a PostgreSQL start adds connecting to a database server, which measures the server.
+ * `node --import tsx bench/startup.ts` runs it alone.
+ *
+ * A report, not a test: exits 0 whether or not the target is met; non-zero only when something
+ * crashed (or was interrupted).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { get } from 'node:http';
+import { createServer } from 'node:net';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
+import { type Backend, checkInterrupted, formatTable, median, onInterrupt, ROOT, runIfMain, stopChild, type SummaryRow } from './common.js';
+
+function positiveIntegerFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, not ${raw}`);
+  return value;
+}
+
+const RUNS = positiveIntegerFromEnv('BENCH_STARTUP_RUNS', 5);
+const PHASE_RUNS = 3;
+const TARGET_MS = 1_000;
+const POLL_MS = 2;
+const START_TIMEOUT_MS = 30_000;
+const CLI = join(ROOT, 'dist', 'main', 'cli.js');
+const INDEX = join(ROOT, 'dist', 'index.js');
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+
+const running = new Set<ChildProcess>();
+onInterrupt(() => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function statusOf(port: number, path: string): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const req = get({ host: '127.0.0.1', port, path, agent: false, timeout: 2_000 }, (res) => {
+      res.resume();
+      res.once('end', () => resolve(res.statusCode));
+    });
+    req.once('timeout', () => req.destroy());
+    req.once('error', () => resolve(undefined));
+  });
+}
+
+function spawnNode(args: readonly string[], env: NodeJS.ProcessEnv, stdout: 'ignore' | 'pipe'): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', stdout, 'pipe'] });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  let text = '';
+  child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+  return { child, output: () => text };
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+async function until200(port: number, path: string, child: ChildProcess, output: () => string, t0: number): Promise<number> {
+  for (;;) {
+    checkInterrupted();
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server exited before ${path} answered 200:\n${output().slice(-2_000)}`);
+    if ((await statusOf(port, path)) === 200) return performance.now();
+    if (performance.now() - t0 > START_TIMEOUT_MS) throw new Error(`${path} did not answer 200 within ${START_TIMEOUT_MS} ms:\n${output().slice(-2_000)}`);
+    await sleep(POLL_MS);
+  }
+}
+
+export interface Start {
+  /** ms from spawn to the first 200 from /healthz, then from /readyz. */
+  readonly healthyMs: number;
+  readonly readyMs: number;
+}
+
+/** Spawns `node <args>` with PORT set, times it to healthy and ready, and stops it. `hrtimeUs` gets the spawn and healthy instants on the clock V8's profiles use. */
+async function timeStart(args: readonly string[], env: NodeJS.ProcessEnv, hrtimeUs?: { spawn: number; healthy: number }): Promise<Start> {
+  const port = await freePort();
+  const spawnUs = Number(process.hrtime.bigint() / 1_000n);
+  const t0 = performance.now();
+  const { child, output } = spawnNode(args, { ...env, PORT: String(port) }, 'ignore');
+  try {
+    const healthy = await until200(port, '/healthz', child, output, t0);
+    const healthyUs = Number(process.hrtime.bigint() / 1_000n);
+    const ready = await until200(port, '/readyz', child, output, t0);
+    if (hrtimeUs) Object.assign(hrtimeUs, { spawn: spawnUs, healthy: healthyUs });
+    return { healthyMs: healthy - t0, readyMs: ready - t0 };
+  } finally {
+    await stopChild(child);
+  }
+}
+
+async function timeNodeExit(env: NodeJS.ProcessEnv): Promise<number> {
+  const t0 = performance.now();
+  const { child, output } = spawnNode(['-e', '0'], env, 'ignore');
+  const code = await exited(child);
+  if (code !== 0) throw new Error(`node -e 0 exited with ${code}: ${output()}`);
+  return performance.now() - t0;
+}
+
+const BARE_SERVER = `import { createServer } from 'node:http';
+const server = createServer((req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end('{"status":"ok"}');
+});
+server.listen(Number(process.env.PORT), '127.0.0.1');
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
+`;
+
+// ---------------------------------------------------------------------------------------------
+// Phases: startServer's steps one by one (see the header)
+
+const PHASES_SCRIPT = `
+import { once } from 'node:events';
+import { createRequire } from 'node:module';
+const phases = [['node starts (before the first line of a script)', performance.now()]];
+let last = performance.now();
+const mark = (name) => { const now = performance.now(); phases.push([name, now - last]); last = now; };
+const lib = await import(process.env.SPECBASE_INDEX_URL);
+mark('import dist/index.js (every module the server loads)');
+const container = lib.buildContainer(lib.loadConfig(process.env));
+mark('loadConfig + buildContainer');
+const storage = container.get(lib.StorageToken);
+await storage.open();
+mark('open the database');
+await storage.migrate();
+mark('migrate');
+await container.get(lib.SigningKeys).ensure();
+mark('signing key (made on first start)');
+const demo = await container.get(lib.BootstrapDemo).execute();
+if (!demo.ok) throw new Error('bootstrap failed: ' + demo.error.kind);
+mark('demo bootstrap (user + token on first start)');
+const worker = container.get(lib.WebhookWorker);
+worker.start();
+const server = lib.createApp(container).listen(0, '127.0.0.1');
+await once(server, 'listening');
+mark('webhook worker + createApp + listen');
+const cjs = Object.keys(createRequire(process.cwd() + '/').cache);
+const byPackage = {};
+for (const file of cjs) {
+  const name = /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(file)?.[1] ?? '(other)';
+  byPackage[name] = (byPackage[name] ?? 0) + 1;
+}
+process.stdout.write('PHASES ' + JSON.stringify({ phases, cjsModules: cjs.length, byPackage, bootstrapped: demo.value !== null }) + '\\n');
+await worker.stop();
+await new Promise((resolve) => server.close(resolve));
+await storage.close();
+process.exit(0);
+`;
+
+export interface PhaseRun {
+  readonly phases: readonly (readonly [string, number])[];
+  readonly cjsModules: number;
+  readonly byPackage: Readonly<Record<string, number>>;
+}
+
+async function phaseRun(env: NodeJS.ProcessEnv, fresh: boolean): Promise<PhaseRun> {
+  const { child, output } = spawnNode(['--input-type=module', '-e', PHASES_SCRIPT], { ...env, SPECBASE_INDEX_URL: pathToFileURL(INDEX).href }, 'pipe');
+  const code = await exited(child);
+  const line = output().split('\n').find((l) => l.startsWith('PHASES '))?.slice('PHASES '.length);
+  if (code !== 0 || line === undefined) throw new Error(`the phase script failed (exit ${code}):\n${output().slice(-2_000)}`);
+  const run = JSON.parse(line) as PhaseRun & { bootstrapped: boolean };
+  if (run.bootstrapped !== fresh) throw new Error(`the phase script ${fresh ? 'did not bootstrap a fresh' : 'bootstrapped an existing'} database`);
+  return { phases: run.phases, cjsModules: run.cjsModules, byPackage: run.byPackage };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The CPU profile of one fresh start
+
+interface ProfileNode {
+  readonly id: number;
+  readonly callFrame: { readonly functionName: string; readonly url: string };
+  readonly children?: readonly number[];
+}
+
+interface CpuProfile {
+  readonly nodes: readonly ProfileNode[];
+  readonly startTime: number;
+  readonly samples: readonly number[];
+  readonly timeDeltas: readonly number[];
+}
+
+export interface ProfileSummary {
+  /** spawn -> /healthz 200 in this (profiled) run. */
+  readonly healthyMs: number;
+  /** spawn -> the profiler's first sample: node's own start. */
+  readonly beforeProfilerMs: number;
+  /** ms by what the main thread did, until /healthz answered. */
+  readonly kinds: readonly (readonly [string, number])[];
+  /** ms of module loading by the package being loaded (the innermost package frame on the stack). */
+  readonly loadingByPackage: readonly (readonly [string, number])[];
+}
+
+const packageOf = (url: string): string | undefined =>
+  /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1] ?? (url.includes('/dist/') ? 'specbase (dist/)' : undefined);
+
+const COMPILING = new Set(['wrapSafe', 'compileSourceTextModule', 'compileFunction', 'compileFunctionForCJSLoader', 'compileForInternalLoader', 'ModuleWrap']);
+const RESOLVING = new Set(['tryFile', 'tryExtensions', 'tryPackage', 'internalModuleStat', 'realpathSync', 'internalModuleReadJSON', 'URL', 'getPathFromURLPosix', 'stat']);
+const READING = new Set(['openFileHandle', 'read', 'readFileUtf8', 'readFileSync', 'fstat', 'close', 'assertEncoding', 'getSource']);
+
+/** What a sample taken while a module loads is spent on, by its innermost frame. */
+function loadingKind(leaf: ProfileNode['callFrame']): string {
+  const { functionName: fn, url } = leaf;
+  if (COMPILING.has(fn)) return 'loading modules: compiling';
+  if (url.includes('cjs-module-lexer')) return 'loading modules: parsing CommonJS exports (ESM imports of CommonJS)';
+  if (RESOLVING.has(fn) || url.includes('modules/esm/resolve') || url.includes('package_json_reader') || url === 'node:path' || /^Module\._(findPath|resolveFilename|resolveLookupPaths|nodeModulePaths)$/.test(fn)) {
+    return 'loading modules: resolving (stat, realpath, package.json)';
+  }
+  if (READING.has(fn) || url === 'node:fs' || url.startsWith('node:internal/fs')) return 'loading modules: reading files';
+  if (fn === 'parse' && url === '') return 'loading modules: JSON.parse (package.json, .json modules)';
+  if (packageOf(url) !== undefined) return 'loading modules: running module bodies';
+  return 'loading modules: other loader work';
+}
+
+function summarizeProfile(profile: CpuProfile, spawnUs: number, healthyUs: number): ProfileSummary {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const kinds = new Map<string, number>();
+  const packages = new Map<string, number>();
+  const add = (map: Map<string, number>, key: string, us: number) => map.set(key, (map.get(key) ?? 0) + us);
+  let t = profile.startTime;
+  for (let i = 0; i < profile.samples.length; i++) {
+    t += profile.timeDeltas[i] ?? 0;
+    if (t > healthyUs) break;
+    const us = profile.timeDeltas[i + 1] ?? 0;
+    const leaf = byId.get(profile.samples[i]!)!;
+    const name = leaf.callFrame.functionName;
+    if (name === '(idle)') add(kinds, 'idle (waiting: I/O, the thread pool, timers)', us);
+    else if (name === '(garbage collector)') add(kinds, 'garbage collection', us);
+    else if (name === '(program)') add(kinds, 'V8 and native code outside JavaScript', us);
+    else {
+      let loading = false;
+      let pkg: string | undefined;
+      for (let id: number | undefined = leaf.id; id !== undefined; id = parent.get(id)) {
+        const frame = byId.get(id)!.callFrame;
+        pkg ??= packageOf(frame.url);
+        if (frame.url.startsWith('node:internal/modules/')) loading = true;
+      }
+      if (loading) {
+        add(kinds, loadingKind(leaf.callFrame), us);
+        add(packages, pkg ?? '(node internals)', us);
+      } else add(kinds, "the app's start-up code (config, container, database, keys, bootstrap, listen)", us);
+    }
+  }
+  const sorted = (map: Map<string, number>) => [...map].map(([k, us]) => [k, us / 1_000] as const).sort((a, b) => b[1] - a[1]);
+  return { healthyMs: (healthyUs - spawnUs) / 1_000, beforeProfilerMs: (profile.startTime - spawnUs) / 1_000, kinds: sorted(kinds), loadingByPackage: sorted(packages) };
+}
+
+async function profiledStart(env: NodeJS.ProcessEnv, dir: string): Promise<ProfileSummary> {
+  await mkdir(dir, { recursive: true });
+  const at = { spawn: 0, healthy: 0 };
+  await timeStart(['--cpu-prof', `--cpu-prof-dir=${dir}`, CLI, 'serve'], env, at);
+  const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
+  if (file === undefined) throw new Error(`no CPU profile was written into ${dir}`);
+  return summarizeProfile(JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile, at.spawn, at.healthy);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The benchmark
+
+export interface StartupResult {
+  readonly backend: string;
+  readonly fresh: readonly Start[];
+  readonly restart: readonly Start[];
+  readonly bare: readonly Start[];
+  readonly nodeExit: readonly number[];
+  readonly phases: { readonly fresh: readonly PhaseRun[]; readonly restart: readonly PhaseRun[] };
+  readonly profile: ProfileSummary;
+  /** The 1-minute load average before and after. */
+  readonly load: readonly [number, number];
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+function checkBuild(): void {
+  if (!existsSync(CLI) || !existsSync(INDEX)) throw new Error(`${CLI} is missing: run npm run build first`);
+  if (statSync(CLI).mtimeMs < newestMtime(join(ROOT, 'src'))) throw new Error('dist/ is older than src/: run npm run build first');
+}
+
+/** Runs the startup benchmark (on SQLite whatever `backends` holds); returns what it measured, and the error that stopped it, if any. */
+export async function benchStartup(backends: readonly Backend[]): Promise<{ results: StartupResult[]; failure?: Error }> {
+  if (backends.some((b) => b.databaseUrl !== undefined)) console.log('(startup is measured on SQLite only)');
+  const tmp = await mkdtemp(join(tmpdir(), 'specbase-startup-'));
+  try {
+    checkBuild();
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', DATABASE_URL: '', DATABASE_SCHEMA: '', HOST: '127.0.0.1', LOG_LEVEL: '' };
+    const bareScript = join(tmp, 'bare-http-server.mjs');
+    await writeFile(bareScript, BARE_SERVER);
+    const load0 = loadavg()[0]!;
+    let files = 0;
+    const sqlite = () => ({ ...env, SQLITE_PATH: join(tmp, `specbase-${++files}.sqlite`) });
+
+    const fresh: Start[] = [];
+    const restart: Start[] = [];
+    const bare: Start[] = [];
+    const nodeExit: number[] = [];
+    const line = (s: Start) => `${Math.round(s.healthyMs)}/${Math.round(s.readyMs)} ms`;
+    for (let round = 0; round <= RUNS; round++) {
+      const dbEnv = sqlite();
+      const f = await timeStart([CLI, 'serve'], dbEnv);
+      const r = await timeStart([CLI, 'serve'], dbEnv);
+      const b = await timeStart([bareScript], env);
+      const n = await timeNodeExit(env);
+      const label = round === 0 ? 'warm-up' : `round ${round}/${RUNS}`;
+      console.log(`[startup] ${label} (healthy/ready): fresh ${line(f)}, restart ${line(r)}, bare node:http ${line(b)}, node -e 0 ${Math.round(n)} ms`);
+      if (round === 0) continue;
+      fresh.push(f);
+      restart.push(r);
+      bare.push(b);
+      nodeExit.push(n);
+    }
+
+    const phases = { fresh: [] as PhaseRun[], restart: [] as PhaseRun[] };
+    for (let run = 0; run < PHASE_RUNS; run++) {
+      const dbEnv = sqlite();
+      phases.fresh.push(await phaseRun(dbEnv, true));
+      phases.restart.push(await phaseRun(dbEnv, false));
+    }
+    console.log(`[startup] phases timed (${PHASE_RUNS} fresh, ${PHASE_RUNS} restart)`);
+    const profile = await profiledStart(sqlite(), join(tmp, 'profile'));
+    console.log(`[startup] CPU profile of a fresh start: ${Math.round(profile.healthyMs)} ms to healthy under the profiler`);
+    return { results: [{ backend: 'SQLite', fresh, restart, bare, nodeExit, phases, profile, load: [load0, loadavg()[0]!] }] };
+  } catch (error) {
+    return { results: [], failure: error instanceof Error ? error : new Error('startup bench failed', { cause: error }) };
+  } finally {
+    for (const child of running) child.kill('SIGKILL');
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Figures and the report
+
+const ms = (value: number): string => `${Math.round(value).toLocaleString('en-US')} ms`;
+
+interface Medians {
+  readonly healthy: number;
+  readonly ready: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+function medians(starts: readonly Start[]): Medians {
+  const healthy = starts.map((s) => s.healthyMs);
+  return { healthy: median(healthy), ready: median(starts.map((s) => s.readyMs)), min: Math.min(...healthy), max: Math.max(...healthy) };
+}
+
+/** The lines of the table `npm run bench` ends with. */
+export function summarizeStartup(results: readonly StartupResult[]): SummaryRow[] {
+  const rows: SummaryRow[] = [];
+  for (const result of results) {
+    const bare = medians(result.bare);
+    for (const [name, starts] of [
+      ['fresh database (migrations + demo bootstrap)', result.fresh],
+      ['restart on an existing database', result.restart],
+    ] as const) {
+      const m = medians(starts);
+      for (const [probe, value, baseline] of [
+        ['healthy (/healthz 200)', m.healthy, bare.healthy],
+        ['ready (/readyz 200)', m.ready, bare.ready],
+      ] as const) {
+        rows.push({
+          figure: `startup to ${probe}, ${name} [${result.backend}]`,
+          specbase: ms(value),
+          baseline: `${ms(baseline)} (bare node:http script)`,
+          ratio: (value / baseline).toFixed(1),
+          target: `< ${TARGET_MS / 1_000} s`,
+          met: value < TARGET_MS,
+        });
+      }
+    }
+  }
+  return rows;
+}
+
+function phaseMedians(runs: readonly PhaseRun[]): Map<string, number> {
+  const names = runs[0]?.phases.map(([name]) => name) ?? [];
+  return new Map(names.map((name) => [name, median(runs.map((run) => run.phases.find(([n]) => n === name)?.[1] ?? 0))]));
+}
+
+export function reportStartup(results: readonly StartupResult[]): void {
+  for (const result of results) {
+    const fresh = medians(result.fresh);
+    const restart = medians(result.restart);
+    const bare = medians(result.bare);
+    const nodeExit = median(result.nodeExit);
+    console.log('');
+    console.log(
+      `Startup: spawn to the first 200 from /healthz (then /readyz), polled every ${POLL_MS} ms; median of ${RUNS} rounds after a warm-up ` +
+        `[${result.backend}; load average ${result.load[0].toFixed(1)} -> ${result.load[1].toFixed(1)} on ${availableParallelism()} cores]`,
+    );
+    console.log('');
+    const rows: string[][] = [['figure', 'to healthy', 'min-max', 'to ready', 'x bare node:http', 'target']];
+    const verdict = (value: number) => `< ${TARGET_MS / 1_000} s: ${value < TARGET_MS ? 'met' : 'NOT met'}`;
+    rows.push(['node dist/main/cli.js serve, fresh SQLite file', ms(fresh.healthy), `${Math.round(fresh.min)}-${Math.round(fresh.max)}`, ms(fresh.ready), (fresh.healthy / bare.healthy).toFixed(1), verdict(fresh.healthy)]);
+    rows.push(['node dist/main/cli.js serve, restart', ms(restart.healthy), `${Math.round(restart.min)}-${Math.round(restart.max)}`, ms(restart.ready), (restart.healthy / bare.healthy).toFixed(1), verdict(restart.healthy)]);
+    rows.push(['bare node:http script (baseline)', ms(bare.healthy), `${Math.round(bare.min)}-${Math.round(bare.max)}`, ms(bare.ready), '1.0', '-']);
+    rows.push(['node -e 0, to its exit', ms(nodeExit), `${Math.round(Math.min(...result.nodeExit))}-${Math.round(Math.max(...result.nodeExit))}`, '-', '-', '-']);
+    console.log(formatTable(rows));
+
+    console.log('');
+    console.log(`Where the time goes: startServer's steps timed one by one in a plain node process (median of ${PHASE_RUNS} each)`);
+    console.log('');
+    const freshPhases = phaseMedians(result.phases.fresh);
+    const restartPhases = phaseMedians(result.phases.restart);
+    const phaseRows: string[][] = [['phase', 'fresh', 'restart']];
+    for (const [name, value] of freshPhases) phaseRows.push([name, ms(value), ms(restartPhases.get(name) ?? 0)]);
+    const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+    phaseRows.push(['total (to listening)', ms(sum(freshPhases)), ms(sum(restartPhases))]);
+    console.log(formatTable(phaseRows));
+    const modules = result.phases.fresh[0];
+    if (modules) {
+      const top = Object.entries(modules.byPackage)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 8)
+        .map(([name, count]) => `${name} ${count}`)
+        .join(', ');
+      console.log(`CommonJS modules loaded: ${modules.cjsModules} (${top}); the ES modules of dist/ and the ESM-only packages come on top`);
+    }
+
+    const profile = result.profile;
+    console.log('');
+    console.log(`CPU profile of one fresh start (node --cpu-prof, which slows it): ${ms(profile.healthyMs)} from spawn to healthy`);
+    console.log('');
+    const profileRows: string[][] = [['main thread, spawn to healthy', 'ms', 'share']];
+    profileRows.push(["node's own start, before the profiler runs", ms(profile.beforeProfilerMs), `${Math.round((100 * profile.beforeProfilerMs) / profile.healthyMs)}%`]);
+    for (const [kind, value] of profile.kinds) profileRows.push([kind, ms(value), `${Math.round((100 * value) / profile.healthyMs)}%`]);
+    console.log(formatTable(profileRows));
+    console.log(
+      `Module loading by package (the innermost package on the stack; its requires of other packages count to them): ` +
+        profile.loadingByPackage
+          .slice(0, 10)
+          .map(([name, value]) => `${name} ${ms(value)}`)
+          .join(', '),
+    );
+    console.log('');
+    console.log(
+      `Target (spawn to healthy < ${TARGET_MS / 1_000} s on SQLite): fresh ${fresh.healthy < TARGET_MS ? 'met' : 'NOT met'}, restart ${restart.healthy < TARGET_MS ? 'met' : 'NOT met'}`,
+    );
+  }
+  console.log('(a report, not a test: the exit code does not depend on the target)');
+}
+
+// ---------------------------------------------------------------------------------------------
+// `node --import tsx bench/startup.ts`
+
+runIfMain(import.meta.url, 'startup bench', benchStartup, reportStartup);
