@@ -149,7 +149,16 @@ async function startSpecbase(prepared: PreparedBackend): Promise<Server> {
 
 async function getJson<T>(server: Server, path: string): Promise<T> {
   checkInterrupted();
-  const response = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${server.token}` } });
+  const send = () => fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${server.token}` } });
+  let response: Response;
+  try {
+    response = await send();
+  } catch (error) {
+    // A pooled keep-alive connection the server closed (after its 5 s keepAliveTimeout) while
+    // this process was busy seeding, before fetch saw the close: a GET may simply be sent again.
+    if ((error as { cause?: { code?: unknown } }).cause?.code !== 'UND_ERR_SOCKET') throw error;
+    response = await send();
+  }
   return JSON.parse(await expectStatus(response, 200, `GET ${path}`)) as T;
 }
 
