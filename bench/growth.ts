@@ -50,7 +50,9 @@
  *     longer), then BENCH_GROWTH_IMPORT_RUNS (default 5) rounds of N, 2N, 4N; medians. Criterion:
  *     time(4N) / time(N) between 3 and 5. Linear cost with a small fixed part gives a little under
  *     4; n log n a little over; quadratic 16. The marginal cost (ms per MB between N and 2N, and
- *     between 2N and 4N) is reported as well: constant when the growth is linear.
+ *     between 2N and 4N) is reported as well: constant when the growth is linear. So is the CPU
+ *     time the Specbase process used for each import (bench/proc-cpu.ts; not the PostgreSQL
+ *     server's), which other work on the machine hardly changes, with its own 4N / N ratio.
  *
  * Runs on SQLite always, and on PostgreSQL too when BENCH_DATABASE_URL or TEST_DATABASE_URL is set
  * (throw-away schemas). BENCH_GROWTH_APIS (default 100000, a multiple of 1000) sets the large
@@ -89,6 +91,7 @@ import {
   type SummaryRow,
 } from './common.js';
 import { generatedSwagger } from './generated-swagger.js';
+import { cpuMs } from './proc-cpu.js';
 
 function positiveIntegerFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -607,8 +610,14 @@ function importSizes(): ImportSize[] {
 
 let imports = 0;
 
-/** One import; the client's wall time in ms, from sending the request to having read the 201. */
-async function importOnce(server: Server, size: ImportSize): Promise<number> {
+interface ImportRun {
+  /** The client's wall time, from sending the request to having read the 201. */
+  readonly ms: number;
+  /** CPU time the Specbase process used meanwhile (Linux), not the database server's. */
+  readonly cpuMs: number | undefined;
+}
+
+async function importOnce(server: Server, size: ImportSize): Promise<ImportRun> {
   checkInterrupted();
   const nickname = `growth-import-${++imports}`;
   const boundary = `----specbase-growth-${imports}`;
@@ -623,6 +632,7 @@ async function importOnce(server: Server, size: ImportSize): Promise<number> {
   const timer = setTimeout(() => controller.abort(new Error(`import ${size.label} took over ${IMPORT_TIMEOUT_MS} ms`)), IMPORT_TIMEOUT_MS);
   inFlight.add(controller);
   try {
+    const cpuStart = cpuMs(server.child.pid);
     const start = performance.now();
     const response = await fetch(`${server.url}/api/${server.accountId}/import`, {
       method: 'POST',
@@ -632,12 +642,13 @@ async function importOnce(server: Server, size: ImportSize): Promise<number> {
     });
     const text = await response.text();
     const elapsed = performance.now() - start;
+    const cpuEnd = cpuMs(server.child.pid);
     if (response.status !== 201) throw new Error(`import ${size.label}: expected HTTP 201, got ${response.status}: ${text.slice(0, 500)}`);
     const counts = (JSON.parse(text) as { counts?: { endpoints?: unknown; models?: unknown } }).counts;
     if (counts?.endpoints !== size.operations || counts.models !== size.definitions) {
       throw new Error(`import ${size.label}: ${String(counts?.endpoints)} endpoints and ${String(counts?.models)} models, expected ${size.operations} and ${size.definitions}`);
     }
-    return elapsed;
+    return { ms: elapsed, cpuMs: cpuStart === undefined || cpuEnd === undefined ? undefined : cpuEnd - cpuStart };
   } finally {
     clearTimeout(timer);
     inFlight.delete(controller);
@@ -647,7 +658,7 @@ async function importOnce(server: Server, size: ImportSize): Promise<number> {
 export interface ImportGrowthResult {
   readonly kind: 'import';
   readonly backend: string;
-  readonly sizes: readonly { readonly label: string; readonly paths: number; readonly bytes: number; readonly runs: readonly number[] }[];
+  readonly sizes: readonly { readonly label: string; readonly paths: number; readonly bytes: number; readonly runs: readonly ImportRun[] }[];
   /** The 1-minute load average before and after the measurement. */
   readonly load: readonly [number, number];
 }
@@ -662,13 +673,14 @@ async function benchImportGrowth(backend: Backend): Promise<ImportGrowthResult> 
       `[${backend.name}] import: Specbase at ${server.url}; ` + sizes.map((s) => `${s.label} = ${s.paths} paths, ${(s.bytes.length / 1e6).toFixed(2)} MB`).join('; '),
     );
     const loadBefore = loadavg()[0]!;
-    for (const size of sizes) console.log(`[${backend.name}] import warm-up ${size.label}: ${Math.round(await importOnce(server, size))} ms`);
-    const runs = sizes.map(() => [] as number[]);
+    for (const size of sizes) console.log(`[${backend.name}] import warm-up ${size.label}: ${Math.round((await importOnce(server, size)).ms)} ms`);
+    const runs = sizes.map(() => [] as ImportRun[]);
     for (let round = 1; round <= IMPORT_RUNS; round++) {
       // Alternate the order, so no size always follows the largest one's leftovers (GC).
       const order = round % 2 === 1 ? [0, 1, 2] : [2, 1, 0];
       for (const i of order) runs[i]!.push(await importOnce(server, sizes[i]!));
-      console.log(`[${backend.name}] import round ${round}/${IMPORT_RUNS}: ` + sizes.map((s, i) => `${s.label} ${Math.round(runs[i]!.at(-1)!)} ms`).join(', '));
+      const cpu = (run: ImportRun) => (run.cpuMs === undefined ? '' : ` (CPU ${Math.round(run.cpuMs)} ms)`);
+      console.log(`[${backend.name}] import round ${round}/${IMPORT_RUNS}: ` + sizes.map((s, i) => `${s.label} ${Math.round(runs[i]!.at(-1)!.ms)} ms${cpu(runs[i]!.at(-1)!)}`).join(', '));
     }
     return { kind: 'import', backend: backend.name, sizes: sizes.map((s, i) => ({ label: s.label, paths: s.paths, bytes: s.bytes.length, runs: runs[i]! })), load: [loadBefore, loadavg()[0]!] };
   } finally {
@@ -737,20 +749,49 @@ function planSummary(plan: Plan): string {
   return `${plan.index ? `index ${plan.index}` : 'NO index'}${plan.scanOrSort ? ', full scan or sort' : ''}${plan.offset ? ', OFFSET' : ', no OFFSET'}`;
 }
 
+interface SizeFigure {
+  readonly label: string;
+  readonly paths: number;
+  readonly mb: number;
+  /** Median wall ms, its range, and the median CPU ms of the Specbase process (undefined off Linux). */
+  readonly ms: number;
+  readonly min: number;
+  readonly max: number;
+  readonly cpuMs: number | undefined;
+}
+
 interface ImportFigures {
-  readonly sizes: readonly { readonly label: string; readonly paths: number; readonly mb: number; readonly ms: number; readonly min: number; readonly max: number }[];
-  /** time(4N) / time(N). */
+  readonly sizes: readonly [SizeFigure, SizeFigure, SizeFigure];
+  /** time(4N) / time(N), wall and CPU. */
   readonly ratio: number;
-  /** Marginal ms per MB between N and 2N, and between 2N and 4N. */
+  readonly cpuRatio: number | undefined;
+  /** Marginal wall ms per MB between N and 2N, and between 2N and 4N. */
   readonly slopes: readonly [number, number];
   readonly met: boolean;
 }
 
 function importFigures(result: ImportGrowthResult): ImportFigures {
-  const sizes = result.sizes.map((s) => ({ label: s.label, paths: s.paths, mb: s.bytes / 1e6, ms: median(s.runs), min: Math.min(...s.runs), max: Math.max(...s.runs) }));
-  const [n, n2, n4] = sizes as [(typeof sizes)[number], (typeof sizes)[number], (typeof sizes)[number]];
+  const [n, n2, n4] = result.sizes.map((s): SizeFigure => {
+    const wall = s.runs.map((r) => r.ms);
+    const cpu = s.runs.map((r) => r.cpuMs).filter((v) => v !== undefined);
+    return {
+      label: s.label,
+      paths: s.paths,
+      mb: s.bytes / 1e6,
+      ms: median(wall),
+      min: Math.min(...wall),
+      max: Math.max(...wall),
+      cpuMs: cpu.length === wall.length ? median(cpu) : undefined,
+    };
+  }) as [SizeFigure, SizeFigure, SizeFigure];
   const ratio = n4.ms / n.ms;
-  return { sizes, ratio, slopes: [(n2.ms - n.ms) / (n2.mb - n.mb), (n4.ms - n2.ms) / (n4.mb - n2.mb)], met: ratio >= LINEAR_MIN && ratio <= LINEAR_MAX };
+  return {
+    sizes: [n, n2, n4],
+    ratio,
+    cpuRatio: n4.cpuMs === undefined || n.cpuMs === undefined ? undefined : n4.cpuMs / n.cpuMs,
+    slopes: [(n2.ms - n.ms) / (n2.mb - n.mb), (n4.ms - n2.ms) / (n4.mb - n2.mb)],
+    met: ratio >= LINEAR_MIN && ratio <= LINEAR_MAX,
+  };
 }
 
 const large = (result: ListGrowthResult): string => result.large.toLocaleString('en-US');
@@ -795,9 +836,9 @@ export function summarizeGrowth(results: readonly GrowthResult[]): SummaryRow[] 
       const [n, , n4] = figures.sizes;
       rows.push({
         figure: `import time, 4N vs N paths (Swagger 2.0 JSON) [${result.backend}]`,
-        specbase: `${ms(n4!.ms)} ms (4N = ${n4!.paths} paths, ${n4!.mb.toFixed(1)} MB)`,
-        baseline: `${ms(n!.ms)} ms (N = ${n!.paths} paths, ${n!.mb.toFixed(1)} MB)`,
-        ratio: figures.ratio.toFixed(2),
+        specbase: `${ms(n4.ms)} ms (4N = ${n4.paths} paths, ${n4.mb.toFixed(1)} MB)`,
+        baseline: `${ms(n.ms)} ms (N = ${n.paths} paths, ${n.mb.toFixed(1)} MB)`,
+        ratio: `${figures.ratio.toFixed(2)}${figures.cpuRatio === undefined ? '' : ` (CPU ${figures.cpuRatio.toFixed(2)})`}`,
         target: `${LINEAR_MIN}-${LINEAR_MAX}x (linear)`,
         met: figures.met,
       });
@@ -858,7 +899,7 @@ export function reportGrowth(results: readonly GrowthResult[]): void {
         `(a fixed part makes it a little under 4; quadratic growth would give 16)`,
     );
     console.log('');
-    const rows: string[][] = [['figure', 'paths', 'MB', 'median ms', 'min-max ms', 'ms per MB', 'ms per path']];
+    const rows: string[][] = [['figure', 'paths', 'MB', 'median ms', 'min-max ms', 'ms per MB', 'ms per path', 'CPU ms', 'CPU ms per MB']];
     for (const result of importResults) {
       for (const size of importFigures(result).sizes) {
         rows.push([
@@ -869,6 +910,8 @@ export function reportGrowth(results: readonly GrowthResult[]): void {
           `${Math.round(size.min)}-${Math.round(size.max)}`,
           ms(size.ms / size.mb),
           (size.ms / size.paths).toFixed(2),
+          size.cpuMs === undefined ? '-' : ms(size.cpuMs),
+          size.cpuMs === undefined ? '-' : ms(size.cpuMs / size.mb),
         ]);
       }
     }
@@ -877,7 +920,8 @@ export function reportGrowth(results: readonly GrowthResult[]): void {
     for (const result of importResults) {
       const figures = importFigures(result);
       console.log(
-        `[${result.backend}] time(4N) / time(N) = ${figures.ratio.toFixed(2)} (${LINEAR_MIN}-${LINEAR_MAX}: ${figures.met ? 'linear' : 'NOT linear'}); ` +
+        `[${result.backend}] time(4N) / time(N) = ${figures.ratio.toFixed(2)} (${LINEAR_MIN}-${LINEAR_MAX}: ${figures.met ? 'linear' : 'NOT linear'})` +
+          `${figures.cpuRatio === undefined ? '' : `, CPU time ${figures.cpuRatio.toFixed(2)}`}; ` +
           `marginal cost ${ms(figures.slopes[0])} ms/MB from N to 2N, ${ms(figures.slopes[1])} ms/MB from 2N to 4N; ${loadText(result.load)}`,
       );
     }
