@@ -478,6 +478,7 @@ export function reportStartup(results: readonly StartupResult[]): void {
     rows.push(line('bare node:http script (baseline)', bare, '-'));
     rows.push(['node -e 0, to its exit', ms(nodeExit), `${Math.round(Math.min(...result.nodeExit))}-${Math.round(Math.max(...result.nodeExit))}`, '-', '-', '-', '-']);
     console.log(formatTable(rows));
+    console.log('(CPU time counts every thread: the garbage collector, and the thread pool making the signing key and hashing the demo password, so it can exceed the wall time)');
 
     console.log('');
     console.log(`Where the time goes: startServer's steps timed one by one in a plain node process (median of ${PHASE_RUNS} each)`);
