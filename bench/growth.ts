@@ -142,7 +142,9 @@ interface Server {
 }
 
 async function startSpecbase(prepared: PreparedBackend): Promise<Server> {
-  const started: ServerChild = await startChild('serve-specbase.ts', prepared.specbaseEnv, [], true);
+  // READ_CACHE_SIZE=0: the figure is how the database read grows with the account; with SQLite's
+  // read cache on, a repeated page would not reach the database at all.
+  const started: ServerChild = await startChild('serve-specbase.ts', { ...prepared.specbaseEnv, READ_CACHE_SIZE: '0' }, [], true);
   const { token, accountId } = started.ready;
   if (token === undefined || accountId === undefined) {
     await stopChild(started.child);

@@ -24,6 +24,8 @@ export interface Config {
   };
   /** `TOKEN_CACHE_SIZE` (0: off) and `TOKEN_CACHE_REVALIDATE_MS` (the revocation bound): see TokenCache. */
   readonly tokenCache: { readonly maxEntries: number; readonly revalidateMs: number };
+  /** `READ_CACHE_SIZE`: SQLite reads remembered until the database changes (SqliteReadCache); 0 turns it off. */
+  readonly readCacheSize: number;
   /** `SHUTDOWN_DRAIN_MS`: after a stop is asked for, how long `/readyz` answers 503 while requests are still accepted. */
   readonly shutdownDrainMs: number;
   /** `METRICS_TOKEN`: when set, `GET /metrics` wants `Authorization: Bearer <it>`; `null`: open. */
@@ -127,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     identity: { scopeBase: absoluteUrl('SCOPE_BASE', (env['SCOPE_BASE'] || publicUrl).replace(/\/+$/, '')) },
     trustProxy: flag(env, 'TRUST_PROXY'),
     shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 0, 0, 600_000),
+    readCacheSize: integer(env, 'READ_CACHE_SIZE', 1_000, 0, 1_000_000),
     tokenCache: {
       maxEntries: integer(env, 'TOKEN_CACHE_SIZE', DEFAULT_TOKEN_CACHE.maxEntries, 0, 1_000_000),
       revalidateMs: integer(env, 'TOKEN_CACHE_REVALIDATE_MS', DEFAULT_TOKEN_CACHE.revalidateMs, 100, 60_000),

@@ -203,7 +203,13 @@ function bindTypeOrm(c: Container, config: Config): void {
   c.bind(StorageToken).toResolvedValue((db: TypeOrmDatabase) => db, [TypeOrmDatabase]);
   c.bind(RepositoriesToken).toResolvedValue(
     (db: TypeOrmDatabase, ids: IdGenerator) =>
-      typeOrmRepositories(db, db.read, ids, undefined, db.dialect === 'sqlite' ? new SqliteReadCache(() => db.sqliteVersion()) : undefined),
+      typeOrmRepositories(
+        db,
+        db.read,
+        ids,
+        undefined,
+        db.dialect === 'sqlite' && config.readCacheSize > 0 ? new SqliteReadCache(() => db.sqliteVersion(), config.readCacheSize) : undefined,
+      ),
     [
     TypeOrmDatabase,
     IdGenerator,
