@@ -35,6 +35,7 @@
 import { execFile } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
@@ -103,11 +104,29 @@ function send(request: Request): Promise<Response> {
   return fetch(request.url, { method: request.method, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }) });
 }
 
+/**
+ * CPU seconds (user + system, every thread) process `pid` has used so far, from /proc (Linux;
+ * undefined elsewhere). Clock ticks of 1/100 s, as /proc reports them on Linux whatever the kernel's HZ.
+ */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after "pid (comm) ": state is the first, utime the 12th, stime the 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 interface Run {
   readonly reqPerSec: number;
   readonly p99Ms: number;
   /** Non-2xx responses, connection errors and timeouts: a run with any is not a valid figure. */
   readonly failures: number;
+  /** The server process's CPU time per request answered, in µs; steadier than req/s on a busy machine. */
+  readonly cpuUs: number | undefined;
 }
 
 export interface Figure {
@@ -116,16 +135,20 @@ export interface Figure {
   readonly min: number;
   readonly max: number;
   readonly failures: number;
+  /** Median server CPU µs per request; undefined where /proc cannot be read. */
+  readonly cpuUs: number | undefined;
 }
 
 function figure(runs: readonly Run[]): Figure {
   const rates = runs.map((r) => r.reqPerSec);
+  const cpu = runs.flatMap((r) => (r.cpuUs === undefined ? [] : [r.cpuUs]));
   return {
     reqPerSec: median(rates),
     p99Ms: median(runs.map((r) => r.p99Ms)),
     min: Math.min(...rates),
     max: Math.max(...rates),
     failures: runs.reduce((sum, r) => sum + r.failures, 0),
+    cpuUs: cpu.length === runs.length ? median(cpu) : undefined,
   };
 }
 
@@ -259,6 +282,8 @@ interface Target {
   readonly key: Key;
   readonly label: string;
   readonly request: Request;
+  /** The server's process, whose CPU time is read around each run. */
+  readonly pid: number | undefined;
   /** Throws unless the answer is the one expected: run before measuring and after every run. */
   readonly check: () => Promise<void>;
   readonly runs: Run[];
@@ -317,6 +342,7 @@ async function benchBackend(backend: Backend): Promise<IdentityResult> {
         key: 'tokeninfo',
         label: 'Specbase tokeninfo',
         request: tokeninfo,
+        pid: specbase.child.pid,
         check: async () => {
           const body = await answer(tokeninfo, 'POST /oauth2/v2/tokeninfo');
           expectFields('tokeninfo', body, { issued_to: token.clientId, audience: token.clientId, user_id: token.userId, scope: SCOPE, email: USER.email, verified_email: true, access_type: 'offline' });
@@ -328,6 +354,7 @@ async function benchBackend(backend: Backend): Promise<IdentityResult> {
         key: 'userinfo',
         label: 'Specbase userinfo',
         request: userinfo,
+        pid: specbase.child.pid,
         check: async () => {
           const body = await answer(userinfo, 'GET /oauth2/v2/userinfo');
           expectFields('userinfo', body, userinfoBody);
@@ -339,6 +366,7 @@ async function benchBackend(backend: Backend): Promise<IdentityResult> {
         key: 'introspection',
         label: 'oidc-provider introspection',
         request: introspection,
+        pid: provider.child.pid,
         check: async () => {
           expectFields('introspection', await answer(introspection, 'oidc-provider POST /token/introspection'), { active: true, client_id: oidcClient.id, iss: provider.url });
         },
@@ -355,11 +383,15 @@ async function benchBackend(backend: Backend): Promise<IdentityResult> {
     for (let round = 1; round <= ROUNDS; round++) {
       const line: string[] = [];
       for (const target of targets) {
+        const cpuBefore = cpuSeconds(target.pid);
         const result = await cannon(target.request, DURATION_S);
+        const cpuAfter = cpuSeconds(target.pid);
         await target.check();
-        const run: Run = { reqPerSec: result.requests.average, p99Ms: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts };
+        const cpuUs = cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0 ? undefined : ((cpuAfter - cpuBefore) * 1e6) / result.requests.total;
+        const run: Run = { reqPerSec: result.requests.average, p99Ms: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts, cpuUs };
         target.runs.push(run);
-        line.push(`${target.label} ${Math.round(run.reqPerSec)} req/s p99 ${run.p99Ms} ms${run.failures ? ` (${run.failures} FAILED)` : ''}`);
+        const cpu = run.cpuUs === undefined ? '' : `, ${Math.round(run.cpuUs)} µs CPU/req`;
+        line.push(`${target.label} ${Math.round(run.reqPerSec)} req/s p99 ${run.p99Ms} ms${cpu}${run.failures ? ` (${run.failures} FAILED)` : ''}`);
       }
       console.log(`[${backend.name}] round ${round}/${ROUNDS}: ${line.join('; ')}`);
     }
@@ -450,6 +482,11 @@ export function reportIdentity(results: readonly IdentityResult[]): void {
     console.log(
       `[${result.backend}] run-to-run req/s range: tokeninfo ${spread(result.tokeninfo)}, userinfo ${spread(result.userinfo)}, ` +
         `oidc-provider introspection ${spread(result.introspection)}`,
+    );
+    const cpu = (f: Figure): string => (f.cpuUs === undefined ? '?' : `${Math.round(f.cpuUs)} µs`);
+    console.log(
+      `[${result.backend}] server CPU per request (all threads of the server process${result.backend === 'PostgreSQL' ? ', not the database server' : ''}): ` +
+        `tokeninfo ${cpu(result.tokeninfo)}, userinfo ${cpu(result.userinfo)}, oidc-provider introspection ${cpu(result.introspection)}`,
     );
     const failures = result.tokeninfo.failures + result.userinfo.failures + result.introspection.failures;
     if (failures > 0) console.log(`[${result.backend}] WARNING: ${failures} non-2xx responses, errors or timeouts during measured runs`);
