@@ -10,8 +10,10 @@
  *   `Authorization: Bearer <token>`. The token is a real one: a user and a confidential client are
  *   registered with the CLI (`specbase user create`, `specbase client create`) on the server's
  *   database, and the bench goes through the authorization code flow with PKCE (login and consent
- *   pages, then the token endpoint) for `openid email profile`, offline. Each answer costs an RS256
- *   verification and a read of the token's grant and of its user.
+ *   pages, then the token endpoint) for `openid email profile`, offline. Every answer reads the
+ *   token's grant and its user; the RS256 verification is paid at the token's first check only
+ *   (JoseTokenSigner remembers tokens that verified), as for a resource server that presents the
+ *   same token for its whole hour.
  * - Baseline: node-oidc-provider (bench/serve-oidc-provider.ts, its in-memory adapter) answering
  *   `POST /token/introspection` (RFC 7662) with `token=<token>&token_type_hint=access_token`,
  *   the client authenticated by HTTP Basic, for an opaque access token of the client_credentials

@@ -5,6 +5,8 @@
  * client_credentials grant and introspect (RFC 7662, POST /token/introspection) the opaque access
  * tokens that grant issues. Reports `{ type: 'ready', url }` over IPC once listening; the client's
  * credentials are BENCH_OIDC_CLIENT_ID and BENCH_OIDC_CLIENT_SECRET, chosen by the parent.
+ * oidc-provider 9 warns on stderr that Node 20 is not a runtime it supports (it asks for 22 LTS or
+ * later; it runs) and that its in-memory adapter is for development: both expected here.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
