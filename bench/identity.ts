@@ -211,7 +211,8 @@ interface SpecbaseToken {
 async function specbaseAccessToken(url: string, specbaseEnv: NodeJS.ProcessEnv): Promise<SpecbaseToken> {
   const env = { ...specbaseEnv, SQLITE_PATH: specbaseEnv['BENCH_SQLITE_PATH'] ?? '', LOG_LEVEL: 'silent' };
   const password = randomBytes(18).toString('base64url');
-  const user = await specbaseCli(env, ['user', 'create', '--email', USER.email, '--password', password, '--name', USER.name, '--verified']);
+  // `--password=...`: a base64url password may begin with `-`, which parseArgs would take for an option.
+  const user = await specbaseCli(env, ['user', 'create', '--email', USER.email, `--password=${password}`, '--name', USER.name, '--verified']);
   const client = await specbaseCli(env, ['client', 'create', '--name', 'Identity benchmark', '--redirect-uri', REDIRECT_URI]);
   const { clientId, clientSecret } = client;
   if (typeof user['userId'] !== 'number' || typeof clientId !== 'string' || typeof clientSecret !== 'string') {
