@@ -8,14 +8,34 @@ type CryptoKey = webcrypto.CryptoKey;
 import type { JwtClaims, JwtType, SigningKeyGenerator, TokenSigner } from '../../application/ports/token-signer.port.js';
 
 const ALG = 'RS256';
+/** Verified tokens remembered at most; the oldest is forgotten first. About 1.5 KB each. */
+const VERIFIED_MAX = 10_000;
+
+/** A token whose signature, `typ` and `iss` were checked: what a later check of the same string still has to look at. */
+interface Verified {
+  readonly typ: JwtType;
+  readonly issuer: string;
+  readonly kid: string;
+  readonly claims: JwtClaims;
+  readonly exp: number;
+  readonly nbf: number | undefined;
+}
 
 /**
  * RS256 JWTs with jose. Keys are imported once per kid and kept as CryptoKeys: importing a PEM for
  * every signature or verification would cost more than the RSA operation itself.
+ *
+ * A token that verified is remembered (by its whole string), because resource servers present the
+ * same access token again and again during its hour: the next check of that string skips the RSA
+ * verification, which the string cannot change, and repeats only what time and rotation can: the
+ * expiry, `nbf`, and that its key is still among `keys`. Only tokens that verified are remembered,
+ * so made-up tokens cannot fill the memory; the callers still read the grant every time, so a
+ * revocation is seen at once.
  */
 export class JoseTokenSigner implements TokenSigner {
   private readonly privateKeys = new Map<string, Promise<CryptoKey>>();
   private readonly publicKeys = new Map<string, Promise<CryptoKey>>();
+  private readonly verified = new Map<string, Verified>();
 
   async sign(claims: JwtClaims, typ: JwtType, key: StoredSigningKey): Promise<string> {
     let privateKey = this.privateKeys.get(key.kid);
@@ -27,14 +47,25 @@ export class JoseTokenSigner implements TokenSigner {
   }
 
   async verify(jwt: string, typ: JwtType, keys: readonly StoredSigningKey[], issuer: string, now: Date): Promise<JwtClaims | undefined> {
+    // jose's clock: whole seconds, valid while exp > now and nbf <= now (no tolerance).
+    const seconds = Math.floor(now.getTime() / 1000);
+    const known = this.verified.get(jwt);
+    if (known !== undefined) {
+      if (known.exp <= seconds) this.verified.delete(jwt);
+      else if (known.typ === typ && known.issuer === issuer && (known.nbf === undefined || known.nbf <= seconds) && keys.some((k) => k.kid === known.kid)) {
+        return known.claims;
+      }
+    }
     try {
-      const { payload } = await jwtVerify(jwt, (header: JWTHeaderParameters) => this.publicKey(header, keys), {
+      const { payload, protectedHeader } = await jwtVerify(jwt, (header: JWTHeaderParameters) => this.publicKey(header, keys), {
         algorithms: [ALG],
         issuer,
         typ,
         currentDate: now,
         requiredClaims: ['exp', 'iat', 'sub'],
       });
+      const { kid } = protectedHeader;
+      if (kid !== undefined) this.remember(jwt, { typ, issuer, kid, claims: Object.freeze(payload), exp: Number(payload.exp), nbf: payload.nbf });
       return payload;
     } catch {
       return undefined;
@@ -42,12 +73,22 @@ export class JoseTokenSigner implements TokenSigner {
   }
 
   keyId(jwt: string): string | undefined {
+    const known = this.verified.get(jwt);
+    if (known !== undefined) return known.kid;
     try {
       const kid = decodeProtectedHeader(jwt).kid;
       return typeof kid === 'string' ? kid : undefined;
     } catch {
       return undefined;
     }
+  }
+
+  private remember(jwt: string, verified: Verified): void {
+    if (this.verified.size >= VERIFIED_MAX) {
+      const oldest = this.verified.keys().next();
+      if (!oldest.done) this.verified.delete(oldest.value);
+    }
+    this.verified.set(jwt, verified);
   }
 
   private publicKey(header: JWTHeaderParameters, keys: readonly StoredSigningKey[]): Promise<CryptoKey> {
