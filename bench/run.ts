@@ -5,6 +5,9 @@
  * 2. token checking (bench/tokens.ts): database reads per request with a hot token, the revocation bound;
  * 3. import (bench/import.ts): import time against parse + validate alone;
  * 4. webhooks (bench/webhooks.ts): deliveries/s against a plain loop of signed POSTs, event-to-delivery latency;
+ * 5. identity (bench/identity.ts): tokeninfo and userinfo against node-oidc-provider's token introspection;
+ * 6. growth (bench/growth.ts): list latency with 100,000 APIs against 100, import time against document size;
+ * 7. startup (bench/startup.ts): spawn to healthy on SQLite, against a bare node:http script;
  * 7. memory (bench/load.ts): RSS after BENCH_LOAD_MINUTES (default 5, 0 leaves it out) of mixed load.
  * Each module also runs alone: `node --import tsx bench/<module>.ts`.
  *
@@ -43,7 +46,10 @@ import {
   type SummaryRow,
 } from './common.js';
 import { benchImports, reportImports, summarizeImports } from './import.js';
+import { benchGrowth, reportGrowth, summarizeGrowth } from './growth.js';
+import { benchIdentity, reportIdentity, summarizeIdentity } from './identity.js';
 import { benchLoad, summarizeLoad } from './load.js';
+import { benchStartup, reportStartup, summarizeStartup } from './startup.js';
 import { benchTokens, reportTokens, summarizeTokens } from './tokens.js';
 import { benchWebhooks, reportWebhooks, summarizeWebhooks } from './webhooks.js';
 
@@ -305,6 +311,9 @@ async function main(): Promise<void> {
     step({ name: 'token checking', run: benchTokens, report: reportTokens, summarize: summarizeTokens }),
     step({ name: 'import', run: benchImports, report: reportImports, summarize: summarizeImports }),
     step({ name: 'webhooks', run: benchWebhooks, report: reportWebhooks, summarize: summarizeWebhooks }),
+    step({ name: 'identity', run: benchIdentity, report: reportIdentity, summarize: summarizeIdentity }),
+    step({ name: 'growth', run: benchGrowth, report: reportGrowth, summarize: summarizeGrowth }),
+    step({ name: 'startup', run: benchStartup, report: reportStartup, summarize: summarizeStartup }),
     ...(minutes > 0 ? [step({ name: 'load', run: (b: Backend[]) => benchLoad(b, { minutes, rate: 200 }), report: () => undefined, summarize: summarizeLoad })] : []),
   ];
 

@@ -21,6 +21,11 @@ export function tableOf(m: EntityManager, entity: EntitySchema): string {
   return name;
 }
 
+/** The dialect of the database `m` talks to. */
+export function dialectOf(m: EntityManager): Dialect {
+  return m.connection.driver.options.type === 'postgres' ? 'postgres' : 'sqlite';
+}
+
 const numbered = new Map<string, string>();
 
 /** `sql` written with `?` placeholders, as `dialect` wants them: `$1, $2, ...` for PostgreSQL. */

@@ -13,6 +13,7 @@ import type { AuthorizationCode, Consent, Grant, RefreshToken, Session } from '.
 import { OAuthClient } from '../../domain/identity/oauth-client.js';
 import type { CodeRow, GrantRow, RefreshTokenRow, Schemas } from './schema.js';
 import { isStorableText, isUuid, type Run } from './typeorm-database.js';
+import { dateOf, dialectOf, forDialect, nullableDateOf, tableOf } from './raw-sql.js';
 
 export class TypeOrmOAuthClientRepository implements OAuthClientRepository {
   constructor(
@@ -52,8 +53,13 @@ export class TypeOrmGrantRepository implements GrantRepository {
   get(id: string): Promise<Grant | undefined> {
     if (!isUuid(id)) return Promise.resolve(undefined);
     return this.run(async (m) => {
-      const row = await m.getRepository(this.s.grants).findOneBy({ id });
-      return row ? grantFromRow(row) : undefined;
+      // Plain SQL: read on every tokeninfo and userinfo request (docs/performance.md).
+      const sql =
+        'SELECT id, client_id AS "clientId", user_id AS "userId", scope, offline, creation_date AS "creationDate", revocation_date AS "revocationDate" ' +
+        `FROM ${tableOf(m, this.s.grants)} WHERE id = ?`;
+      type Read = Omit<GrantRow, 'creationDate' | 'revocationDate'> & { creationDate: Date | string; revocationDate: Date | string | null };
+      const [row] = await m.query<Read[]>(forDialect(dialectOf(m), sql), [id]);
+      return row ? grantFromRow({ ...row, creationDate: dateOf(row.creationDate), revocationDate: nullableDateOf(row.revocationDate) }) : undefined;
     });
   }
 

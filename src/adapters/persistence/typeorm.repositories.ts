@@ -13,7 +13,7 @@ import { err, ok, type Result } from '../../domain/shared/result.js';
 import { ApiToken, type ApiTokenId } from '../../domain/token/api-token.aggregate.js';
 import { User, type NewUser } from '../../domain/user/user.aggregate.js';
 import type { Dialect } from './dialect.js';
-import { dateOf, forDialect, nullableDateOf, placeholderList, tableOf } from './raw-sql.js';
+import { dateOf, dialectOf, forDialect, nullableDateOf, placeholderList, tableOf } from './raw-sql.js';
 import type { SqliteReadCache } from './sqlite-read-cache.js';
 import type { OutboxRow, Schemas, UserRow } from './schema.js';
 import { isIntegerKey, isStorableText, isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
@@ -59,9 +59,14 @@ export class TypeOrmUserRepository implements UserRepository {
   }
 
   get(id: number): Promise<User | undefined> {
+    if (!isIntegerKey(id)) return Promise.resolve(undefined);
     return this.run(async (m) => {
-      const row = await m.getRepository(this.s.users).findOneBy({ id });
-      return row ? userFromRow(row) : undefined;
+      // Plain SQL: read on every userinfo and tokeninfo request (docs/performance.md).
+      const sql =
+        'SELECT id, account_id AS "accountId", email, email_verified AS "emailVerified", password_hash AS "passwordHash", nickname, name, ' +
+        `given_name AS "givenName", family_name AS "familyName", picture, locale, creation_date AS "creationDate" FROM ${tableOf(m, this.s.users)} WHERE id = ?`;
+      const [row] = await m.query<(Omit<UserRow, 'creationDate'> & { creationDate: Date | string })[]>(forDialect(dialectOf(m), sql), [id]);
+      return row ? userFromRow({ ...row, creationDate: dateOf(row.creationDate) }) : undefined;
     });
   }
 
