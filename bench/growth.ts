@@ -7,7 +7,8 @@
  *     deep in the list (reached through the `nextCursor` the API hands out, 60% of the way in);
  *     the list query uses an index and no OFFSET.
  *     - Two Specbase servers (bench/serve-specbase.ts, fresh databases), one per account size, so
- *       both are measured in the same run, interleaved.
+ *       both are measured in the same run, interleaved; with READ_CACHE_SIZE=0, as SQLite's read
+ *       cache would answer a repeated page without reaching the database.
  *     - Seeding: one API through POST /api/:accountId (the reference), the other N - 1 straight
  *       into the database the server uses, in one transaction of multi-row INSERTs, rows made as
  *       the app makes them: `Api.create` (the domain's checks) and the row mapping of
@@ -25,8 +26,12 @@
  *     - Query plans: TypeOrmApiRepository.list runs once in this process against each database
  *       with a TypeORM logger that records its SQL, which is then EXPLAINed (SQLite: EXPLAIN
  *       QUERY PLAN; PostgreSQL: EXPLAIN (ANALYZE, BUFFERS)) and searched for OFFSET.
- *     - Measurement, per round and per target (100 or 100,000 APIs x first or deep page), in
- *       BENCH_GROWTH_ROUNDS (default 3) interleaved rounds after a warm-up:
+ *     - The list query alone, without the HTTP request around it (token, rate limit, JSON):
+ *       TypeOrmApiRepository.list, built without a read cache, called in this process against
+ *       both databases, the four (size, page) pairs taking turns call by call for
+ *       4 x BENCH_GROWTH_PROBE s, each call timed: p50 and p99.
+ *     - Measurement over HTTP, per round and per target (100 or 100,000 APIs x first or deep
+ *       page), in BENCH_GROWTH_ROUNDS (default 3) interleaved rounds after a warm-up:
  *       1. latency: one keep-alive connection per target, one request at a time, the four
  *          targets taking turns request by request (so a busy moment of the machine hits all
  *          of them alike) for 4 x BENCH_GROWTH_PROBE (default 5) s, each request timed with
@@ -293,6 +298,9 @@ interface SeededAccount {
   readonly seedMs: number;
   readonly firstBytes: number;
   readonly plans: { readonly first: Plan; readonly deep: Plan };
+  readonly config: DatabaseConfig;
+  /** The id the deep page starts after. */
+  readonly deepAfterId: string;
 }
 
 /**
@@ -370,7 +378,7 @@ async function seedAccount(backend: Backend, prepared: PreparedBackend, server: 
     };
     const firstBytes = Buffer.byteLength(JSON.stringify(first));
     console.log(`${tag} list walked through HTTP (${walk.pages} pages of ${walk.limit}): all ${count.toLocaleString('en-US')} APIs in creation order, once each`);
-    return { apis: count, server, firstPath, deepPath, seedMs, firstBytes, plans };
+    return { apis: count, server, firstPath, deepPath, seedMs, firstBytes, plans, config: databaseConfig(backend, prepared), deepAfterId: walk.deepAfterId };
   } finally {
     await db.close();
   }
@@ -487,6 +495,58 @@ function loadRun(server: Server, path: string, seconds: number): Promise<LoadRun
   });
 }
 
+export interface QueryFigure {
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly calls: number;
+}
+
+/**
+ * The list query alone: the app's TypeOrmApiRepository.list, built without the server's SQLite
+ * read cache, called in this process against both databases, the four (size, page) pairs taking
+ * turns call by call for 4 x BENCH_GROWTH_PROBE s after 100 warm-up calls each; each call timed.
+ */
+async function measureQueries(small: SeededAccount, large: SeededAccount): Promise<{ first: { small: QueryFigure; large: QueryFigure }; deep: { small: QueryFigure; large: QueryFigure } }> {
+  const opened: TypeOrmDatabase[] = [];
+  try {
+    const repositoryOf = async (seeded: SeededAccount) => {
+      const db = new TypeOrmDatabase(seeded.config);
+      opened.push(db);
+      await db.open();
+      return new TypeOrmApiRepository(db.read, db.schemas, db.dialect);
+    };
+    const calls = [
+      { seeded: small, after: undefined },
+      { seeded: large, after: undefined },
+      { seeded: small, after: small.deepAfterId },
+      { seeded: large, after: large.deepAfterId },
+    ];
+    const prepared = await Promise.all(
+      calls.map(async (call) => ({ ...call, repository: await repositoryOf(call.seeded), accountId: call.seeded.server.accountId, times: [] as number[] })),
+    );
+    const once = async (call: (typeof prepared)[number]) => {
+      const start = performance.now();
+      const page = await call.repository.list(call.accountId, { limit: PAGE_LIMIT, ...(call.after === undefined ? {} : { after: call.after }) });
+      const elapsed = performance.now() - start;
+      if (page.items.length !== PAGE_LIMIT) throw new Error(`TypeOrmApiRepository.list gave ${page.items.length} APIs, expected ${PAGE_LIMIT}`);
+      return elapsed;
+    };
+    for (let i = 0; i < 100; i++) for (const call of prepared) await once(call);
+    const end = performance.now() + 4 * PROBE_S * 1_000;
+    while (performance.now() < end) {
+      checkInterrupted();
+      for (const call of prepared) call.times.push(await once(call));
+    }
+    const [sf, lf, sd, ld] = prepared.map((call): QueryFigure => {
+      const sorted = call.times.sort((a, b) => a - b);
+      return { p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), calls: sorted.length };
+    }) as [QueryFigure, QueryFigure, QueryFigure, QueryFigure];
+    return { first: { small: sf, large: lf }, deep: { small: sd, large: ld } };
+  } finally {
+    for (const db of opened) await db.close();
+  }
+}
+
 export interface ListFigure {
   /** One connection: over every round's requests. */
   readonly p50Ms: number;
@@ -510,6 +570,8 @@ export interface ListGrowthResult {
   readonly seedMs: number;
   readonly firstBytes: { readonly small: number; readonly large: number };
   readonly plans: { readonly small: SeededAccount['plans']; readonly large: SeededAccount['plans'] };
+  /** The list query alone, in the benchmark process, without a read cache. */
+  readonly query: { readonly first: { readonly small: QueryFigure; readonly large: QueryFigure }; readonly deep: { readonly small: QueryFigure; readonly large: QueryFigure } };
   /** The 1-minute load average before and after the measurement. */
   readonly load: readonly [number, number];
 }
@@ -536,7 +598,7 @@ function figureOf(target: Target): ListFigure {
   };
 }
 
-const ms = (value: number): string => (value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : Math.round(value).toLocaleString('en-US'));
+const ms = (value: number): string => (value < 1 ? value.toFixed(3) : value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : Math.round(value).toLocaleString('en-US'));
 const rate = (value: number): string => Math.round(value).toLocaleString('en-US');
 
 async function benchList(backend: Backend): Promise<ListGrowthResult> {
@@ -551,6 +613,12 @@ async function benchList(backend: Backend): Promise<ListGrowthResult> {
     console.log(`[${backend.name}] list: ${SMALL} APIs at ${small.url}, ${LARGE.toLocaleString('en-US')} APIs at ${large.url}`);
     const seededSmall = await seedAccount(backend, preparedSmall, small, SMALL);
     const seededLarge = await seedAccount(backend, preparedLarge, large, LARGE);
+    const query = await measureQueries(seededSmall, seededLarge);
+    const q = (f: QueryFigure) => `p50 ${ms(f.p50Ms)} ms, p99 ${ms(f.p99Ms)} ms`;
+    console.log(
+      `[${backend.name}] list query alone (${query.first.small.calls} calls each): first page ${q(query.first.small)} / ${q(query.first.large)}, ` +
+        `deep page ${q(query.deep.small)} / ${q(query.deep.large)} (${SMALL} / ${LARGE.toLocaleString('en-US')} APIs)`,
+    );
 
     const targets: Target[] = [
       { label: `first page, ${SMALL} APIs`, server: small, path: seededSmall.firstPath, latency: [], load: [] },
@@ -586,6 +654,7 @@ async function benchList(backend: Backend): Promise<ListGrowthResult> {
       seedMs: seededLarge.seedMs,
       firstBytes: { small: seededSmall.firstBytes, large: seededLarge.firstBytes },
       plans: { small: seededSmall.plans, large: seededLarge.plans },
+      query,
       load: [loadBefore, loadavg()[0]!],
     };
   } finally {
@@ -828,6 +897,16 @@ export function summarizeGrowth(results: readonly GrowthResult[]): SummaryRow[] 
           met: verdict.rateMet,
         });
       }
+      const { first, deep } = result.query;
+      const queryRatios = [first.large.p50Ms / first.small.p50Ms, deep.large.p50Ms / deep.small.p50Ms];
+      rows.push({
+        figure: `list query alone (TypeOrmApiRepository.list) p50, first / deep page, ${large(result)} vs ${result.small} APIs [${result.backend}]`,
+        specbase: `${ms(first.large.p50Ms)} / ${ms(deep.large.p50Ms)} ms`,
+        baseline: `${ms(first.small.p50Ms)} / ${ms(deep.small.p50Ms)} ms (${result.small} APIs)`,
+        ratio: queryRatios.map((r) => r.toFixed(2)).join(' / '),
+        target: `<= ${LATENCY_TARGET}x`,
+        met: queryRatios.every((r) => r <= LATENCY_TARGET),
+      });
       const plans = [result.plans.large.first, result.plans.large.deep];
       rows.push({
         figure: `list query plan, ${large(result)} APIs [${result.backend}]`,
@@ -875,6 +954,32 @@ export function reportGrowth(results: readonly GrowthResult[]): void {
       }
     }
     console.log(formatTable(rows));
+    console.log('');
+    console.log(
+      `The list query alone: TypeOrmApiRepository.list without a read cache, in the benchmark process, the four taking turns call by call ` +
+        `(${4 * PROBE_S} s), each call timed`,
+    );
+    console.log('');
+    const queryRows: string[][] = [['figure', 'APIs', 'p50 ms', 'p99 ms', 'calls', 'p50 / p50 at 100', 'p99 / p99 at 100']];
+    for (const result of lists) {
+      for (const page of ['first', 'deep'] as const) {
+        for (const size of ['small', 'large'] as const) {
+          const f = result.query[page][size];
+          const base = result.query[page].small;
+          const where = page === 'first' ? 'first page' : `page after ${result.deepAfter[size].toLocaleString('en-US')}`;
+          queryRows.push([
+            `list query, ${where} [${result.backend}]`,
+            result[size].toLocaleString('en-US'),
+            ms(f.p50Ms),
+            ms(f.p99Ms),
+            rate(f.calls),
+            size === 'small' ? '-' : (f.p50Ms / base.p50Ms).toFixed(2),
+            size === 'small' ? '-' : (f.p99Ms / base.p99Ms).toFixed(2),
+          ]);
+        }
+      }
+    }
+    console.log(formatTable(queryRows));
     console.log('');
     for (const result of lists) {
       for (const verdict of listVerdicts(result)) {
