@@ -307,8 +307,8 @@ async function main(): Promise<void> {
   if (backends.length === 1) console.log('(set BENCH_DATABASE_URL or TEST_DATABASE_URL to also run on PostgreSQL)');
   const minutes = loadMinutes();
   const steps: Step<unknown>[] = [
-    step({ name: 'read path', run: benchReads, report, summarize: summarizeRead }),
-    step({ name: 'token checking', run: benchTokens, report: reportTokens, summarize: summarizeTokens }),
+    step({ name: 'read', run: benchReads, report, summarize: summarizeRead }),
+    step({ name: 'tokens', run: benchTokens, report: reportTokens, summarize: summarizeTokens }),
     step({ name: 'import', run: benchImports, report: reportImports, summarize: summarizeImports }),
     step({ name: 'webhooks', run: benchWebhooks, report: reportWebhooks, summarize: summarizeWebhooks }),
     step({ name: 'identity', run: benchIdentity, report: reportIdentity, summarize: summarizeIdentity }),
@@ -317,9 +317,13 @@ async function main(): Promise<void> {
     ...(minutes > 0 ? [step({ name: 'load', run: (b: Backend[]) => benchLoad(b, { minutes, rate: 200 }), report: () => undefined, summarize: summarizeLoad })] : []),
   ];
 
+  // BENCH_ONLY=read,tokens,...: only the steps named (by the names above).
+  const only = (process.env['BENCH_ONLY'] ?? '').split(',').filter((name) => name !== '');
+  const chosen = only.length === 0 ? steps : steps.filter((s) => only.includes(s.name));
+  if (chosen.length === 0) throw new Error(`BENCH_ONLY names no step of: ${steps.map((s) => s.name).join(', ')}`);
   const rows: SummaryRow[] = [];
   let failure: Error | undefined;
-  for (const { name, run, report: print, summarize } of steps) {
+  for (const { name, run, report: print, summarize } of chosen) {
     if (isInterrupted()) break;
     console.log('');
     console.log(`== ${name} ==`);

@@ -45,6 +45,9 @@ export interface ApiRecord {
   readonly [key: string]: unknown;
 }
 
+/** Records already made, by state: the read caches hand out the same states again and again. */
+const records = new WeakMap<ApiState, ApiRecord>();
+
 export type ApiError =
   | ({ readonly kind: 'InvalidField' } & FieldError)
   | { readonly kind: 'RevisionMismatch'; readonly expected: number; readonly actual: number };
@@ -242,20 +245,26 @@ export class Api {
     return this.state;
   }
 
+  /** The API as answers and events show it; made once per state (states are replaced, never changed), frozen. */
   toRecord(): ApiRecord {
     const s = this.state;
-    return {
-      id: s.id,
-      revision: s.revision,
-      user: { id: s.owner.id, nickname: s.owner.nickname },
-      nickname: s.nickname,
-      name: s.name,
-      type: s.type,
-      description: s.description,
-      version: s.version,
-      creationDate: formatTimestamp(s.creationDate),
-      updateDate: formatTimestamp(s.updateDate),
-    };
+    let record = records.get(s);
+    if (record === undefined) {
+      record = Object.freeze({
+        id: s.id,
+        revision: s.revision,
+        user: Object.freeze({ id: s.owner.id, nickname: s.owner.nickname }),
+        nickname: s.nickname,
+        name: s.name,
+        type: s.type,
+        description: s.description,
+        version: s.version,
+        creationDate: formatTimestamp(s.creationDate),
+        updateDate: formatTimestamp(s.updateDate),
+      });
+      records.set(s, record);
+    }
+    return record;
   }
 
   private record(name: 'api.created' | 'api.deleted', actor: Actor, now: Date): void {
