@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { DEFAULT_TOKEN_CACHE } from '../application/auth/token-cache.js';
-import type { DatabaseConfig } from '../adapters/persistence/typeorm-database.js';
+import { DEFAULT_SQLITE_CACHE_MB, type DatabaseConfig } from '../adapters/persistence/typeorm-database.js';
 
 /** Everything the process is configured with; read from the environment only here. */
 export interface Config {
@@ -92,7 +92,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env['DATABASE_URL'] ?? '';
   let database: DatabaseConfig;
   if (databaseUrl === '') {
-    database = { kind: 'sqlite', path: resolve(env['SQLITE_PATH'] || './data/specbase.sqlite') };
+    database = {
+      kind: 'sqlite',
+      path: resolve(env['SQLITE_PATH'] || './data/specbase.sqlite'),
+      cacheMb: integer(env, 'SQLITE_CACHE_MB', DEFAULT_SQLITE_CACHE_MB, 1, 4096),
+    };
   } else if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     database = {
       kind: 'postgres',

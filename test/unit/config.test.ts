@@ -17,6 +17,19 @@ describe('configuration', () => {
     expect(config.mail).to.deep.equal({ kind: 'file', dir: '/var/spool/specbase' });
   });
 
+  it('reads the caches: SQLite page cache, read cache and token cache, with their defaults and ranges', () => {
+    const defaults = loadConfig({});
+    expect(defaults.database).to.include({ kind: 'sqlite', cacheMb: 4 });
+    expect(defaults.readCacheSize).to.equal(1_000);
+    expect(defaults.tokenCache).to.deep.equal({ maxEntries: 10_000, revalidateMs: 2_000 });
+    const set = loadConfig({ SQLITE_CACHE_MB: '16', READ_CACHE_SIZE: '0', TOKEN_CACHE_SIZE: '0', TOKEN_CACHE_REVALIDATE_MS: '500' });
+    expect(set.database).to.include({ cacheMb: 16 });
+    expect(set.readCacheSize).to.equal(0);
+    expect(set.tokenCache).to.deep.equal({ maxEntries: 0, revalidateMs: 500 });
+    expect(() => loadConfig({ SQLITE_CACHE_MB: '0' })).to.throw(ConfigError, /SQLITE_CACHE_MB/);
+    expect(() => loadConfig({ TOKEN_CACHE_REVALIDATE_MS: '120000' })).to.throw(ConfigError, /TOKEN_CACHE_REVALIDATE_MS/);
+  });
+
   it('leaves /metrics open and stops without a drain by default', () => {
     const config = loadConfig({});
     expect(config.metricsToken).to.equal(null);

@@ -8,12 +8,15 @@ import { MIGRATIONS } from './migrations/index.js';
 import { schemas, type Schemas } from './schema.js';
 
 export type DatabaseConfig =
-  | { readonly kind: 'sqlite'; readonly path: string }
+  | { readonly kind: 'sqlite'; readonly path: string; readonly cacheMb?: number | undefined }
   | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string | undefined; readonly poolSize?: number | undefined };
 
 interface VersionStatement {
   get(): string;
 }
+
+/** SQLite's page cache per connection unless SQLITE_CACHE_MB says otherwise. */
+export const DEFAULT_SQLITE_CACHE_MB = 4;
 
 /** Runs `work` with an entity manager: outside a transaction, or inside one. */
 export type Run = <T>(work: (manager: EntityManager) => Promise<T>) => Promise<T>;
@@ -64,6 +67,9 @@ export class TypeOrmDatabase {
               db.pragma('foreign_keys = ON');
               db.pragma('synchronous = NORMAL');
               db.pragma('busy_timeout = 5000');
+              // SQLITE_CACHE_MB: better-sqlite3 builds SQLite with a 16 MB page cache; pages it
+              // does not hold come from the operating system's file cache.
+              db.pragma(`cache_size = ${-1024 * (config.cacheMb ?? DEFAULT_SQLITE_CACHE_MB)}`);
             },
           }
         : {
