@@ -166,9 +166,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   await storage.open();
   let demo: DemoCredentials | null = null;
   let server: Server;
-  let keysReady: Promise<void> = Promise.resolve();
   try {
     await storage.migrate();
+    await container.get(SigningKeys).ensure();
     if (config.bootstrap) {
       const result = await container.get(BootstrapDemo).execute();
       if (!result.ok) throw new Error(`bootstrap failed: ${result.error.kind}`);
@@ -185,10 +185,6 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       server.once('listening', resolve);
       server.once('error', reject);
     });
-    // After listening: the first start's RSA key generation (100-400 ms) need not delay /healthz.
-    // The key sets and token signing wait for it (SigningKeys.ensure).
-    keysReady = container.get(SigningKeys).ensure();
-    keysReady.catch((error: unknown) => container.get<Logger>(LoggerToken).error({ err: error }, 'could not make the first signing key'));
   } catch (error) {
     await container.get(WebhookWorker).stop();
     await storage.close();
@@ -206,7 +202,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     url: `http://${host}:${port}`,
     port,
     demo,
-    stop: (graceMs = 10_000) => (stopping ??= keysReady.catch(() => undefined).then(() => stop(server, container, graceMs))),
+    stop: (graceMs = 10_000) => (stopping ??= stop(server, container, graceMs)),
   };
 }
 

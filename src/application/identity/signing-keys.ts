@@ -33,8 +33,6 @@ interface Timeline {
 export class SigningKeys {
   private cache: { readonly keys: readonly StoredSigningKey[]; readonly until: number } | undefined;
   private lastRead: number | undefined;
-  /** The first start's key generation while it runs: callers arriving meanwhile wait for the same one. */
-  private ensuring: Promise<void> | undefined;
 
   constructor(
     private readonly repository: SigningKeyRepository,
@@ -42,20 +40,8 @@ export class SigningKeys {
     private readonly clock: Clock,
   ) {}
 
-  /**
-   * Makes a key that signs at once if there is none: the first start. One generation at a time in
-   * a process; two instances starting together may both make one; the later activation signs.
-   * The server runs it after it listens (RSA key generation takes 100-400 ms); the key sets and
-   * signing wait for it.
-   */
-  ensure(): Promise<void> {
-    this.ensuring ??= this.makeFirstKey().finally(() => {
-      this.ensuring = undefined;
-    });
-    return this.ensuring;
-  }
-
-  private async makeFirstKey(): Promise<void> {
+  /** Makes a key that signs at once if there is none: the first start. Two instances starting together may both make one; the later activation signs. */
+  async ensure(): Promise<void> {
     if ((await this.repository.list()).length > 0) return;
     const now = this.clock.now();
     await this.repository.add(await this.generator.generate(now, now));
@@ -89,7 +75,6 @@ export class SigningKeys {
 
   /** Keys whose signatures are accepted and which the key sets publish: coming, current, and superseded less than a token lifetime ago. */
   async published(): Promise<readonly StoredSigningKey[]> {
-    await this.ensuring;
     const now = this.clock.now().getTime();
     return this.timeline(await this.all(), now)
       .filter((t) => t.supersededAt === undefined || t.supersededAt + RETIRED_KEY_GRACE_MS > now)
