@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
 import pg from 'pg';
 
 export const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
@@ -282,4 +283,51 @@ export interface SummaryRow {
   readonly target: string;
   /** Whether the target holds in this run (false also when the run had failures). */
   readonly met: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared by the benchmark modules
+
+/** A positive integer from the environment variable `name`, or `fallback` when it is unset or empty. */
+export function positiveIntegerFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, not ${raw}`);
+  return value;
+}
+
+/** req/s and the like, rounded, with thousands separators. */
+export const rate = (value: number): string => Math.round(value).toLocaleString('en-US');
+
+let running: autocannon.Instance | undefined;
+onInterrupt(() => running?.stop());
+
+/** One autocannon run from this process; stopped when the benchmark is interrupted. */
+export function cannon(options: autocannon.Options): Promise<autocannon.Result> {
+  checkInterrupted();
+  return new Promise((resolve, reject) => {
+    running = autocannon(options, (error: unknown, result: autocannon.Result) => {
+      running = undefined;
+      if (error) reject(error instanceof Error ? error : new Error('autocannon failed', { cause: error }));
+      else resolve(result);
+    });
+  });
+}
+
+/**
+ * Runs `bench` on each backend in turn; returns what it measured and the error that stopped it,
+ * if any (what `npm run bench` and runIfMain expect). Every child left running is stopped.
+ */
+export async function eachBackend<R>(backends: readonly Backend[], label: string, bench: (backend: Backend) => Promise<R>): Promise<{ results: R[]; failure?: Error }> {
+  const results: R[] = [];
+  try {
+    for (const backend of backends) results.push(await bench(backend));
+    return { results };
+  } catch (error) {
+    return { results, failure: error instanceof Error ? error : new Error(`${label} failed`, { cause: error }) };
+  } finally {
+    running?.stop();
+    await stopAllChildren();
+  }
 }

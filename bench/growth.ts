@@ -72,7 +72,6 @@ import type { ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import autocannon from 'autocannon';
 import { IsNull, type Logger as TypeOrmLogger } from 'typeorm';
 import { v7 } from 'uuid';
 import { TypeOrmDatabase, type DatabaseConfig } from '../src/adapters/persistence/typeorm-database.js';
@@ -84,10 +83,13 @@ import {
   checkInterrupted,
   expectStatus,
   formatTable,
+  cannon,
   median,
   onInterrupt,
-  type PreparedBackend,
+  positiveIntegerFromEnv,
   prepareBackend,
+  type PreparedBackend,
+  rate,
   runIfMain,
   type ServerChild,
   startChild,
@@ -97,14 +99,6 @@ import {
 } from './common.js';
 import { generatedSwagger } from './generated-swagger.js';
 import { cpuMs } from './proc-cpu.js';
-
-function positiveIntegerFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, not ${raw}`);
-  return value;
-}
 
 const SMALL = 100;
 const LARGE = positiveIntegerFromEnv('BENCH_GROWTH_APIS', 100_000);
@@ -133,9 +127,7 @@ if (!['', 'list', 'import'].includes(ONLY)) throw new Error(`BENCH_GROWTH_ONLY m
 // HTTP
 
 const inFlight = new Set<AbortController>();
-let cannonRunning: autocannon.Instance | undefined;
 onInterrupt(() => {
-  cannonRunning?.stop();
   for (const controller of inFlight) controller.abort();
 });
 
@@ -481,18 +473,9 @@ async function latencyRound(targets: readonly Target[], seconds: number): Promis
   });
 }
 
-function loadRun(server: Server, path: string, seconds: number): Promise<LoadRun> {
-  checkInterrupted();
-  return new Promise((resolve, reject) => {
-    cannonRunning = autocannon(
-      { url: `${server.url}${path}`, connections: CONNECTIONS, duration: seconds, headers: { authorization: `Bearer ${server.token}` } },
-      (error: unknown, result: autocannon.Result) => {
-        cannonRunning = undefined;
-        if (error) reject(error instanceof Error ? error : new Error('autocannon failed', { cause: error }));
-        else resolve({ reqPerSec: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts });
-      },
-    );
-  });
+async function loadRun(server: Server, path: string, seconds: number): Promise<LoadRun> {
+  const result = await cannon({ url: `${server.url}${path}`, connections: CONNECTIONS, duration: seconds, headers: { authorization: `Bearer ${server.token}` } });
+  return { reqPerSec: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts };
 }
 
 export interface QueryFigure {
@@ -599,7 +582,6 @@ function figureOf(target: Target): ListFigure {
 }
 
 const ms = (value: number): string => (value < 1 ? value.toFixed(3) : value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : Math.round(value).toLocaleString('en-US'));
-const rate = (value: number): string => Math.round(value).toLocaleString('en-US');
 
 async function benchList(backend: Backend): Promise<ListGrowthResult> {
   const preparedSmall = await prepareBackend(backend, 'specbase-growth-small');
@@ -780,7 +762,6 @@ export async function benchGrowth(backends: readonly Backend[]): Promise<{ resul
   } catch (error) {
     return { results, failure: error instanceof Error ? error : new Error('growth bench failed', { cause: error }) };
   } finally {
-    cannonRunning?.stop();
     await stopAllChildren();
   }
 }

@@ -37,26 +37,26 @@
 import { execFile } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import autocannon from 'autocannon';
 import {
   type Backend,
-  checkInterrupted,
+  cannon,
+  eachBackend,
   expectStatus,
   formatTable,
   median,
-  onInterrupt,
+  positiveIntegerFromEnv,
   prepareBackend,
   profileOptions,
+  rate,
   ROOT,
   runIfMain,
   startChild,
-  stopAllChildren,
   stopChild,
   type SummaryRow,
 } from './common.js';
+import { cpuMs } from './proc-cpu.js';
 
 const CONNECTIONS = 16;
 const DURATION_S = positiveIntegerFromEnv('BENCH_IDENTITY_DURATION_S', 5);
@@ -70,19 +70,8 @@ const USER = { email: 'bench-identity@specbase.example', name: 'Bench User' };
 const FORM = 'application/x-www-form-urlencoded';
 const CLI_TIMEOUT_MS = 60_000;
 
-function positiveIntegerFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, not ${raw}`);
-  return value;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Load
-
-let running: autocannon.Instance | undefined;
-onInterrupt(() => running?.stop());
 
 interface Request {
   readonly url: string;
@@ -91,35 +80,9 @@ interface Request {
   readonly body?: string;
 }
 
-function cannon(request: Request, duration: number): Promise<autocannon.Result> {
-  checkInterrupted();
-  return new Promise((resolve, reject) => {
-    running = autocannon({ ...request, connections: CONNECTIONS, duration }, (error: unknown, result: autocannon.Result) => {
-      running = undefined;
-      if (error) reject(error instanceof Error ? error : new Error('autocannon failed', { cause: error }));
-      else resolve(result);
-    });
-  });
-}
 
 function send(request: Request): Promise<Response> {
   return fetch(request.url, { method: request.method, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }) });
-}
-
-/**
- * CPU seconds (user + system, every thread) process `pid` has used so far, from /proc (Linux;
- * undefined elsewhere). Clock ticks of 1/100 s, as /proc reports them on Linux whatever the kernel's HZ.
- */
-function cpuSeconds(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after "pid (comm) ": state is the first, utime the 12th, stime the 13th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return undefined;
-  }
 }
 
 interface Run {
@@ -379,18 +342,18 @@ async function benchBackend(backend: Backend): Promise<IdentityResult> {
     for (const target of targets) await target.check();
 
     for (const target of targets) {
-      const warm = await cannon(target.request, WARMUP_S);
+      const warm = await cannon({ ...target.request, connections: CONNECTIONS, duration: WARMUP_S });
       const failures = warm.non2xx + warm.errors + warm.timeouts;
       if (failures > 0) console.log(`[${backend.name}] warm-up ${target.label}: ${failures} failed requests`);
     }
     for (let round = 1; round <= ROUNDS; round++) {
       const line: string[] = [];
       for (const target of targets) {
-        const cpuBefore = cpuSeconds(target.pid);
-        const result = await cannon(target.request, DURATION_S);
-        const cpuAfter = cpuSeconds(target.pid);
+        const cpuBefore = cpuMs(target.pid);
+        const result = await cannon({ ...target.request, connections: CONNECTIONS, duration: DURATION_S });
+        const cpuAfter = cpuMs(target.pid);
         await target.check();
-        const cpuUs = cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0 ? undefined : ((cpuAfter - cpuBefore) * 1e6) / result.requests.total;
+        const cpuUs = cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0 ? undefined : ((cpuAfter - cpuBefore) * 1e3) / result.requests.total;
         const run: Run = { reqPerSec: result.requests.average, p99Ms: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts, cpuUs };
         target.runs.push(run);
         const cpu = run.cpuUs === undefined ? '' : `, ${Math.round(run.cpuUs)} µs CPU/req`;
@@ -408,23 +371,12 @@ async function benchBackend(backend: Backend): Promise<IdentityResult> {
 }
 
 /** Runs the identity benchmark on each backend; returns what it measured, and the error that stopped it, if any. */
-export async function benchIdentity(backends: readonly Backend[]): Promise<{ results: IdentityResult[]; failure?: Error }> {
-  const results: IdentityResult[] = [];
-  try {
-    for (const backend of backends) results.push(await benchBackend(backend));
-    return { results };
-  } catch (error) {
-    return { results, failure: error instanceof Error ? error : new Error('identity bench failed', { cause: error }) };
-  } finally {
-    running?.stop();
-    await stopAllChildren();
-  }
+export function benchIdentity(backends: readonly Backend[]): Promise<{ results: IdentityResult[]; failure?: Error }> {
+  return eachBackend(backends, 'identity bench', benchBackend);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Report
-
-const rate = (value: number): string => Math.round(value).toLocaleString('en-US');
 
 const FIGURES = [
   ['tokeninfo', 'tokeninfo (POST /oauth2/v2/tokeninfo)'],

@@ -26,22 +26,22 @@
 import type { ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import {
   type Backend,
   backendsFromEnv,
+  cannon,
   checkInterrupted,
+  eachBackend,
   expectStatus,
   formatTable,
   installSignalHandlers,
   Interrupted,
   isInterrupted,
   median,
-  onInterrupt,
   prepareBackend,
   profileOptions,
+  rate,
   startChild,
-  stopAllChildren,
   stopChild,
   type SummaryRow,
 } from './common.js';
@@ -62,20 +62,6 @@ const TARGET_RATIO = 0.5;
 
 // ---------------------------------------------------------------------------------------------
 // Load
-
-let running: autocannon.Instance | undefined;
-onInterrupt(() => running?.stop());
-
-function cannon(url: string, headers: Record<string, string>, duration: number): Promise<autocannon.Result> {
-  checkInterrupted();
-  return new Promise((resolve, reject) => {
-    running = autocannon({ url, connections: CONNECTIONS, duration, headers }, (error: unknown, result: autocannon.Result) => {
-      running = undefined;
-      if (error) reject(error instanceof Error ? error : new Error('autocannon failed', { cause: error }));
-      else resolve(result);
-    });
-  });
-}
 
 interface Run {
   readonly reqPerSec: number;
@@ -179,14 +165,14 @@ async function benchReadBackend(backend: Backend): Promise<BackendResult> {
       { key: 'http', label: 'bare node:http', url: http.url, runs: [] },
     ];
     for (const target of targets) {
-      const warm = await cannon(target.url, headers, WARMUP_S);
+      const warm = await cannon({ url: target.url, connections: CONNECTIONS, duration: WARMUP_S, headers });
       const failures = warm.non2xx + warm.errors + warm.timeouts;
       if (failures > 0) console.log(`[${backend.name}] warm-up ${target.label}: ${failures} failed requests`);
     }
     for (let round = 1; round <= ROUNDS; round++) {
       const line: string[] = [];
       for (const target of targets) {
-        const result = await cannon(target.url, headers, DURATION_S);
+        const result = await cannon({ url: target.url, connections: CONNECTIONS, duration: DURATION_S, headers });
         const run: Run = { reqPerSec: result.requests.average, p99Ms: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts };
         target.runs.push(run);
         line.push(`${target.label} ${Math.round(run.reqPerSec)} req/s p99 ${run.p99Ms} ms${run.failures ? ` (${run.failures} FAILED)` : ''}`);
@@ -202,23 +188,8 @@ async function benchReadBackend(backend: Backend): Promise<BackendResult> {
   }
 }
 
-async function benchReads(backends: readonly Backend[]): Promise<{ results: BackendResult[]; failure?: Error }> {
-  const results: BackendResult[] = [];
-  try {
-    for (const backend of backends) results.push(await benchReadBackend(backend));
-    return { results };
-  } catch (error) {
-    return { results, failure: error instanceof Error ? error : new Error('read bench failed', { cause: error }) };
-  } finally {
-    running?.stop();
-    await stopAllChildren();
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Report
-
-const rate = (value: number): string => Math.round(value).toLocaleString('en-US');
 
 function report(results: readonly BackendResult[]): void {
   const rows: string[][] = [['figure', 'Specbase req/s', 'baseline req/s (bare Koa)', 'ratio', 'p99 ms', 'target']];
@@ -307,7 +278,7 @@ async function main(): Promise<void> {
   if (backends.length === 1) console.log('(set BENCH_DATABASE_URL or TEST_DATABASE_URL to also run on PostgreSQL)');
   const minutes = loadMinutes();
   const steps: Step<unknown>[] = [
-    step({ name: 'read', run: benchReads, report, summarize: summarizeRead }),
+    step({ name: 'read', run: (backends: Backend[]) => eachBackend(backends, 'read bench', benchReadBackend), report, summarize: summarizeRead }),
     step({ name: 'tokens', run: benchTokens, report: reportTokens, summarize: summarizeTokens }),
     step({ name: 'import', run: benchImports, report: reportImports, summarize: summarizeImports }),
     step({ name: 'webhooks', run: benchWebhooks, report: reportWebhooks, summarize: summarizeWebhooks }),

@@ -48,15 +48,18 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { cpuMs } from './proc-cpu.js';
-import { type Backend, checkInterrupted, formatTable, median, onInterrupt, ROOT, runIfMain, stopChild, type SummaryRow } from './common.js';
-
-function positiveIntegerFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, not ${raw}`);
-  return value;
-}
+import {
+  type Backend,
+  checkInterrupted,
+  formatTable,
+  median,
+  onInterrupt,
+  positiveIntegerFromEnv,
+  ROOT,
+  runIfMain,
+  stopChild,
+  type SummaryRow,
+} from './common.js';
 
 const RUNS = positiveIntegerFromEnv('BENCH_STARTUP_RUNS', 5);
 const PHASE_RUNS = 3;

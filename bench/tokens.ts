@@ -15,19 +15,21 @@
  *   node --import tsx bench/tokens.ts    (SQLite; also PostgreSQL with BENCH_DATABASE_URL or TEST_DATABASE_URL)
  */
 import { join } from 'node:path';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import {
   type Backend,
+  cannon,
   checkInterrupted,
+  eachBackend,
   expectStatus,
   formatTable,
   median,
-  onInterrupt,
-  type PreparedBackend,
   prepareBackend,
+  type PreparedBackend,
   profileOptions,
+  rate,
   runIfMain,
   type ServerChild,
   startChild,
@@ -42,20 +44,6 @@ const REVOCATIONS = 3;
 /** The server's default TOKEN_CACHE_REVALIDATE_MS (src/application/auth/token-cache.ts). */
 const BOUND_MS = 2_000;
 const TARGET_READS_PER_REQUEST = 0.01;
-
-let running: autocannon.Instance | undefined;
-onInterrupt(() => running?.stop());
-
-function cannon(url: string, headers: Record<string, string>): Promise<autocannon.Result> {
-  checkInterrupted();
-  return new Promise((resolve, reject) => {
-    running = autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers }, (error: unknown, result: autocannon.Result) => {
-      running = undefined;
-      if (error) reject(error instanceof Error ? error : new Error('autocannon failed', { cause: error }));
-      else resolve(result);
-    });
-  });
-}
 
 async function authentications(url: string): Promise<{ cache: number; database: number }> {
   const text = await expectStatus(await fetch(`${url}/metrics`), 200, 'GET /metrics');
@@ -92,7 +80,7 @@ async function loadAuthenticated(server: ServerChild, label: string): Promise<Lo
   await expectStatus(await fetch(url, { headers }), 200, `GET /api/${accountId}`);
   const before = await authentications(server.url);
   const runs: autocannon.Result[] = [];
-  for (let round = 1; round <= ROUNDS; round++) runs.push(await cannon(url, headers));
+  for (let round = 1; round <= ROUNDS; round++) runs.push(await cannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers }));
   const after = await authentications(server.url);
   const requests = after.cache + after.database - before.cache - before.database;
   const databaseReads = after.database - before.database;
@@ -205,17 +193,9 @@ async function directDelete(backend: Backend, prepared: PreparedBackend): Promis
   );
 }
 
-export async function benchTokens(backends: readonly Backend[]): Promise<{ results: TokenResult[]; failure?: Error }> {
-  const results: TokenResult[] = [];
-  try {
-    for (const backend of backends) results.push(await benchBackend(backend));
-    return { results };
-  } catch (error) {
-    return { results, failure: error instanceof Error ? error : new Error('token bench failed', { cause: error }) };
-  }
+export function benchTokens(backends: readonly Backend[]): Promise<{ results: TokenResult[]; failure?: Error }> {
+  return eachBackend(backends, 'token bench', benchBackend);
 }
-
-const rate = (value: number): string => Math.round(value).toLocaleString('en-US');
 
 export function summarizeTokens(results: readonly TokenResult[]): SummaryRow[] {
   return results.flatMap((r) => {

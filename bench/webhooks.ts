@@ -47,7 +47,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChildProcess } from 'node:child_process';
 import {
   type Backend,
-  type SummaryRow,
   checkInterrupted,
   expectStatus,
   formatTable,
@@ -55,12 +54,15 @@ import {
   isInterrupted,
   median,
   onInterrupt,
+  positiveIntegerFromEnv,
   prepareBackend,
   profileOptions,
+  rate,
+  runIfMain,
   startChild,
   stopAllChildren,
   stopChild,
-  runIfMain,
+  type SummaryRow,
 } from './common.js';
 import type { BaselineCommand, BaselineReport } from './webhook-baseline.js';
 import type { ReceivedSample, ReceiverCommand, ReceiverReport } from './webhook-receiver.js';
@@ -93,14 +95,6 @@ const deliveryTimeoutMs = (count: number): number => Math.max(DELIVERY_TIMEOUT_M
 const LATENCY_TIMEOUT_MS = 10_000;
 /** After a Specbase run: time for the worker to record its last attempts before the next run. */
 const SETTLE_MS = 1_000;
-
-function positiveIntegerFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, not ${raw}`);
-  return value;
-}
 
 // ---------------------------------------------------------------------------------------------
 // IPC with the children
@@ -403,8 +397,6 @@ export interface WebhookResult {
   /** Round trips of single signed POSTs, ms. */
   readonly baselineLatency: readonly number[];
 }
-
-const rate = (value: number): string => Math.round(value).toLocaleString('en-US');
 
 async function benchBackend(backend: Backend, results: WebhookResult[]): Promise<void> {
   const prepared = await prepareBackend(backend, 'specbase-webhook-bench');
