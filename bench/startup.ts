@@ -3,7 +3,7 @@
  *
  * Target (from the issue): from spawn to the first 200 from /healthz under 1 s on SQLite.
  *
- * - Specbase: `node dist/main/cli.js serve` (the build `npm run start` runs; this benchmark
+ * - Specbase: `node dist/main/cli.bundle.js serve` (the build `npm run start` runs; this benchmark
  *   refuses a dist/ older than src/: run `npm run build` first), NODE_ENV=production, the default
  *   log level with stdout discarded, SQLite, on 127.0.0.1 and a free port:
  *   - fresh: on a new SQLite file, so the start runs every migration, makes a signing key and
@@ -21,8 +21,9 @@
  *
  * Where the time goes, two ways:
  * - phases: the steps startServer takes (src/main/server.ts), timed one by one in a plain node
- *   process that imports dist/index.js and runs them in the same order (import, container, open,
- *   migrate, signing key, demo bootstrap, worker + app + listen), fresh and restart, 3 runs each,
+ *   process that imports dist/index.js, bundled as the command is, and runs them in the same
+ *   order (import, container, open, migrate, signing key and demo bootstrap side by side, worker +
+ *   app + listen), fresh and restart, 3 runs each,
  *   medians; with the number of CommonJS modules loaded. A mirror of startServer, so it drifts if
  *   startServer changes: the spawn figures above are the measurement, this only splits them;
  * - a V8 CPU profile (`node --cpu-prof`) of one fresh `serve`, cut where /healthz first answered:
@@ -66,8 +67,9 @@ const PHASE_RUNS = 3;
 const TARGET_MS = 1_000;
 const POLL_MS = 2;
 const START_TIMEOUT_MS = 30_000;
-const CLI = join(ROOT, 'dist', 'main', 'cli.js');
-const INDEX = join(ROOT, 'dist', 'index.js');
+const CLI = join(ROOT, 'dist', 'main', 'cli.bundle.js');
+/** dist/index.js bundled as the command is (scripts/bundle.mjs), for the phases; made by this benchmark. */
+const INDEX = join(ROOT, 'dist', 'main', 'index.bench-bundle.js');
 
 // ---------------------------------------------------------------------------------------------
 // Processes
@@ -177,7 +179,7 @@ const phases = [['node starts (before the first line of a script)', performance.
 let last = performance.now();
 const mark = (name) => { const now = performance.now(); phases.push([name, now - last]); last = now; };
 const lib = await import(process.env.SPECBASE_INDEX_URL);
-mark('import dist/index.js (every module the server loads)');
+mark('import the bundle (every module the server loads)');
 const container = lib.buildContainer(lib.loadConfig(process.env));
 mark('loadConfig + buildContainer');
 const storage = container.get(lib.StorageToken);
@@ -185,11 +187,9 @@ await storage.open();
 mark('open the database');
 await storage.migrate();
 mark('migrate');
-await container.get(lib.SigningKeys).ensure();
-mark('signing key (made on first start)');
-const demo = await container.get(lib.BootstrapDemo).execute();
+const [, demo] = await Promise.all([container.get(lib.SigningKeys).ensure(), container.get(lib.BootstrapDemo).execute()]);
 if (!demo.ok) throw new Error('bootstrap failed: ' + demo.error.kind);
-mark('demo bootstrap (user + token on first start)');
+mark('signing key + demo bootstrap, side by side (made on first start)');
 const worker = container.get(lib.WebhookWorker);
 worker.start();
 const server = lib.createApp(container).listen(0, '127.0.0.1');
@@ -252,7 +252,7 @@ export interface ProfileSummary {
 }
 
 const packageOf = (url: string): string | undefined =>
-  /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1] ?? (url.includes('/dist/') ? 'specbase (dist/)' : undefined);
+  /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1] ?? (url.includes('/dist/') ? 'specbase and its bundled packages (dist/)' : undefined);
 
 const COMPILING = new Set(['wrapSafe', 'compileSourceTextModule', 'compileFunction', 'compileFunctionForCJSLoader', 'compileForInternalLoader', 'ModuleWrap']);
 const RESOLVING = new Set(['tryFile', 'tryExtensions', 'tryPackage', 'internalModuleStat', 'realpathSync', 'internalModuleReadJSON', 'URL', 'getPathFromURLPosix', 'stat']);
@@ -339,9 +339,13 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-function checkBuild(): void {
-  if (!existsSync(CLI) || !existsSync(INDEX)) throw new Error(`${CLI} is missing: run npm run build first`);
+/** Refuses a missing or stale build; bundles dist/index.js for the phases as the command is bundled. */
+async function checkBuild(): Promise<void> {
+  if (!existsSync(CLI) || !existsSync(join(ROOT, 'dist', 'index.js'))) throw new Error(`${CLI} is missing: run npm run build first`);
   if (statSync(CLI).mtimeMs < newestMtime(join(ROOT, 'src'))) throw new Error('dist/ is older than src/: run npm run build first');
+  const { build } = await import('esbuild');
+  const { bundleOptions } = (await import(pathToFileURL(join(ROOT, 'scripts', 'bundle.mjs')).href)) as { bundleOptions: (entry: string, outfile: string) => object };
+  await build({ ...bundleOptions(join(ROOT, 'dist', 'index.js'), INDEX), sourcemap: false, legalComments: 'none' });
 }
 
 /** Runs the startup benchmark (on SQLite whatever `backends` holds); returns what it measured, and the error that stopped it, if any. */
@@ -349,7 +353,7 @@ export async function benchStartup(backends: readonly Backend[]): Promise<{ resu
   if (backends.some((b) => b.databaseUrl !== undefined)) console.log('(startup is measured on SQLite only)');
   const tmp = await mkdtemp(join(tmpdir(), 'specbase-startup-'));
   try {
-    checkBuild();
+    await checkBuild();
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', DATABASE_URL: '', DATABASE_SCHEMA: '', HOST: '127.0.0.1', LOG_LEVEL: '' };
     const bareScript = join(tmp, 'bare-http-server.mjs');
     await writeFile(bareScript, BARE_SERVER);
@@ -476,8 +480,8 @@ export function reportStartup(results: readonly StartupResult[]): void {
       (m.healthy / bare.healthy).toFixed(1),
       target,
     ];
-    rows.push(line('node dist/main/cli.js serve, fresh SQLite file', fresh, verdict(fresh.healthy)));
-    rows.push(line('node dist/main/cli.js serve, restart', restart, verdict(restart.healthy)));
+    rows.push(line('node dist/main/cli.bundle.js serve, fresh SQLite file', fresh, verdict(fresh.healthy)));
+    rows.push(line('node dist/main/cli.bundle.js serve, restart', restart, verdict(restart.healthy)));
     rows.push(line('bare node:http script (baseline)', bare, '-'));
     rows.push(['node -e 0, to its exit', ms(nodeExit), `${Math.round(Math.min(...result.nodeExit))}-${Math.round(Math.max(...result.nodeExit))}`, '-', '-', '-', '-']);
     console.log(formatTable(rows));

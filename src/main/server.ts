@@ -168,11 +168,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   let server: Server;
   try {
     await storage.migrate();
-    await container.get(SigningKeys).ensure();
-    if (config.bootstrap) {
-      const result = await container.get(BootstrapDemo).execute();
-      if (!result.ok) throw new Error(`bootstrap failed: ${result.error.kind}`);
-      demo = result.value;
+    // Side by side: on a first start both wait on the thread pool (the RSA key, the demo password's scrypt).
+    const [, bootstrapped] = await Promise.all([container.get(SigningKeys).ensure(), config.bootstrap ? container.get(BootstrapDemo).execute() : undefined]);
+    if (bootstrapped !== undefined) {
+      if (!bootstrapped.ok) throw new Error(`bootstrap failed: ${bootstrapped.error.kind}`);
+      demo = bootstrapped.value;
     }
     if (config.webhooks.worker) container.get(WebhookWorker).start();
     server = createApp(container).listen(config.port, config.host);

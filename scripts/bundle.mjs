@@ -1,0 +1,42 @@
+// Bundles the compiled command (dist/main/cli.js) and every package it loads into one ES module,
+// dist/main/cli.bundle.js: the `specbase` bin and `npm start`. Node then reads, resolves and
+// compiles one file instead of about 2,000, which is most of a start (docs/performance.md, 7b;
+// docs/adr/0018-bundled-command.md). The library (dist/index.js) is not bundled: an embedding
+// service loads it with its own dependencies.
+//
+// `node scripts/bundle.mjs` after `tsc -p tsconfig.build.json` (`npm run build` runs both).
+import { build } from 'esbuild';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * The options for bundling `entry` into `outfile`. The output goes next to the compiled entry
+ * (dist/main/), so paths the code takes from its own location (`../../package.json`, packages'
+ * files resolved with createRequire) mean what they mean in dist/.
+ */
+export function bundleOptions(entry, outfile) {
+  return {
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // A native addon, and pg's optional native binding (never installed): loaded from node_modules.
+    external: ['better-sqlite3', 'pg-native'],
+    // CommonJS packages call require(); an ES module has none of its own.
+    banner: { js: "import { createRequire as __specbaseCreateRequire } from 'node:module'; const require = __specbaseCreateRequire(import.meta.url);" },
+    // Class and function names stay as written: error messages and logs name them.
+    keepNames: true,
+    // For a stack trace of the bundle: node --enable-source-maps (not on by default: it slows every throw).
+    sourcemap: 'linked',
+    legalComments: 'linked',
+    logLevel: 'warning',
+  };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await build(bundleOptions(join(ROOT, 'dist/main/cli.js'), join(ROOT, 'dist/main/cli.bundle.js')));
+}
