@@ -2,14 +2,15 @@
  * What the benchmarks (bench/run.ts, bench/import.ts) share: child processes, interruption,
  * backends (SQLite, and PostgreSQL in a throw-away schema), medians and the report table.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
+import { build } from 'esbuild';
 import pg from 'pg';
 
 export const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
@@ -79,17 +80,54 @@ export interface ServerChild extends StartedChild {
   readonly url: string;
 }
 
+/** The newest modification time of a file under `dir`. */
+export function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/** What `npm start` runs: src/ compiled by tsc and bundled by scripts/bundle.mjs. */
+export const BUILT_CLI = join(ROOT, 'dist', 'main', 'cli.bundle.js');
+
+let built: Promise<string> | undefined;
+
 /**
- * Forks `bench/<script>` under `node --import tsx` and waits for its `ready` message. With
- * `listens`, the message must carry a 127.0.0.1 url.
+ * Runs `npm run build` when dist/ is missing or older than src/ (once per process), then bundles
+ * bench/serve-specbase.ts as the command is bundled, with its import of src/index.js taken from
+ * dist/index.js; returns the bundle's path. So every Specbase server a benchmark measures runs
+ * the shipped code the way it ships: compiled, bundled, without tsx's loader (which compiles each
+ * module at load and keeps source maps: 55 MB more resident memory at rest).
+ */
+export function builtServer(): Promise<string> {
+  return (built ??= (async () => {
+    if (!existsSync(BUILT_CLI) || statSync(BUILT_CLI).mtimeMs < newestMtime(join(ROOT, 'src'))) {
+      console.log('[bench] dist/ is missing or older than src/: npm run build');
+      execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    }
+    const { bundleOptions } = (await import(pathToFileURL(join(ROOT, 'scripts', 'bundle.mjs')).href)) as { bundleOptions: (entry: string, outfile: string) => object };
+    const outfile = join(ROOT, 'dist', 'main', 'serve-specbase.bench.js');
+    const fromDist = { name: 'src-from-dist', setup: (b: { onResolve: (o: { filter: RegExp }, f: () => { path: string }) => void }) => b.onResolve({ filter: /\/src\/index\.js$/ }, () => ({ path: join(ROOT, 'dist', 'index.js') })) };
+    await build({ ...bundleOptions(join(BENCH_DIR, 'serve-specbase.ts'), outfile), sourcemap: false, legalComments: 'none', plugins: [fromDist] });
+    return outfile;
+  })());
+}
+
+/**
+ * Forks `bench/<script>` under `node --import tsx` (serve-specbase.ts: its bundle, see
+ * builtServer) and waits for its `ready` message. With `listens`, the message must carry a
+ * 127.0.0.1 url.
  */
 export function startChild(script: string, env: NodeJS.ProcessEnv, nodeOptions: readonly string[], listens: true): Promise<ServerChild>;
 export function startChild(script: string, env: NodeJS.ProcessEnv, nodeOptions: readonly string[], listens: false): Promise<StartedChild>;
-export function startChild(script: string, env: NodeJS.ProcessEnv, nodeOptions: readonly string[], listens: boolean): Promise<StartedChild> {
-  const child = fork(join(BENCH_DIR, script), [], {
+export async function startChild(script: string, env: NodeJS.ProcessEnv, nodeOptions: readonly string[], listens: boolean): Promise<StartedChild> {
+  const bundled = script === 'serve-specbase.ts';
+  const child = fork(bundled ? await builtServer() : join(BENCH_DIR, script), [], {
     cwd: ROOT,
     env,
-    execArgv: [...nodeOptions, '--import', 'tsx'],
+    execArgv: bundled ? [...nodeOptions] : [...nodeOptions, '--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   children.add(child);
