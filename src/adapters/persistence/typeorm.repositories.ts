@@ -14,7 +14,7 @@ import { ApiToken, type ApiTokenId } from '../../domain/token/api-token.aggregat
 import { User, type NewUser } from '../../domain/user/user.aggregate.js';
 import type { Dialect } from './dialect.js';
 import { dateOf, dialectOf, forDialect, nullableDateOf, placeholderList, tableOf } from './raw-sql.js';
-import type { SqliteReadCache } from './sqlite-read-cache.js';
+import type { ReadCache } from './read-cache.js';
 import type { OutboxRow, Schemas, UserRow } from './schema.js';
 import { isIntegerKey, isStorableText, isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
 
@@ -204,14 +204,14 @@ function apiStateOf(row: ApiReadRow): ApiState {
 
 export class TypeOrmApiRepository implements ApiRepository {
   /**
-   * @param cache SQLite, outside transactions: `get` and `list` remembered until the database
+   * @param cache outside transactions: `get` and `list` remembered until the database
    *   changes (states are immutable, each call gets aggregates of its own)
    */
   constructor(
     private readonly run: Run,
     private readonly s: Schemas,
     private readonly dialect: Dialect,
-    private readonly cache?: SqliteReadCache,
+    private readonly cache?: ReadCache,
   ) {}
 
   async get(accountId: number, id: ApiId): Promise<Api | undefined> {

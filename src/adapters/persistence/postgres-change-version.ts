@@ -1,0 +1,156 @@
+import pg from 'pg';
+
+/** The channel the triggers of migration 0009 notify on, with `schema.table` as the payload. */
+export const CHANGES_CHANNEL = 'specbase_changes';
+
+export interface PostgresChangeVersionOptions {
+  /** First reconnection delay; doubles per failure up to `maxBackoffMs`. */
+  readonly minBackoffMs?: number;
+  readonly maxBackoffMs?: number;
+  /** How often the listening connection is checked with `SELECT 1`, to notice a silently dead link. */
+  readonly heartbeatMs?: number;
+  /** Told when the listening connection fails; it is reconnected either way. */
+  readonly onError?: (error: unknown) => void;
+}
+
+/**
+ * PostgreSQL's equivalent of SQLite's change counter, for ReadCache: a local counter that moves
+ *
+ * - at once, when this process commits a write (`bump`, called by TypeOrmDatabase after COMMIT or
+ *   an autocommit write statement returns, before the writer answers): read-your-writes is exact;
+ * - when a NOTIFY from the triggers of migration 0009 arrives on a dedicated connection (not one
+ *   of TypeORM's pool) that LISTENs: another instance's commit is seen a few milliseconds after
+ *   it committed (NOTIFY is delivered at commit, to idle listeners at once);
+ * - once on every (re)connection, since notifications sent while not listening are lost.
+ *
+ * While not listening (starting, failed, reconnecting) every call returns a new value, so nothing
+ * is served from the cache. A link that dies without the socket noticing is found by the heartbeat:
+ * that is the worst case of staleness (`heartbeatMs` plus its timeout), not the usual one.
+ */
+export class PostgresChangeVersion {
+  private counter = 0;
+  private unique = 0;
+  private listening = false;
+  private client: pg.Client | undefined;
+  private stopped = false;
+  private failures = 0;
+  private retry: NodeJS.Timeout | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private readonly listeners = new Set<(payload: string) => void>();
+  private readonly minBackoffMs: number;
+  private readonly maxBackoffMs: number;
+  private readonly heartbeatMs: number;
+
+  constructor(
+    private readonly url: string,
+    private readonly options: PostgresChangeVersionOptions = {},
+  ) {
+    this.minBackoffMs = options.minBackoffMs ?? 100;
+    this.maxBackoffMs = options.maxBackoffMs ?? 5_000;
+    this.heartbeatMs = options.heartbeatMs ?? 5_000;
+  }
+
+  /** The version to key cached reads on; a fresh value on each call while not listening. */
+  version(): string {
+    return this.listening ? String(this.counter) : `unlistened:${++this.unique}`;
+  }
+
+  /** Whether notifications are being received (what makes the version cacheable). */
+  get isListening(): boolean {
+    return this.listening;
+  }
+
+  /** The server process of the listening connection, while there is one (to test its loss). */
+  get backendPid(): number | undefined {
+    return this.listening ? (this.client as { processID?: number } | undefined)?.processID : undefined;
+  }
+
+  /** Something changed (or may have): every value handed out before is no longer current. */
+  bump(): void {
+    this.counter += 1;
+  }
+
+  /** Calls `listener` with the payload (`schema.table`) of each notification, after the bump; returns the unsubscribe. */
+  onNotification(listener: (payload: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Makes the first attempt to listen; on failure keeps trying in the background. */
+  async start(): Promise<void> {
+    this.stopped = false;
+    await this.connect();
+  }
+
+  /** Stops listening and reconnecting; the version stays uncacheable. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retry);
+    this.retry = undefined;
+    await this.drop();
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url, keepAlive: true });
+    this.client = client;
+    client.on('error', (error) => this.fail(client, error));
+    client.on('end', () => this.fail(client, new Error('the listening connection ended')));
+    client.on('notification', (message) => {
+      if (client !== this.client) return;
+      this.bump();
+      for (const listener of this.listeners) listener(message.payload ?? '');
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+    } catch (error) {
+      this.fail(client, error);
+      return;
+    }
+    if (client !== this.client || this.stopped) return;
+    // Whatever was committed while not listening: entries read before the link broke are old.
+    this.bump();
+    this.listening = true;
+    this.failures = 0;
+    this.heartbeat = setInterval(() => this.check(client), this.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  private check(client: pg.Client): void {
+    let timeout: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timeout = setTimeout(() => reject(new Error('the listening connection did not answer')), this.heartbeatMs);
+    });
+    Promise.race([client.query('SELECT 1'), timedOut])
+      .catch((error: unknown) => this.fail(client, error))
+      .finally(() => clearTimeout(timeout));
+  }
+
+  /** Stops trusting `client` at once, then reconnects after a backoff unless stopped. */
+  private fail(client: pg.Client, error: unknown): void {
+    if (client !== this.client) return;
+    this.listening = false;
+    this.client = undefined;
+    clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+    client.end().catch(() => undefined);
+    if (this.stopped) return;
+    this.options.onError?.(error);
+    const delay = Math.min(this.maxBackoffMs, this.minBackoffMs * 2 ** this.failures);
+    this.failures += 1;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      if (!this.stopped) void this.connect();
+    }, delay);
+    this.retry.unref();
+  }
+
+  private async drop(): Promise<void> {
+    const client = this.client;
+    this.listening = false;
+    this.client = undefined;
+    clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+    if (client !== undefined) await client.end().catch(() => undefined);
+  }
+}
