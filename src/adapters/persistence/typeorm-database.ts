@@ -210,19 +210,41 @@ export class TypeOrmDatabase {
   }
 }
 
+/** Command tags of statements that change no row: anything else counts as a write. */
+const READ_ONLY_COMMANDS = new Set(['SELECT', 'SHOW', 'START', 'BEGIN', 'SET', 'SAVEPOINT', 'RELEASE', 'ROLLBACK', 'LISTEN']);
+
+/**
+ * A statement that writes `rate_limits` and nothing else: no cached read returns that table and
+ * no foreign key leads from it, while the rate limiters write it on most requests on PostgreSQL
+ * (BatchedRateLimiter every FLUSH_EVERY_MS): counting those would empty the cache as often.
+ */
+const RATE_LIMITS_WRITE = /^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(?:"(?:[^"]|"")*"\.)?"?rate_limits"?[\s(]/i;
+
 /**
  * Every statement of this process passes through a TypeORM query runner; this bumps the change
- * version right after a COMMIT, or a write outside a transaction, returns (before the caller goes
- * on to answer), whether it succeeded or not: a bump too many costs a cache miss, one too late a
- * stale read. Inside a transaction nothing is visible to other connections until COMMIT.
+ * version right after a write outside a transaction, or the COMMIT of a transaction that wrote,
+ * returns (before the caller goes on to answer), whether it succeeded or not: a bump too many
+ * costs a cache miss, one too late a stale read. Inside a transaction nothing is visible to
+ * other connections until COMMIT.
  */
 function bumpAfterWrites(changes: PostgresChangeVersion): EntitySubscriberInterface {
+  const wrote = new WeakSet<object>();
   return {
     afterQuery(event: AfterQueryEvent): void {
-      const inTransaction = event.queryRunner.isTransactionActive;
-      if (inTransaction ? event.query === 'COMMIT' : (event.rawResults as { command?: string } | undefined)?.command !== 'SELECT') changes.bump();
+      const runner = event.queryRunner;
+      const command = (event.rawResults as { command?: string } | undefined)?.command;
+      if (runner.isTransactionActive) {
+        if (event.query === 'COMMIT' || event.query === 'ROLLBACK') {
+          if (wrote.delete(runner) && event.query === 'COMMIT') changes.bump();
+        } else if (isWrite(event.query, command)) wrote.add(runner);
+      } else if (isWrite(event.query, command)) changes.bump();
     },
   };
+}
+
+/** `command`: pg's command tag, undefined when the statement failed (then it counts, to be safe). */
+function isWrite(query: string, command: string | undefined): boolean {
+  return !(command !== undefined && READ_ONLY_COMMANDS.has(command)) && !RATE_LIMITS_WRITE.test(query);
 }
 
 async function createSchema(url: string, schema: string): Promise<void> {
