@@ -5,6 +5,7 @@ import { ReadCache } from '../../src/adapters/persistence/read-cache.js';
 import { TypeOrmDatabase, type DatabaseConfig, type Run } from '../../src/adapters/persistence/typeorm-database.js';
 import { TypeOrmUnitOfWork, typeOrmRepositories } from '../../src/adapters/persistence/typeorm-unit-of-work.js';
 import { Api } from '../../src/domain/api/api.aggregate.js';
+import { OAuthClient } from '../../src/domain/identity/oauth-client.js';
 import { ok } from '../../src/domain/shared/result.js';
 import type { UnitOfWork } from '../../src/application/ports/unit-of-work.port.js';
 import { forEachDatabase } from '../support/databases.js';
@@ -116,16 +117,64 @@ forEachDatabase('ReadCache: API reads remembered until the database changes', (t
       await settle(db);
       return api;
     };
-    return { repos, uow, accountId: owner.value.accountId, add, create };
+    return { repos, uow, accountId: owner.value.accountId, userId: owner.value.userId, add, create };
   }
 
   /** Another instance on the same database (PostgreSQL: the same schema), with a pool of its own. */
   async function anotherInstance(): Promise<UnitOfWork> {
+    return new TypeOrmUnitOfWork(await anotherDatabase(), new SequentialIds());
+  }
+
+  async function anotherDatabase(): Promise<TypeOrmDatabase> {
     const other = new TypeOrmDatabase(config);
     others.push(other);
     await other.open();
-    return new TypeOrmUnitOfWork(other, new SequentialIds());
+    return other;
   }
+
+  /** A grant of `userId` to a fresh client, read once so that it is cached. */
+  async function aCachedGrant(s: Awaited<ReturnType<typeof setup>>): Promise<string> {
+    const client = OAuthClient.create({ id: 'client-1', name: 'Client', secretHash: null, redirectUris: ['https://client.example.com/cb'] }, T0);
+    if (!client.ok) throw new Error('setup');
+    await s.repos.oauthClients.add(client.value);
+    const id = '01930000-0000-7000-8000-0000000000aa';
+    await s.repos.grants.add({ id, clientId: 'client-1', userId: s.userId, scope: 'openid', offline: false, creationDate: T0, revocationDate: null });
+    await settle(db);
+    expect((await s.repos.grants.get(id))?.revocationDate).to.equal(null);
+    const before = reads;
+    expect((await s.repos.grants.get(id))?.revocationDate).to.equal(null);
+    expect(reads).to.equal(before, 'the grant is cached');
+    return id;
+  }
+
+  it('sees a grant revoked by this instance at once, though it was cached (before any notification)', async () => {
+    const s = await setup();
+    const id = await aCachedGrant(s);
+    await withNotificationsHeld(db, async () => {
+      await s.repos.grants.revoke(id, T0);
+      expect((await s.repos.grants.get(id))?.revocationDate?.toISOString()).to.equal(T0.toISOString());
+    });
+  });
+
+  it('sees a profile changed by this instance at once, though the user was cached', async () => {
+    const s = await setup();
+    expect((await s.repos.users.get(s.userId))?.snapshot().name).to.equal(null);
+    const before = reads;
+    expect((await s.repos.users.get(s.userId))?.snapshot().name).to.equal(null);
+    expect(reads).to.equal(before, 'the user is cached');
+    await withNotificationsHeld(db, async () => {
+      const changed = await s.uow.run(async (tx) => {
+        const user = await tx.users.get(s.userId);
+        if (!user) throw new Error('missing');
+        const updated = user.updateProfile({ name: 'Ada Lovelace' });
+        if (!updated.ok) throw new Error('refused');
+        await tx.users.save(user);
+        return ok(undefined);
+      });
+      expect(changed.ok).to.equal(true);
+      expect((await s.repos.users.get(s.userId))?.snapshot().name).to.equal('Ada Lovelace');
+    });
+  });
 
   afterEach(async () => {
     for (const other of others.splice(0)) await other.close();
@@ -210,6 +259,24 @@ forEachDatabase('ReadCache: API reads remembered until the database changes', (t
       await heard;
       expect((await s.repos.apis.get(s.accountId, pets.id))?.toRecord().name).to.equal('Renamed on B');
       expect((await s.repos.apis.list(s.accountId, { limit: 20 })).items[0]?.toRecord().name).to.equal('Renamed on B');
+    });
+
+    it('sees a grant revoked by another instance once its notification arrives', async () => {
+      const s = await setup();
+      const id = await aCachedGrant(s);
+      const changes = db.postgresChanges;
+      if (changes === undefined || config.kind !== 'postgres') throw new Error('postgres with tracked changes expected');
+      const other = await anotherDatabase();
+      const heard = new Promise<void>((resolve) => {
+        const stop = changes.onNotification((payload) => {
+          if (payload !== `${config.kind === 'postgres' ? config.schema : ''}.oauth_grants`) return;
+          stop();
+          resolve();
+        });
+      });
+      await typeOrmRepositories(other, other.read, new SequentialIds()).grants.revoke(id, T0);
+      await heard;
+      expect((await s.repos.grants.get(id))?.revocationDate?.toISOString()).to.equal(T0.toISOString());
     });
 
     it('serves nothing from the cache while not listening, and reads again after listening again (notifications in between are lost)', async () => {

@@ -38,7 +38,7 @@ export interface WorkMarker {
 export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenerator, work: WorkMarker = { value: false }, readCache?: ReadCache): Transaction {
   return {
     accounts: new TypeOrmAccountRepository(run, db.schemas),
-    users: new TypeOrmUserRepository(run, db.schemas),
+    users: new TypeOrmUserRepository(run, db.schemas, readCache),
     tokens: new TypeOrmApiTokenRepository(run, db.schemas, db.dialect),
     apis: new TypeOrmApiRepository(run, db.schemas, db.dialect, readCache),
     specs: new TypeOrmSpecRepository(run, db.schemas),
@@ -50,7 +50,7 @@ export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenera
     shares: new TypeOrmShareRepository(run, db.schemas),
     verifications: new TypeOrmEmailVerificationRepository(run, db.schemas),
     oauthClients: new TypeOrmOAuthClientRepository(run, db.schemas),
-    grants: new TypeOrmGrantRepository(run, db.schemas),
+    grants: new TypeOrmGrantRepository(run, db.schemas, readCache),
     codes: new TypeOrmAuthorizationCodeRepository(run, db.schemas),
     refreshTokens: new TypeOrmRefreshTokenRepository(run, db.schemas),
     sessions: new TypeOrmSessionRepository(run, db.schemas),

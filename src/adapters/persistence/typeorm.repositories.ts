@@ -41,9 +41,11 @@ function userFromRow(row: UserRow): User {
 }
 
 export class TypeOrmUserRepository implements UserRepository {
+  /** @param cache outside transactions: `get` remembered until the database changes (each call gets an aggregate of its own) */
   constructor(
     private readonly run: Run,
     private readonly s: Schemas,
+    private readonly cache?: ReadCache,
   ) {}
 
   add(user: NewUser): Promise<Result<User, { readonly kind: 'DuplicateEmail' }>> {
@@ -58,16 +60,23 @@ export class TypeOrmUserRepository implements UserRepository {
     });
   }
 
-  get(id: number): Promise<User | undefined> {
-    if (!isIntegerKey(id)) return Promise.resolve(undefined);
-    return this.run(async (m) => {
+  async get(id: number): Promise<User | undefined> {
+    if (!isIntegerKey(id)) return undefined;
+    const key = `user:${id}`;
+    const cached = this.cache?.get<UserRow | null>(key);
+    if (cached !== undefined) return cached === null ? undefined : userFromRow(cached);
+    const row = await this.run(async (m) => {
+      const version = this.cache?.current();
       // Plain SQL: read on every userinfo and tokeninfo request (docs/performance.md).
       const sql =
         'SELECT id, account_id AS "accountId", email, email_verified AS "emailVerified", password_hash AS "passwordHash", nickname, name, ' +
         `given_name AS "givenName", family_name AS "familyName", picture, locale, creation_date AS "creationDate" FROM ${tableOf(m, this.s.users)} WHERE id = ?`;
-      const [row] = await m.query<(Omit<UserRow, 'creationDate'> & { creationDate: Date | string })[]>(forDialect(dialectOf(m), sql), [id]);
-      return row ? userFromRow({ ...row, creationDate: dateOf(row.creationDate) }) : undefined;
+      const [read] = await m.query<(Omit<UserRow, 'creationDate'> & { creationDate: Date | string })[]>(forDialect(dialectOf(m), sql), [id]);
+      const found: UserRow | undefined = read && { ...read, creationDate: dateOf(read.creationDate) };
+      if (version !== undefined) this.cache?.put(key, version, found ?? null);
+      return found;
     });
+    return row && userFromRow(row);
   }
 
   getByEmail(email: string): Promise<User | undefined> {
