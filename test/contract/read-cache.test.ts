@@ -83,11 +83,11 @@ forEachDatabase('ReadCache: API reads remembered until the database changes', (t
   let reads = 0;
   const others: TypeOrmDatabase[] = [];
 
-  async function setup() {
+  async function setup(heartbeatMs?: number) {
     const created = await target.create();
     dispose = created.dispose;
     config = created.config;
-    db = new TypeOrmDatabase(config, { trackChanges: true, changes: { minBackoffMs: 10, maxBackoffMs: 50 } });
+    db = new TypeOrmDatabase(config, { trackChanges: true, changes: { minBackoffMs: 10, maxBackoffMs: 50, ...(heartbeatMs === undefined ? {} : { heartbeatMs }) } });
     await db.open();
     await db.migrate();
     const ids = new SequentialIds();
@@ -308,6 +308,20 @@ forEachDatabase('ReadCache: API reads remembered until the database changes', (t
       const before = reads;
       await s.repos.apis.get(s.accountId, pets.id);
       expect(reads).to.equal(before, 'cached again once listening');
+    });
+
+    it('notices a listener that stopped receiving notifications (the heartbeat is a notification round trip) and listens again', async () => {
+      const s = await setup(100);
+      const pets = await s.add('pets');
+      const changes = db.postgresChanges;
+      if (changes === undefined) throw new Error('tracked changes expected');
+      const pid = changes.backendPid;
+      // As behind a transaction-mode pooler, or a link that silently stopped: connected, deaf.
+      await (changes as unknown as { client: pg.Client }).client.query('UNLISTEN specbase_changes');
+      await until(() => !changes.isListening, 2_000);
+      await rename(await anotherInstance(), s.accountId, pets.id, 'Renamed while deaf');
+      expect((await s.repos.apis.get(s.accountId, pets.id))?.toRecord().name).to.equal('Renamed while deaf');
+      await until(() => changes.isListening && changes.backendPid !== pid, 2_000);
     });
 
     it('while not listening, reads every time', async () => {

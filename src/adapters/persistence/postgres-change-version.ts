@@ -1,13 +1,20 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 
 /** The channel the triggers of migration 0009 notify on, with `schema.table` as the payload. */
 export const CHANGES_CHANNEL = 'specbase_changes';
 
+/** Payloads of the listener's own round trips; no trigger sends one (a table name has no colon before its dot). */
+const PROBE_PREFIX = 'probe:';
+
 export interface PostgresChangeVersionOptions {
   /** First reconnection delay; doubles per failure up to `maxBackoffMs`. */
   readonly minBackoffMs?: number;
   readonly maxBackoffMs?: number;
-  /** How often the listening connection is checked with `SELECT 1`, to notice a silently dead link. */
+  /**
+   * How often the listening connection proves it still receives notifications (it sends one to
+   * itself and waits for it, at most as long again), to notice a silently dead link.
+   */
   readonly heartbeatMs?: number;
   /** Told when the listening connection fails; it is reconnected either way. */
   readonly onError?: (error: unknown) => void;
@@ -24,8 +31,10 @@ export interface PostgresChangeVersionOptions {
  * - once on every (re)connection, since notifications sent while not listening are lost.
  *
  * While not listening (starting, failed, reconnecting) every call returns a new value, so nothing
- * is served from the cache. A link that dies without the socket noticing is found by the heartbeat:
- * that is the worst case of staleness (`heartbeatMs` plus its timeout), not the usual one.
+ * is served from the cache. Listening counts only once a notification the listener sent itself has
+ * come back, and the heartbeat repeats that round trip: a link that silently stopped delivering
+ * (a dead peer, a transaction-mode pooler that accepts LISTEN and delivers nothing) is noticed
+ * within `heartbeatMs` plus its timeout, the worst case of staleness, not the usual one.
  */
 export class PostgresChangeVersion {
   private counter = 0;
@@ -97,12 +106,18 @@ export class PostgresChangeVersion {
     client.on('end', () => this.fail(client, new Error('the listening connection ended')));
     client.on('notification', (message) => {
       if (client !== this.client) return;
+      const payload = message.payload ?? '';
+      if (payload.startsWith(PROBE_PREFIX)) {
+        this.probes.get(payload)?.();
+        return;
+      }
       this.bump();
-      for (const listener of this.listeners) listener(message.payload ?? '');
+      for (const listener of this.listeners) listener(payload);
     });
     try {
       await client.connect();
       await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+      await this.probe(client);
     } catch (error) {
       this.fail(client, error);
       return;
@@ -117,13 +132,25 @@ export class PostgresChangeVersion {
   }
 
   private check(client: pg.Client): void {
+    this.probe(client).catch((error: unknown) => this.fail(client, error));
+  }
+
+  private readonly probes = new Map<string, () => void>();
+
+  /** Sends a notification on `client` and waits for it to come back to `client`. */
+  private async probe(client: pg.Client): Promise<void> {
+    const payload = `${PROBE_PREFIX}${randomUUID()}`;
     let timeout: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<never>((_, reject) => {
-      timeout = setTimeout(() => reject(new Error('the listening connection did not answer')), this.heartbeatMs);
+    const heard = new Promise<void>((resolve, reject) => {
+      this.probes.set(payload, resolve);
+      timeout = setTimeout(() => reject(new Error('the listening connection delivered no notification')), this.heartbeatMs);
     });
-    Promise.race([client.query('SELECT 1'), timedOut])
-      .catch((error: unknown) => this.fail(client, error))
-      .finally(() => clearTimeout(timeout));
+    try {
+      await Promise.all([client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, payload]), heard]);
+    } finally {
+      clearTimeout(timeout);
+      this.probes.delete(payload);
+    }
   }
 
   /** Stops trusting `client` at once, then reconnects after a backoff unless stopped. */
