@@ -64,9 +64,17 @@ function required(values: Record<string, string | boolean | undefined>, name: st
   return v;
 }
 
+/**
+ * Commands and the worker serve no repeated reads: no read cache, and so on PostgreSQL no
+ * connection that LISTENs for changes.
+ */
+function withoutReadCache(config: Config): Config {
+  return { ...config, readCacheSize: 0 };
+}
+
 /** Runs a one-shot command against the migrated database, then closes it. */
 async function withStorage<T>(config: Config, work: (c: Container) => Promise<T>): Promise<T> {
-  const container = buildContainer(config);
+  const container = buildContainer(withoutReadCache(config));
   const storage = container.get<Storage>(StorageToken);
   await storage.open();
   try {
@@ -78,7 +86,7 @@ async function withStorage<T>(config: Config, work: (c: Container) => Promise<T>
 }
 
 async function migrate(config: Config): Promise<string[]> {
-  const storage = buildContainer(config).get<Storage>(StorageToken);
+  const storage = buildContainer(withoutReadCache(config)).get<Storage>(StorageToken);
   await storage.open();
   try {
     return await storage.migrate();
@@ -125,7 +133,7 @@ async function serve(config: Config): Promise<void> {
 
 /** A webhook worker without the HTTP server, until SIGTERM or SIGINT. */
 async function runWorker(config: Config): Promise<void> {
-  const container = buildContainer(config);
+  const container = buildContainer(withoutReadCache(config));
   const storage = container.get<Storage>(StorageToken);
   await storage.open();
   await storage.migrate();

@@ -24,7 +24,7 @@ export interface Config {
   };
   /** `TOKEN_CACHE_SIZE` (0: off) and `TOKEN_CACHE_REVALIDATE_MS` (the revocation bound): see TokenCache. */
   readonly tokenCache: { readonly maxEntries: number; readonly revalidateMs: number };
-  /** `READ_CACHE_SIZE`: SQLite reads remembered until the database changes (SqliteReadCache); 0 turns it off. */
+  /** `READ_CACHE_SIZE`: reads remembered until the database changes (ReadCache), on SQLite and PostgreSQL; 0 turns it off (and, on PostgreSQL, the connection that LISTENs for changes). */
   readonly readCacheSize: number;
   /** `SHUTDOWN_DRAIN_MS`: after a stop is asked for, how long `/readyz` answers 503 while requests are still accepted. */
   readonly shutdownDrainMs: number;

@@ -71,7 +71,7 @@ import { JoseSigningKeyGenerator, JoseTokenSigner } from '../adapters/crypto/jos
 import { InMemoryRateLimiter } from '../adapters/memory/in-memory-rate-limiter.js';
 import { ApiRateLimiter, RateLimiter, RateLimits } from '../application/ports/rate-limiter.port.js';
 import { BatchedRateLimiter, TypeOrmRateLimiter } from '../adapters/persistence/typeorm-rate-limiter.js';
-import { SqliteReadCache } from '../adapters/persistence/sqlite-read-cache.js';
+import { ReadCache } from '../adapters/persistence/read-cache.js';
 import { SigningKeyGenerator, TokenSigner } from '../application/ports/token-signer.port.js';
 import {
   ConsentRepository,
@@ -199,7 +199,14 @@ function bindTypeOrm(c: Container, config: Config): void {
     c.bind(RateLimiter).toResolvedValue(() => new InMemoryRateLimiter());
     c.bind(ApiRateLimiter).toResolvedValue((limiter: RateLimiter) => limiter, [RateLimiter]);
   }
-  c.bind(TypeOrmDatabase).toResolvedValue(() => new TypeOrmDatabase(config.database));
+  c.bind(TypeOrmDatabase).toResolvedValue(
+    (log: Logger) =>
+      new TypeOrmDatabase(config.database, {
+        trackChanges: config.readCacheSize > 0,
+        changes: { onError: (error) => log.warn({ err: error, component: 'read-cache' }, 'not listening for PostgreSQL changes: reads are not cached until it reconnects') },
+      }),
+    [LoggerToken],
+  );
   c.bind(StorageToken).toResolvedValue((db: TypeOrmDatabase) => db, [TypeOrmDatabase]);
   c.bind(RepositoriesToken).toResolvedValue(
     (db: TypeOrmDatabase, ids: IdGenerator) =>
@@ -208,7 +215,7 @@ function bindTypeOrm(c: Container, config: Config): void {
         db.read,
         ids,
         undefined,
-        db.dialect === 'sqlite' && config.readCacheSize > 0 ? new SqliteReadCache(() => db.sqliteVersion(), config.readCacheSize) : undefined,
+        config.readCacheSize > 0 ? new ReadCache(() => db.changeVersion(), config.readCacheSize) : undefined,
       ),
     [
     TypeOrmDatabase,

@@ -1,7 +1,7 @@
 import type { Transaction, UnitOfWork } from '../../src/application/ports/unit-of-work.port.js';
 import { InMemoryDatabase } from '../../src/adapters/memory/in-memory-unit-of-work.js';
 import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database.js';
-import { SqliteReadCache } from '../../src/adapters/persistence/sqlite-read-cache.js';
+import { ReadCache } from '../../src/adapters/persistence/read-cache.js';
 import { TypeOrmUnitOfWork, typeOrmRepositories } from '../../src/adapters/persistence/typeorm-unit-of-work.js';
 import type { NewUser } from '../../src/domain/user/user.aggregate.js';
 import { forEachDatabase } from '../support/databases.js';
@@ -25,14 +25,14 @@ export function forEachImplementation(name: string, suite: (make: () => Promise<
   forEachDatabase(name, (target) =>
     suite(async () => {
       const { config, dispose } = await target.create();
-      const db = new TypeOrmDatabase(config);
+      const db = new TypeOrmDatabase(config, { trackChanges: true });
       await db.open();
       await db.migrate();
       const ids = new SequentialIds();
       return {
         uow: new TypeOrmUnitOfWork(db, ids),
-        // As the server builds them: on SQLite, reads outside transactions go through the read cache.
-        repos: typeOrmRepositories(db, db.read, ids, undefined, config.kind === 'sqlite' ? new SqliteReadCache(() => db.sqliteVersion()) : undefined),
+        // As the server builds them: reads outside transactions go through the read cache.
+        repos: typeOrmRepositories(db, db.read, ids, undefined, new ReadCache(() => db.changeVersion())),
         dispose: async () => {
           await db.close();
           await dispose();

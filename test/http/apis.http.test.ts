@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { apiRoutes, type ApiUseCases } from '../../src/adapters/http/apis.routes.js';
 import { SCOPES, type Scope } from '../../src/domain/token/scope.js';
 import { forEachDatabase } from '../support/databases.js';
-import { problem, startTestServerOn, type TestServer, type TestUser } from '../support/http-server.js';
+import { problem, startTestServer, startTestServerOn, type TestServer, type TestUser } from '../support/http-server.js';
 
 interface ApiBody {
   id: string;
@@ -396,4 +396,52 @@ forEachDatabase('Core-API: APIs over HTTP', (target) => {
       expect(await problem(response)).to.include({ code: 'method_not_allowed' });
     });
   });
+
+  if (target.name === 'postgres') {
+    it('answers a rename on the renaming instance at once, and on another instance within the NOTIFY bound, though both had the API cached', async () => {
+      // NOTIFY reaches an idle listener a few milliseconds after the commit; the rest is headroom for a loaded machine.
+      const BOUND_MS = 500;
+      const db = await target.create();
+      const a = await startTestServer(db.config);
+      const b = await startTestServer(db.config);
+      try {
+        const dee = await a.user('dee@example.com', 'dee');
+        const token = await a.token(dee, ['api']);
+        const created = await a.request('POST', `/api/${dee.accountId}`, { token, body: { name: 'Before', nickname: 'renamed-api' } });
+        expect(created.status).to.equal(201);
+        const { id } = (await created.json()) as ApiBody;
+        const name = async (instance: TestServer, path: string) => {
+          const response = await instance.request('GET', path, { token });
+          expect(response.status).to.equal(200);
+          const body = (await response.json()) as ApiBody | { items: ApiBody[] };
+          return 'items' in body ? body.items.find((api) => api.id === id)?.name : body.name;
+        };
+        const one = `/api/${dee.accountId}/${id}`;
+        const list = `/api/${dee.accountId}`;
+        for (const instance of [a, b, a, b]) {
+          expect(await name(instance, one)).to.equal('Before');
+          expect(await name(instance, list)).to.equal('Before');
+        }
+
+        const renamedAt = Date.now();
+        expect((await a.request('PATCH', one, { token, body: { name: 'After' } })).status).to.equal(200);
+        expect(await name(a, one)).to.equal('After', 'the renaming instance at once');
+        expect(await name(a, list)).to.equal('After', 'the renaming instance at once');
+        let seenAfterMs: number | undefined;
+        while (seenAfterMs === undefined) {
+          const sentAfterMs = Date.now() - renamedAt;
+          const [single, listed] = [await name(b, one), await name(b, list)];
+          if (single === 'After' && listed === 'After') seenAfterMs = Date.now() - renamedAt;
+          else expect(sentAfterMs).to.be.below(BOUND_MS, 'served stale from the cache after the bound');
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        expect(seenAfterMs).to.be.at.most(BOUND_MS + 100);
+        expect(await name(b, one)).to.equal('After');
+      } finally {
+        await a.stop();
+        await b.stop();
+        await db.dispose();
+      }
+    });
+  }
 });

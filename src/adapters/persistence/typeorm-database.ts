@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
-import { DataSource, type DataSourceOptions, type EntityManager } from 'typeorm';
+import { DataSource, type AfterQueryEvent, type DataSourceOptions, type EntityManager, type EntitySubscriberInterface } from 'typeorm';
 import { Mutex } from '../shared/mutex.js';
 import type { Dialect } from './dialect.js';
 import { MIGRATIONS } from './migrations/index.js';
+import { PostgresChangeVersion, type PostgresChangeVersionOptions } from './postgres-change-version.js';
 import { schemas, type Schemas } from './schema.js';
 
 export type DatabaseConfig =
@@ -13,6 +14,15 @@ export type DatabaseConfig =
 
 interface VersionStatement {
   get(): string;
+}
+
+export interface TypeOrmDatabaseOptions {
+  /**
+   * PostgreSQL: keep a change version for ReadCache (`changeVersion`), which costs one more
+   * connection that LISTENs. Without it `changeVersion` never repeats, so nothing is cached.
+   */
+  readonly trackChanges?: boolean;
+  readonly changes?: PostgresChangeVersionOptions;
 }
 
 /** SQLite's page cache per connection unless SQLITE_CACHE_MB says otherwise. */
@@ -50,8 +60,13 @@ export class TypeOrmDatabase {
   readonly schemas: Schemas;
   readonly dataSource: DataSource;
   private readonly lock: Mutex | undefined;
+  private readonly changes: PostgresChangeVersion | undefined;
+  private untracked = 0;
 
-  constructor(private readonly config: DatabaseConfig) {
+  constructor(
+    private readonly config: DatabaseConfig,
+    tracking: TypeOrmDatabaseOptions = {},
+  ) {
     this.dialect = config.kind;
     this.schemas = schemas(this.dialect);
     const entities = Object.values(this.schemas);
@@ -82,11 +97,29 @@ export class TypeOrmDatabase {
           };
     this.dataSource = new DataSource(options);
     this.lock = config.kind === 'sqlite' ? new Mutex() : undefined;
+    this.changes = config.kind === 'postgres' && tracking.trackChanges === true ? new PostgresChangeVersion(config.url, tracking.changes) : undefined;
+  }
+
+  /**
+   * What ReadCache keys on: a string that changes whenever a row the cached reads return may have
+   * changed, taken before the read. SQLite: the database's own counter (`sqliteVersion`), exact
+   * across processes. PostgreSQL: PostgresChangeVersion, exact for this process's writes and a
+   * NOTIFY's delivery behind for other instances' (docs/architecture.md); a new value on every call
+   * when changes are not tracked or not being heard.
+   */
+  changeVersion(): string {
+    if (this.dialect === 'sqlite') return this.sqliteVersion();
+    return this.changes?.version() ?? `untracked:${++this.untracked}`;
+  }
+
+  /** PostgreSQL with `trackChanges`: the change version, for tests and diagnostics. */
+  get postgresChanges(): PostgresChangeVersion | undefined {
+    return this.changes;
   }
 
   /**
    * SQLite only: a string that changes whenever a row of the database changes, from this
-   * connection (`total_changes()`) or another (`data_version`); what SqliteReadCache keys on.
+   * connection (`total_changes()`) or another (`data_version`).
    */
   sqliteVersion(): string {
     if (this.versionStatement === undefined) {
@@ -111,6 +144,10 @@ export class TypeOrmDatabase {
     }
     if (this.config.kind === 'postgres' && this.config.schema) await createSchema(this.config.url, this.config.schema);
     await this.dataSource.initialize();
+    if (this.changes !== undefined) {
+      this.dataSource.subscribers.push(bumpAfterWrites(this.changes));
+      await this.changes.start();
+    }
   }
 
   /** Applies pending migrations; returns their names. Safe with several instances starting at once. */
@@ -133,6 +170,7 @@ export class TypeOrmDatabase {
 
   async close(): Promise<void> {
     this.versionStatement = undefined;
+    await this.changes?.stop();
     if (this.dataSource.isInitialized) await this.exclusive(() => this.dataSource.destroy());
   }
 
@@ -170,6 +208,43 @@ export class TypeOrmDatabase {
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
     return this.lock ? this.lock.run(work) : work();
   }
+}
+
+/** Command tags of statements that change no row: anything else counts as a write. */
+const READ_ONLY_COMMANDS = new Set(['SELECT', 'SHOW', 'START', 'BEGIN', 'SET', 'SAVEPOINT', 'RELEASE', 'ROLLBACK', 'LISTEN']);
+
+/**
+ * A statement that writes `rate_limits` and nothing else: no cached read returns that table and
+ * no foreign key leads from it, while the rate limiters write it on most requests on PostgreSQL
+ * (BatchedRateLimiter every FLUSH_EVERY_MS): counting those would empty the cache as often.
+ */
+const RATE_LIMITS_WRITE = /^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(?:"(?:[^"]|"")*"\.)?"?rate_limits"?[\s(]/i;
+
+/**
+ * Every statement of this process passes through a TypeORM query runner; this bumps the change
+ * version right after a write outside a transaction, or the COMMIT of a transaction that wrote,
+ * returns (before the caller goes on to answer), whether it succeeded or not: a bump too many
+ * costs a cache miss, one too late a stale read. Inside a transaction nothing is visible to
+ * other connections until COMMIT.
+ */
+function bumpAfterWrites(changes: PostgresChangeVersion): EntitySubscriberInterface {
+  const wrote = new WeakSet<object>();
+  return {
+    afterQuery(event: AfterQueryEvent): void {
+      const runner = event.queryRunner;
+      const command = (event.rawResults as { command?: string } | undefined)?.command;
+      if (runner.isTransactionActive) {
+        if (event.query === 'COMMIT' || event.query === 'ROLLBACK') {
+          if (wrote.delete(runner) && event.query === 'COMMIT') changes.bump();
+        } else if (isWrite(event.query, command)) wrote.add(runner);
+      } else if (isWrite(event.query, command)) changes.bump();
+    },
+  };
+}
+
+/** `command`: pg's command tag, undefined when the statement failed (then it counts, to be safe). */
+function isWrite(query: string, command: string | undefined): boolean {
+  return !(command !== undefined && READ_ONLY_COMMANDS.has(command)) && !RATE_LIMITS_WRITE.test(query);
 }
 
 async function createSchema(url: string, schema: string): Promise<void> {

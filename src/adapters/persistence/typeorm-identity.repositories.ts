@@ -11,6 +11,7 @@ import type {
 } from '../../application/ports/identity-repositories.port.js';
 import type { AuthorizationCode, Consent, Grant, RefreshToken, Session } from '../../domain/identity/grant.js';
 import { OAuthClient } from '../../domain/identity/oauth-client.js';
+import type { ReadCache } from './read-cache.js';
 import type { CodeRow, GrantRow, RefreshTokenRow, Schemas } from './schema.js';
 import { isStorableText, isUuid, type Run } from './typeorm-database.js';
 import { dateOf, dialectOf, forDialect, nullableDateOf, tableOf } from './raw-sql.js';
@@ -36,12 +37,20 @@ export class TypeOrmOAuthClientRepository implements OAuthClientRepository {
   }
 }
 
+const copyOf = (grant: Grant): Grant => ({
+  ...grant,
+  creationDate: new Date(grant.creationDate),
+  revocationDate: grant.revocationDate === null ? null : new Date(grant.revocationDate),
+});
+
 const grantFromRow = (row: GrantRow): Grant => ({ ...row, userId: Number(row.userId), offline: Boolean(row.offline) });
 
 export class TypeOrmGrantRepository implements GrantRepository {
+  /** @param cache outside transactions: `get` remembered until the database changes (each call gets a copy of its own) */
   constructor(
     private readonly run: Run,
     private readonly s: Schemas,
+    private readonly cache?: ReadCache,
   ) {}
 
   add(grant: Grant): Promise<void> {
@@ -50,17 +59,24 @@ export class TypeOrmGrantRepository implements GrantRepository {
     });
   }
 
-  get(id: string): Promise<Grant | undefined> {
-    if (!isUuid(id)) return Promise.resolve(undefined);
-    return this.run(async (m) => {
+  async get(id: string): Promise<Grant | undefined> {
+    if (!isUuid(id)) return undefined;
+    const key = `grant:${id}`;
+    const cached = this.cache?.get<Grant | null>(key);
+    if (cached !== undefined) return cached === null ? undefined : copyOf(cached);
+    const grant = await this.run(async (m) => {
+      const version = this.cache?.current();
       // Plain SQL: read on every tokeninfo and userinfo request (docs/performance.md).
       const sql =
         'SELECT id, client_id AS "clientId", user_id AS "userId", scope, offline, creation_date AS "creationDate", revocation_date AS "revocationDate" ' +
         `FROM ${tableOf(m, this.s.grants)} WHERE id = ?`;
       type Read = Omit<GrantRow, 'creationDate' | 'revocationDate'> & { creationDate: Date | string; revocationDate: Date | string | null };
       const [row] = await m.query<Read[]>(forDialect(dialectOf(m), sql), [id]);
-      return row ? grantFromRow({ ...row, creationDate: dateOf(row.creationDate), revocationDate: nullableDateOf(row.revocationDate) }) : undefined;
+      const found = row ? grantFromRow({ ...row, creationDate: dateOf(row.creationDate), revocationDate: nullableDateOf(row.revocationDate) }) : undefined;
+      if (version !== undefined) this.cache?.put(key, version, found === undefined ? null : copyOf(found));
+      return found;
     });
+    return grant;
   }
 
   revoke(id: string, now: Date): Promise<void> {

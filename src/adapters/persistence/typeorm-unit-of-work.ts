@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { IdGenerator } from '../../application/ports/id-generator.port.js';
 import type { Transaction, UnitOfWork } from '../../application/ports/unit-of-work.port.js';
 import type { Result } from '../../domain/shared/result.js';
-import type { SqliteReadCache } from './sqlite-read-cache.js';
+import type { ReadCache } from './read-cache.js';
 import type { Run, TypeOrmDatabase } from './typeorm-database.js';
 import {
   TypeOrmAccountRepository,
@@ -32,13 +32,13 @@ export interface WorkMarker {
 }
 
 /**
- * The repositories over `run`. `readCache`: only for the ones outside transactions on SQLite (see
- * SqliteReadCache); a transaction must read what it is about to change.
+ * The repositories over `run`. `readCache`: only for the ones outside transactions (see
+ * ReadCache); a transaction must read what it is about to change.
  */
-export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenerator, work: WorkMarker = { value: false }, readCache?: SqliteReadCache): Transaction {
+export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenerator, work: WorkMarker = { value: false }, readCache?: ReadCache): Transaction {
   return {
     accounts: new TypeOrmAccountRepository(run, db.schemas),
-    users: new TypeOrmUserRepository(run, db.schemas),
+    users: new TypeOrmUserRepository(run, db.schemas, readCache),
     tokens: new TypeOrmApiTokenRepository(run, db.schemas, db.dialect),
     apis: new TypeOrmApiRepository(run, db.schemas, db.dialect, readCache),
     specs: new TypeOrmSpecRepository(run, db.schemas),
@@ -50,7 +50,7 @@ export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenera
     shares: new TypeOrmShareRepository(run, db.schemas),
     verifications: new TypeOrmEmailVerificationRepository(run, db.schemas),
     oauthClients: new TypeOrmOAuthClientRepository(run, db.schemas),
-    grants: new TypeOrmGrantRepository(run, db.schemas),
+    grants: new TypeOrmGrantRepository(run, db.schemas, readCache),
     codes: new TypeOrmAuthorizationCodeRepository(run, db.schemas),
     refreshTokens: new TypeOrmRefreshTokenRepository(run, db.schemas),
     sessions: new TypeOrmSessionRepository(run, db.schemas),

@@ -14,7 +14,7 @@ import { ApiToken, type ApiTokenId } from '../../domain/token/api-token.aggregat
 import { User, type NewUser } from '../../domain/user/user.aggregate.js';
 import type { Dialect } from './dialect.js';
 import { dateOf, dialectOf, forDialect, nullableDateOf, placeholderList, tableOf } from './raw-sql.js';
-import type { SqliteReadCache } from './sqlite-read-cache.js';
+import type { ReadCache } from './read-cache.js';
 import type { OutboxRow, Schemas, UserRow } from './schema.js';
 import { isIntegerKey, isStorableText, isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
 
@@ -41,9 +41,11 @@ function userFromRow(row: UserRow): User {
 }
 
 export class TypeOrmUserRepository implements UserRepository {
+  /** @param cache outside transactions: `get` remembered until the database changes (each call gets an aggregate of its own) */
   constructor(
     private readonly run: Run,
     private readonly s: Schemas,
+    private readonly cache?: ReadCache,
   ) {}
 
   add(user: NewUser): Promise<Result<User, { readonly kind: 'DuplicateEmail' }>> {
@@ -58,16 +60,23 @@ export class TypeOrmUserRepository implements UserRepository {
     });
   }
 
-  get(id: number): Promise<User | undefined> {
-    if (!isIntegerKey(id)) return Promise.resolve(undefined);
-    return this.run(async (m) => {
+  async get(id: number): Promise<User | undefined> {
+    if (!isIntegerKey(id)) return undefined;
+    const key = `user:${id}`;
+    const cached = this.cache?.get<UserRow | null>(key);
+    if (cached !== undefined) return cached === null ? undefined : userFromRow(cached);
+    const row = await this.run(async (m) => {
+      const version = this.cache?.current();
       // Plain SQL: read on every userinfo and tokeninfo request (docs/performance.md).
       const sql =
         'SELECT id, account_id AS "accountId", email, email_verified AS "emailVerified", password_hash AS "passwordHash", nickname, name, ' +
         `given_name AS "givenName", family_name AS "familyName", picture, locale, creation_date AS "creationDate" FROM ${tableOf(m, this.s.users)} WHERE id = ?`;
-      const [row] = await m.query<(Omit<UserRow, 'creationDate'> & { creationDate: Date | string })[]>(forDialect(dialectOf(m), sql), [id]);
-      return row ? userFromRow({ ...row, creationDate: dateOf(row.creationDate) }) : undefined;
+      const [read] = await m.query<(Omit<UserRow, 'creationDate'> & { creationDate: Date | string })[]>(forDialect(dialectOf(m), sql), [id]);
+      const found: UserRow | undefined = read && { ...read, creationDate: dateOf(read.creationDate) };
+      if (version !== undefined) this.cache?.put(key, version, found ?? null);
+      return found;
     });
+    return row && userFromRow(row);
   }
 
   getByEmail(email: string): Promise<User | undefined> {
@@ -204,14 +213,14 @@ function apiStateOf(row: ApiReadRow): ApiState {
 
 export class TypeOrmApiRepository implements ApiRepository {
   /**
-   * @param cache SQLite, outside transactions: `get` and `list` remembered until the database
+   * @param cache outside transactions: `get` and `list` remembered until the database
    *   changes (states are immutable, each call gets aggregates of its own)
    */
   constructor(
     private readonly run: Run,
     private readonly s: Schemas,
     private readonly dialect: Dialect,
-    private readonly cache?: SqliteReadCache,
+    private readonly cache?: ReadCache,
   ) {}
 
   async get(accountId: number, id: ApiId): Promise<Api | undefined> {

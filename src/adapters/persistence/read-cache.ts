@@ -1,0 +1,50 @@
+/**
+ * Reads remembered until the database changes. The key of validity is a change version of the
+ * database (`TypeOrmDatabase.changeVersion`), taken before the read and compared on every hit, so
+ * an entry is never served once a write it could miss has been counted:
+ *
+ * - SQLite: the database's own counter, read with one prepared statement (about a microsecond):
+ *   `total_changes()` counts the rows this connection changed (the server's one connection), and
+ *   `data_version` changes when another connection (a `specbase worker`, the CLI) commits. Exact.
+ * - PostgreSQL: PostgresChangeVersion, bumped by this process right after its own commits (exact
+ *   read-your-writes) and by NOTIFY from triggers for other instances' commits (a few milliseconds
+ *   behind them); a fresh value per call while not listening, so nothing is served then.
+ *
+ * Under a read-mostly load repeated reads cost no query; under writes they cost a miss.
+ */
+export class ReadCache {
+  private readonly entries = new Map<string, { readonly version: string; readonly value: unknown }>();
+
+  /**
+   * @param version the database's change version (`TypeOrmDatabase.changeVersion`)
+   * @param maxEntries least recently used entries go first
+   */
+  constructor(
+    private readonly version: () => string,
+    private readonly maxEntries = 1_000,
+  ) {}
+
+  /** The value remembered for `key`, if nothing changed in the database since it was read. */
+  get<T>(key: string): T | undefined {
+    const entry = this.entries.get(key);
+    if (entry === undefined || entry.version !== this.version()) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value as T;
+  }
+
+  /** The version to pass to `put`: take it before the read (on SQLite, under the database lock). */
+  current(): string {
+    return this.version();
+  }
+
+  /** Remembers what was read at `version`; values must not be changed afterwards by anyone. */
+  put(key: string, version: string, value: unknown): void {
+    this.entries.delete(key);
+    this.entries.set(key, { version, value });
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries) break;
+      this.entries.delete(oldest);
+    }
+  }
+}
