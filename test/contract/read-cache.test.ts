@@ -232,6 +232,40 @@ forEachDatabase('ReadCache: API reads remembered until the database changes', (t
       expect((await s.repos.apis.get(s.accountId, pets.id))?.toRecord().name).to.equal('Changed elsewhere');
       expect((await s.repos.apis.list(s.accountId, { limit: 20 })).items[0]?.toRecord().name).to.equal('Changed elsewhere');
     });
+
+    it('reads again after another process commits, from the next turn of the event loop, though this turn took the version from a cache hit', async () => {
+      const s = await setup();
+      const pets = await s.add('pets');
+      expect((await s.repos.apis.get(s.accountId, pets.id))?.toRecord().name).to.equal('API pets');
+      await new Promise((resolve) => setImmediate(resolve));
+      const before = reads;
+      expect((await s.repos.apis.get(s.accountId, pets.id))?.toRecord().name).to.equal('API pets');
+      expect(reads).to.equal(before, 'a cache hit, which ran no statement');
+      if (config.kind !== 'sqlite') throw new Error('sqlite expected');
+      const other = new Database(config.path);
+      try {
+        other.pragma('busy_timeout = 5000');
+        expect(other.prepare('UPDATE apis SET name = ? WHERE id = ?').run('Changed elsewhere', pets.id).changes).to.equal(1);
+      } finally {
+        other.close();
+      }
+      // Whatever follows another process's commit reaches this one through an event of a later turn.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect((await s.repos.apis.get(s.accountId, pets.id))?.toRecord().name).to.equal('Changed elsewhere');
+    });
+
+    it('reads again at once after another connection of this process commits, in the same turn', async () => {
+      const s = await setup();
+      const pets = await s.add('pets');
+      expect((await s.repos.apis.get(s.accountId, pets.id))?.toRecord().name).to.equal('API pets');
+      const elsewhere = await anotherInstance();
+      await new Promise((resolve) => setImmediate(resolve));
+      const before = reads;
+      expect((await s.repos.apis.get(s.accountId, pets.id))?.toRecord().name).to.equal('API pets');
+      expect(reads).to.equal(before, 'a cache hit, which ran no statement');
+      await rename(elsewhere, s.accountId, pets.id, 'Renamed by another connection');
+      expect((await s.repos.apis.get(s.accountId, pets.id))?.toRecord().name).to.equal('Renamed by another connection');
+    });
   }
 
   if (target.name === 'postgres') {

@@ -120,16 +120,32 @@ export class TypeOrmDatabase {
   /**
    * SQLite only: a string that changes whenever a row of the database changes, from this
    * connection (`total_changes()`) or another (`data_version`).
+   *
+   * Read once per turn of the event loop: the value is kept until the next `setImmediate`, or
+   * until any SQLite connection of this process runs a statement (before and after it:
+   * `forgetSqliteVersions`, subscribed in `open`), since only a statement of ours can change
+   * `total_changes()` and a commit of another connection of ours must show at once. Another
+   * process's commit is seen from the next turn on. Nothing that follows that commit can reach
+   * this process sooner: a request sent after it was not among the events this turn's poll picked
+   * up before the value was read. The statement cost 3-5 µs a call, 10% of a cached read's CPU
+   * time.
    */
   sqliteVersion(): string {
+    if (this.version !== undefined) return this.version;
     if (this.versionStatement === undefined) {
       const connection = (this.dataSource.driver as unknown as { databaseConnection: { prepare(sql: string): { pluck(): VersionStatement } } }).databaseConnection;
       this.versionStatement = connection.prepare("SELECT total_changes() || ':' || data_version FROM pragma_data_version").pluck();
     }
-    return this.versionStatement.get();
+    const version = this.versionStatement.get();
+    this.version = version;
+    remembering.add(this);
+    setImmediate(forgetSqliteVersions);
+    return version;
   }
 
   private versionStatement: VersionStatement | undefined;
+  /** @internal the version read in this turn, if any (see sqliteVersion) */
+  version: string | undefined;
 
   /** The PostgreSQL schema (DATABASE_SCHEMA) tables live in, if one is set. */
   get schemaName(): string | undefined {
@@ -144,6 +160,7 @@ export class TypeOrmDatabase {
     }
     if (this.config.kind === 'postgres' && this.config.schema) await createSchema(this.config.url, this.config.schema);
     await this.dataSource.initialize();
+    if (this.dialect === 'sqlite') this.dataSource.subscribers.push({ beforeQuery: forgetSqliteVersions, afterQuery: forgetSqliteVersions });
     if (this.changes !== undefined) {
       this.dataSource.subscribers.push(bumpAfterWrites(this.changes));
       await this.changes.start();
@@ -170,6 +187,7 @@ export class TypeOrmDatabase {
 
   async close(): Promise<void> {
     this.versionStatement = undefined;
+    this.version = undefined;
     await this.changes?.stop();
     if (this.dataSource.isInitialized) await this.exclusive(() => this.dataSource.destroy());
   }
@@ -219,6 +237,14 @@ const READ_ONLY_COMMANDS = new Set(['SELECT', 'SHOW', 'START', 'BEGIN', 'SET', '
  * (BatchedRateLimiter every FLUSH_EVERY_MS): counting those would empty the cache as often.
  */
 const RATE_LIMITS_WRITE = /^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(?:"(?:[^"]|"")*"\.)?"?rate_limits"?[\s(]/i;
+
+/** The SQLite databases of this process holding a version read in this turn (sqliteVersion). */
+const remembering = new Set<TypeOrmDatabase>();
+
+function forgetSqliteVersions(): void {
+  for (const db of remembering) db.version = undefined;
+  remembering.clear();
+}
 
 /**
  * Every statement of this process passes through a TypeORM query runner; this bumps the change
