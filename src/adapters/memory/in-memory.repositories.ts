@@ -346,6 +346,12 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     return true;
   }
 
+  async addFanOut(deliveries: readonly Delivery[]): Promise<number> {
+    let stored = 0;
+    for (const delivery of deliveries) if (await this.add(delivery, delivery.eventId)) stored += 1;
+    return stored;
+  }
+
   async get(webhookId: WebhookId, id: DeliveryId): Promise<Delivery | undefined> {
     const row = this.state().deliveries.get(id);
     return row && row.state.webhookId === webhookId ? Delivery.rehydrate(row.state) : undefined;

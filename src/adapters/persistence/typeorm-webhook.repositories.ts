@@ -133,6 +133,29 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
     });
   }
 
+  addFanOut(deliveries: readonly Delivery[]): Promise<number> {
+    if (deliveries.length === 0) return Promise.resolve(0);
+    this.work.value = true;
+    return this.run(async (m) => {
+      const table = tableOf(m, this.s.deliveries);
+      let stored = 0;
+      for (let i = 0; i < deliveries.length; i += INSERT_CHUNK) {
+        const chunk = deliveries.slice(i, i + INSERT_CHUNK);
+        const values: unknown[] = [];
+        for (const delivery of chunk) {
+          const c = deliveryColumns(delivery);
+          values.push(c.id, c.webhookId, c.accountId, c.eventId, c.event, c.eventId, c.payload, c.state, JSON.stringify(c.attempts), c.nextAttemptDate?.toISOString() ?? null, c.creationDate.toISOString());
+        }
+        // ON CONFLICT DO NOTHING: a repeated fan-out inserts nothing (and aborts no PostgreSQL transaction).
+        const sql =
+          `INSERT INTO ${table} (id, webhook_id, account_id, event_id, event, dispatch_key, payload, state, attempts, next_attempt_date, creation_date) ` +
+          `VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} ON CONFLICT DO NOTHING RETURNING id`;
+        stored += (await m.query<{ id: string }[]>(forDialect(this.dialect, sql), values)).length;
+      }
+      return stored;
+    });
+  }
+
   get(webhookId: WebhookId, id: DeliveryId): Promise<Delivery | undefined> {
     return this.find(webhookId, id, false);
   }
@@ -241,8 +264,9 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
       const rows: RawDelivery[] = [];
       for (let i = 0; i < webhookIds.length; i += UNION_CHUNK) {
         const chunk = webhookIds.slice(i, i + UNION_CHUNK);
-        const one = `SELECT * FROM (SELECT ${DELIVERY_COLUMNS} FROM ${d} e WHERE e.webhook_id = ? AND e.state = 'pending' AND e.next_attempt_date <= ? AND ${leased('e.webhook_id')} ORDER BY e.event_id, e.id LIMIT ?) q`;
-        const parameters = chunk.flatMap((id) => [id, at, at, perWebhook]);
+        const one = `SELECT * FROM (SELECT ${DELIVERY_COLUMNS} FROM ${d} e WHERE e.webhook_id = ? AND e.state = 'pending' AND e.next_attempt_date <= ? AND ${leased('?')} ORDER BY e.event_id, e.id LIMIT ?) q`;
+        // The lease check names the webhook by parameter, not by e.webhook_id, so it runs once, not per row.
+        const parameters = chunk.flatMap((id) => [id, at, id, at, perWebhook]);
         const sql = chunk.map((_, n) => one.replace(/\) q$/, `) q${n}`)).join(' UNION ALL ');
         rows.push(...(await m.query<RawDelivery[]>(forDialect(this.dialect, sql), parameters)));
       }
@@ -256,6 +280,8 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
   }
 }
 
+/** Rows per multi-row INSERT: 11 parameters each. */
+const INSERT_CHUNK = 200;
 /** Rows per multi-row UPDATE: 4 parameters each, far below either database's parameter limit. */
 const SAVE_CHUNK = 500;
 /** Webhooks per UNION ALL of claim queries (SQLite allows 500 compound terms). */

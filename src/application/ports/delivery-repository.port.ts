@@ -9,6 +9,8 @@ export interface DeliveryRepository {
    * same event to the same webhook is refused (`false`), which makes dispatching idempotent.
    */
   add(delivery: Delivery, dispatchKey: string | null): Promise<boolean>;
+  /** `add` for the fan-out of events, keyed by each delivery's event id, in a few statements; returns how many were stored. */
+  addFanOut(deliveries: readonly Delivery[]): Promise<number>;
   /** undefined when the webhook has no such delivery. */
   get(webhookId: WebhookId, id: DeliveryId): Promise<Delivery | undefined>;
   /** Like `get`, locking the row until the transaction ends. Inside `UnitOfWork.run` only. */
