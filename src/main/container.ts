@@ -454,6 +454,14 @@ function bindMonitoring(c: Container): void {
   c.bind(Metrics).toResolvedValue((metrics: PromMetrics) => metrics, [PromMetrics]);
 }
 
+/** Deliveries a DeliverDue round claims, all webhooks together. */
+const DELIVERY_BATCH = 256;
+/**
+ * Deliveries a round claims per webhook, sent one after the other: one in flight per webhook keeps
+ * its order, and a lane of them spares a claim and a recording transaction per delivery.
+ */
+const DELIVERIES_PER_WEBHOOK = 32;
+
 function bindWebhooks(c: Container, config: Config): void {
   const retry = { ...DEFAULT_RETRY_POLICY, baseMs: config.webhooks.retryBaseMs, maxAttempts: config.webhooks.maxAttempts };
   c.bind(CreateWebhook).toResolvedValue(
@@ -477,7 +485,7 @@ function bindWebhooks(c: Container, config: Config): void {
   c.bind(DispatchEvents).toResolvedValue((uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new DispatchEvents(uow, ids, clock), [UnitOfWork, IdGenerator, Clock]);
   c.bind(DeliverDue).toResolvedValue(
     (uow: UnitOfWork, webhooks: WebhookRepository, sender: WebhookSender, clock: Clock, random: Random, metrics: Metrics) =>
-      new DeliverDue(uow, webhooks, sender, clock, random, { retry, leaseMs: config.webhooks.timeoutMs + 5_000, batchSize: 32 }, metrics),
+      new DeliverDue(uow, webhooks, sender, clock, random, { retry, leaseMs: config.webhooks.timeoutMs + 5_000, attemptTimeoutMs: config.webhooks.timeoutMs, batchSize: DELIVERY_BATCH, perWebhook: DELIVERIES_PER_WEBHOOK }, metrics),
     [UnitOfWork, WebhookRepository, WebhookSender, Clock, Random, Metrics],
   );
   c.bind(WebhookWorker).toResolvedValue(

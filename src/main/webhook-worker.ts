@@ -42,7 +42,7 @@ export interface WorkerOptions {
 }
 
 /**
- * The webhook worker's loop: dispatch outbox events into deliveries, send the due deliveries, and
+ * The webhook worker's loop: dispatch outbox events into deliveries while sending the due ones, and
  * repeat while there was work; otherwise sleep until woken or the poll interval passes. Runs in
  * the server process (`serve`) or alone (`specbase worker`); on PostgreSQL any number may run.
  */
@@ -76,9 +76,9 @@ export class WebhookWorker {
     while ((await this.round()) > 0);
   }
 
+  /** Dispatching (database work) overlaps with the round's POSTs (network waits). */
   private async round(): Promise<number> {
-    const dispatched = await this.dispatch.execute(this.options.dispatchBatch);
-    const delivered = await this.deliver.execute();
+    const [dispatched, delivered] = await Promise.all([this.dispatch.execute(this.options.dispatchBatch), this.deliver.execute()]);
     return dispatched.events + delivered;
   }
 

@@ -455,6 +455,86 @@ forEachImplementation('persistence contract', (make) => {
       expect(afterLease.ok && afterLease.value.map((d) => d.id).sort()).to.deep.equal([d2.id, d3.id].sort(), 'an expired lease is claimed again');
     });
 
+    const claimRun = (now: Date, limit: number, perWebhook: number) =>
+      f.uow.run(async (tx) => ok((await tx.deliveries.claimDue(now, new Date(now.getTime() + 30_000), limit, perWebhook)).map((d) => d.id)));
+    const succeeded = (d: Delivery) => d.recordAttempt({ status: 204, durationMs: 3, responseBody: '', error: null }, T1, policy, 0.5);
+
+    it('claims several due deliveries per webhook in event order, nothing of a webhook while one is leased, and releases', async () => {
+      const a = await seedUser(f);
+      const w1 = await aWebhook(a.accountId);
+      const w2 = await aWebhook(a.accountId);
+      const [d1, d2, d3] = [aDelivery(w1), aDelivery(w1), aDelivery(w1)];
+      const d4 = aDelivery(w2);
+      const future = aDelivery(w1, uuid(), new Date(T1.getTime() + 3600_000));
+      for (const d of [d1, d2, d3, d4, future]) await add(d, null);
+      expect(await claimRun(T1, 10, 2)).to.deep.equal({ ok: true, value: [d1.id, d2.id, d4.id] });
+      expect(await claimRun(T1, 10, 2), 'every webhook has one leased').to.deep.equal({ ok: true, value: [] });
+      succeeded(d1);
+      await f.uow.run(async (tx) => {
+        await tx.deliveries.saveAll([d1]);
+        await tx.deliveries.release([d2.id]);
+        return ok(undefined);
+      });
+      expect(await claimRun(T1, 10, 5), 'released at once; w2 still leased').to.deep.equal({ ok: true, value: [d2.id, d3.id] });
+      expect(await claimRun(new Date(T1.getTime() + 31_000), 2, 5), 'the limit cuts in event order').to.deep.equal({ ok: true, value: [d2.id, d3.id] });
+    });
+
+    it('records many deliveries at once: reads them under lock, saves them and ends their leases', async () => {
+      const a = await seedUser(f);
+      const webhook = await aWebhook(a.accountId);
+      const batch = [aDelivery(webhook), aDelivery(webhook), aDelivery(webhook)];
+      for (const d of batch) await add(d, null);
+      expect(await claimRun(T1, 10, 10)).to.deep.equal({ ok: true, value: batch.map((d) => d.id) });
+      const recorded = await f.uow.run(async (tx) => {
+        const locked = await tx.deliveries.getManyForUpdate([batch[2]!.id, batch[0]!.id, batch[1]!.id, uuid()]);
+        const byId = new Map(locked.map((d) => [d.id, d]));
+        byId.get(batch[0]!.id)!.recordAttempt({ status: 204, durationMs: 3, responseBody: 'ok', error: null }, T1, policy, 0.5);
+        byId.get(batch[1]!.id)!.recordAttempt({ status: 500, durationMs: 4, responseBody: 'no', error: null }, T1, policy, 0.5);
+        byId.get(batch[2]!.id)!.abandon('the webhook is inactive', T1);
+        await tx.deliveries.saveAll([...byId.values()]);
+        return ok([...byId.values()].map((d) => d.snapshot()));
+      });
+      expect(recorded.ok && recorded.value.map((d) => d.id).sort()).to.deep.equal(batch.map((d) => d.id).sort());
+      for (const state of recorded.ok ? recorded.value : []) expect((await f.repos.deliveries.get(webhook.id, state.id))?.snapshot()).to.deep.equal(state);
+      const retry = recorded.ok ? recorded.value.find((d) => d.id === batch[1]!.id)!.nextAttemptDate! : T1;
+      expect(await claimRun(new Date(retry.getTime() - 1), 10, 10), 'leases ended; the retry is not due yet').to.deep.equal({ ok: true, value: [] });
+      expect(await claimRun(retry, 10, 10)).to.deep.equal({ ok: true, value: [batch[1]!.id] });
+    });
+
+    it('fans out many deliveries at once, each (webhook, event) once', async () => {
+      const a = await seedUser(f);
+      const w1 = await aWebhook(a.accountId);
+      const w2 = await aWebhook(a.accountId);
+      const [e1, e2] = [uuid(), uuid()];
+      const fanOut = (deliveries: Delivery[]) => f.uow.run(async (tx) => ok(await tx.deliveries.addFanOut(deliveries)));
+      expect(await fanOut([aDelivery(w1, e1), aDelivery(w2, e1)])).to.deep.equal({ ok: true, value: 2 });
+      expect(await fanOut([aDelivery(w1, e1), aDelivery(w1, e2), aDelivery(w2, e2)]), 'w1 already has e1').to.deep.equal({ ok: true, value: 2 });
+      expect((await f.repos.deliveries.list(w1.id, { limit: 10 })).items.map((d) => d.eventId).sort()).to.deep.equal([e1, e2].sort());
+      expect(await add(aDelivery(w2, e2), e2), 'the same key as add').to.deep.equal({ ok: true, value: false });
+    });
+
+    it('never gives two claimers deliveries of one webhook at once, not even ones fanned out in between', async () => {
+      const a = await seedUser(f);
+      const w1 = await aWebhook(a.accountId);
+      const w2 = await aWebhook(a.accountId);
+      const [d1, d2, d3] = [aDelivery(w1), aDelivery(w1), aDelivery(w2)];
+      for (const d of [d1, d2, d3]) await add(d, null);
+      // The first claimer holds its transaction open a while (on PostgreSQL: its row locks, its
+      // leases not yet visible); meanwhile more of w1's deliveries arrive and a second claimer runs.
+      const first = f.uow.run(async (tx) => {
+        const got = await tx.deliveries.claimDue(T1, new Date(T1.getTime() + 30_000), 10, 2);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        return ok(got.map((d) => d.id));
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const later = aDelivery(w1);
+      await add(later, null);
+      const second = await claimRun(T1, 10, 10);
+      expect(await first).to.deep.equal({ ok: true, value: [d1.id, d2.id, d3.id] });
+      expect(second, "nothing of a webhook the other claimer holds, in whatever order they ran").to.deep.equal({ ok: true, value: [] });
+      expect(await claimRun(new Date(T1.getTime() + 31_000), 10, 10), 'after the leases: all, in order').to.deep.equal({ ok: true, value: [d1.id, d2.id, d3.id, later.id] });
+    });
+
     it('goes with its webhook', async () => {
       const a = await seedUser(f);
       const webhook = await aWebhook(a.accountId);

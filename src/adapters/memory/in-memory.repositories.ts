@@ -346,6 +346,12 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     return true;
   }
 
+  async addFanOut(deliveries: readonly Delivery[]): Promise<number> {
+    let stored = 0;
+    for (const delivery of deliveries) if (await this.add(delivery, delivery.eventId)) stored += 1;
+    return stored;
+  }
+
   async get(webhookId: WebhookId, id: DeliveryId): Promise<Delivery | undefined> {
     const row = this.state().deliveries.get(id);
     return row && row.state.webhookId === webhookId ? Delivery.rehydrate(row.state) : undefined;
@@ -367,14 +373,41 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     if (row) s.deliveries.set(delivery.id, { ...row, state: delivery.snapshot(), leaseUntil: null });
   }
 
-  async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<Delivery[]> {
+  async getManyForUpdate(ids: readonly DeliveryId[]): Promise<Delivery[]> {
     const s = this.state();
-    const due = [...s.deliveries.values()]
-      .filter((d) => d.state.state === 'pending' && d.state.nextAttemptDate !== null && d.state.nextAttemptDate <= now)
+    return ids.flatMap((id) => {
+      const row = s.deliveries.get(id);
+      return row ? [Delivery.rehydrate(row.state)] : [];
+    });
+  }
+
+  async saveAll(deliveries: readonly Delivery[]): Promise<void> {
+    for (const delivery of deliveries) await this.save(delivery);
+  }
+
+  async release(ids: readonly DeliveryId[]): Promise<void> {
+    const s = this.state();
+    for (const id of ids) {
+      const row = s.deliveries.get(id);
+      if (row && row.state.state === 'pending') s.deliveries.set(id, { ...row, leaseUntil: null });
+    }
+  }
+
+  async claimDue(now: Date, leaseUntil: Date, limit: number, perWebhook = 1): Promise<Delivery[]> {
+    const s = this.state();
+    const pending = [...s.deliveries.values()].filter((d) => d.state.state === 'pending');
+    const busy = new Set(pending.filter((d) => d.leaseUntil !== null && d.leaseUntil > now).map((d) => d.state.webhookId));
+    const due = pending
+      .filter((d) => d.state.nextAttemptDate !== null && d.state.nextAttemptDate <= now && !busy.has(d.state.webhookId))
       .sort((a, b) => (a.state.eventId === b.state.eventId ? (a.state.id < b.state.id ? -1 : 1) : a.state.eventId < b.state.eventId ? -1 : 1));
-    const heads = new Map<string, (typeof due)[number]>();
-    for (const d of due) if (!heads.has(d.state.webhookId)) heads.set(d.state.webhookId, d);
-    const claimed = [...heads.values()].filter((d) => d.leaseUntil === null || d.leaseUntil <= now).slice(0, limit);
+    const taken = new Map<string, number>();
+    const claimed = due
+      .filter((d) => {
+        const count = taken.get(d.state.webhookId) ?? 0;
+        taken.set(d.state.webhookId, count + 1);
+        return count < perWebhook;
+      })
+      .slice(0, limit);
     for (const d of claimed) s.deliveries.set(d.state.id, { ...d, leaseUntil });
     return claimed.map((d) => Delivery.rehydrate(d.state));
   }

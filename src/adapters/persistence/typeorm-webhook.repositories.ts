@@ -6,6 +6,7 @@ import { Delivery, type DeliveryId } from '../../domain/webhook/delivery.aggrega
 import { Webhook, type WebhookId } from '../../domain/webhook/webhook.aggregate.js';
 import type { Dialect } from './dialect.js';
 import type { DeliveryRow, Schemas, WebhookRow } from './schema.js';
+import { dateOf, forDialect, nullableDateOf, placeholderList, tableOf } from './raw-sql.js';
 import { isUuid, type Run } from './typeorm-database.js';
 
 function webhookFromRow(row: WebhookRow): Webhook {
@@ -132,6 +133,29 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
     });
   }
 
+  addFanOut(deliveries: readonly Delivery[]): Promise<number> {
+    if (deliveries.length === 0) return Promise.resolve(0);
+    this.work.value = true;
+    return this.run(async (m) => {
+      const table = tableOf(m, this.s.deliveries);
+      let stored = 0;
+      for (let i = 0; i < deliveries.length; i += INSERT_CHUNK) {
+        const chunk = deliveries.slice(i, i + INSERT_CHUNK);
+        const values: unknown[] = [];
+        for (const delivery of chunk) {
+          const c = deliveryColumns(delivery);
+          values.push(c.id, c.webhookId, c.accountId, c.eventId, c.event, c.eventId, c.payload, c.state, JSON.stringify(c.attempts), c.nextAttemptDate?.toISOString() ?? null, c.creationDate.toISOString());
+        }
+        // ON CONFLICT DO NOTHING: a repeated fan-out inserts nothing (and aborts no PostgreSQL transaction).
+        const sql =
+          `INSERT INTO ${table} (id, webhook_id, account_id, event_id, event, dispatch_key, payload, state, attempts, next_attempt_date, creation_date) ` +
+          `VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} ON CONFLICT DO NOTHING RETURNING id`;
+        stored += (await m.query<{ id: string }[]>(forDialect(this.dialect, sql), values)).length;
+      }
+      return stored;
+    });
+  }
+
   get(webhookId: WebhookId, id: DeliveryId): Promise<Delivery | undefined> {
     return this.find(webhookId, id, false);
   }
@@ -167,37 +191,135 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
     });
   }
 
-  claimDue(now: Date, leaseUntil: Date, limit: number): Promise<Delivery[]> {
+  getManyForUpdate(ids: readonly DeliveryId[]): Promise<Delivery[]> {
+    const wanted = ids.filter(isUuid);
+    if (wanted.length === 0) return Promise.resolve([]);
+    return this.run(async (m) => {
+      const lock = this.dialect === 'postgres' ? ' FOR UPDATE' : '';
+      const rows = await m.query<RawDelivery[]>(forDialect(this.dialect, `SELECT ${DELIVERY_COLUMNS} FROM ${tableOf(m, this.s.deliveries)} e WHERE e.id IN (${placeholderList(wanted.length)})${lock}`), wanted);
+      return rows.map(deliveryFromRaw);
+    });
+  }
+
+  saveAll(deliveries: readonly Delivery[]): Promise<void> {
+    if (deliveries.length === 0) return Promise.resolve();
+    return this.run(async (m) => {
+      const table = tableOf(m, this.s.deliveries);
+      const pg = this.dialect === 'postgres';
+      for (let i = 0; i < deliveries.length; i += SAVE_CHUNK) {
+        const chunk = deliveries.slice(i, i + SAVE_CHUNK);
+        const values: unknown[] = [];
+        for (const delivery of chunk) {
+          const c = deliveryColumns(delivery);
+          values.push(c.id, c.state, JSON.stringify(c.attempts), c.nextAttemptDate?.toISOString() ?? null);
+        }
+        // One statement for the chunk: a CTE of the new values joined to the rows (UPDATE ... FROM).
+        const sql =
+          `WITH v(id, state, attempts, next) AS (VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}) ` +
+          `UPDATE ${table} AS t SET state = v.state, attempts = v.attempts, next_attempt_date = v.next${pg ? '::timestamptz' : ''}, lease_until = NULL ` +
+          `FROM v WHERE t.id = v.id${pg ? '::uuid' : ''}`;
+        await m.query(forDialect(this.dialect, sql), values);
+      }
+    });
+  }
+
+  release(ids: readonly DeliveryId[]): Promise<void> {
+    const wanted = ids.filter(isUuid);
+    if (wanted.length === 0) return Promise.resolve();
+    return this.run(async (m) => {
+      const sql = `UPDATE ${tableOf(m, this.s.deliveries)} SET lease_until = NULL WHERE id IN (${placeholderList(wanted.length)}) AND state = 'pending'`;
+      await m.query(forDialect(this.dialect, sql), wanted);
+    });
+  }
+
+  /**
+   * Three steps, in plain SQL: the webhooks with a due delivery and none leased, oldest due event
+   * first (each probe walks the webhook's pending queue index, so a long history costs nothing);
+   * on PostgreSQL, those webhook rows locked with SKIP LOCKED, so concurrent claimers take disjoint
+   * webhooks and, having the lock, see each other's committed leases in the next statement; then
+   * each webhook's first `perWebhook` due deliveries, rechecked for leases, and the lease.
+   */
+  claimDue(now: Date, leaseUntil: Date, limit: number, perWebhook = 1): Promise<Delivery[]> {
     return this.run(async (m) => {
       const at = now.toISOString();
-      const query = m
-        .createQueryBuilder(this.s.deliveries, 'd')
-        .where("d.state = 'pending' AND d.next_attempt_date <= :at AND (d.lease_until IS NULL OR d.lease_until <= :at)", { at })
-        .andWhere((qb) => {
-          const earlier = qb
-            .subQuery()
-            .select('1')
-            .from(this.s.deliveries, 'e')
-            .where("e.webhook_id = d.webhook_id AND e.state = 'pending' AND e.next_attempt_date <= :at")
-            .andWhere('(e.event_id < d.event_id OR (e.event_id = d.event_id AND e.id < d.id))')
-            .getQuery();
-          return `NOT EXISTS ${earlier}`;
-        })
-        .orderBy('d.event_id', 'ASC')
-        .addOrderBy('d.id', 'ASC')
-        .limit(limit);
-      if (this.dialect === 'postgres') query.setLock('pessimistic_write', undefined, ['d']).setOnLocked('skip_locked');
-      const rows = await query.getMany();
-      if (rows.length > 0) {
-        await m
-          .createQueryBuilder()
-          .update(this.s.deliveries)
-          .set({ leaseUntil })
-          .whereInIds(rows.map((r) => r.id))
-          .execute();
+      const d = tableOf(m, this.s.deliveries);
+      const w = tableOf(m, this.s.webhooks);
+      const leased = (webhook: string): string => `NOT EXISTS (SELECT 1 FROM ${d} l WHERE l.webhook_id = ${webhook} AND l.state = 'pending' AND l.lease_until > ?)`;
+      const candidates = await m.query<{ id: string }[]>(
+        forDialect(
+          this.dialect,
+          `SELECT q.id FROM (SELECT w.id AS id, (SELECT e.event_id FROM ${d} e WHERE e.webhook_id = w.id AND e.state = 'pending' AND e.next_attempt_date <= ? ORDER BY e.event_id, e.id LIMIT 1) AS first FROM ${w} w) q ` +
+            `WHERE q.first IS NOT NULL AND ${leased('q.id')} ORDER BY q.first, q.id LIMIT ?`,
+        ),
+        [at, at, limit],
+      );
+      let webhookIds = candidates.map((r) => r.id);
+      if (webhookIds.length === 0) return [];
+      if (this.dialect === 'postgres') {
+        const locked = await m.query<{ id: string }[]>(forDialect(this.dialect, `SELECT id FROM ${w} WHERE id IN (${placeholderList(webhookIds.length)}) FOR UPDATE SKIP LOCKED`), webhookIds);
+        const mine = new Set(locked.map((r) => r.id));
+        webhookIds = webhookIds.filter((id) => mine.has(id));
+        if (webhookIds.length === 0) return [];
       }
-      return rows.map(deliveryFromRow);
+      const rows: RawDelivery[] = [];
+      for (let i = 0; i < webhookIds.length; i += UNION_CHUNK) {
+        const chunk = webhookIds.slice(i, i + UNION_CHUNK);
+        const one = `SELECT * FROM (SELECT ${DELIVERY_COLUMNS} FROM ${d} e WHERE e.webhook_id = ? AND e.state = 'pending' AND e.next_attempt_date <= ? AND ${leased('?')} ORDER BY e.event_id, e.id LIMIT ?) q`;
+        // The lease check names the webhook by parameter, not by e.webhook_id, so it runs once, not per row.
+        const parameters = chunk.flatMap((id) => [id, at, id, at, perWebhook]);
+        const sql = chunk.map((_, n) => one.replace(/\) q$/, `) q${n}`)).join(' UNION ALL ');
+        rows.push(...(await m.query<RawDelivery[]>(forDialect(this.dialect, sql), parameters)));
+      }
+      const claimed = rows.sort((a, b) => (a.eventId === b.eventId ? compare(a.id, b.id) : compare(a.eventId, b.eventId))).slice(0, limit);
+      if (claimed.length > 0) {
+        const ids = claimed.map((r) => r.id);
+        await m.query(forDialect(this.dialect, `UPDATE ${d} SET lease_until = ? WHERE id IN (${placeholderList(ids.length)})`), [leaseUntil.toISOString(), ...ids]);
+      }
+      return claimed.map(deliveryFromRaw);
     });
   }
 }
 
+/** Rows per multi-row INSERT: 11 parameters each. */
+const INSERT_CHUNK = 200;
+/** Rows per multi-row UPDATE: 4 parameters each, far below either database's parameter limit. */
+const SAVE_CHUNK = 500;
+/** Webhooks per UNION ALL of claim queries (SQLite allows 500 compound terms). */
+const UNION_CHUNK = 50;
+
+const DELIVERY_COLUMNS =
+  'e.id AS id, e.webhook_id AS "webhookId", e.account_id AS "accountId", e.event_id AS "eventId", e.event AS event, e.payload AS payload, ' +
+  'e.state AS state, e.attempts AS attempts, e.next_attempt_date AS "nextAttemptDate", e.creation_date AS "creationDate"';
+
+interface RawDelivery {
+  id: string;
+  webhookId: string;
+  accountId: number | string;
+  eventId: string;
+  event: string;
+  payload: string;
+  state: DeliveryRow['state'];
+  attempts: string;
+  nextAttemptDate: Date | string | null;
+  creationDate: Date | string;
+}
+
+function deliveryFromRaw(row: RawDelivery): Delivery {
+  const attempts = JSON.parse(row.attempts) as DeliveryRow['attempts'];
+  return Delivery.rehydrate({
+    id: row.id,
+    webhookId: row.webhookId,
+    accountId: Number(row.accountId),
+    eventId: row.eventId,
+    event: row.event,
+    payload: row.payload,
+    state: row.state,
+    attempts: attempts.map((a) => ({ ...a, date: new Date(a.date) })),
+    nextAttemptDate: nullableDateOf(row.nextAttemptDate),
+    creationDate: dateOf(row.creationDate),
+  });
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -9,6 +9,8 @@ export interface DeliveryRepository {
    * same event to the same webhook is refused (`false`), which makes dispatching idempotent.
    */
   add(delivery: Delivery, dispatchKey: string | null): Promise<boolean>;
+  /** `add` for the fan-out of events, keyed by each delivery's event id, in a few statements; returns how many were stored. */
+  addFanOut(deliveries: readonly Delivery[]): Promise<number>;
   /** undefined when the webhook has no such delivery. */
   get(webhookId: WebhookId, id: DeliveryId): Promise<Delivery | undefined>;
   /** Like `get`, locking the row until the transaction ends. Inside `UnitOfWork.run` only. */
@@ -17,11 +19,19 @@ export interface DeliveryRepository {
   list(webhookId: WebhookId, page: PageRequest<DeliveryId>): Promise<Page<Delivery, DeliveryId>>;
   /** Stores the attempts and state of a delivery and releases its lease. */
   save(delivery: Delivery): Promise<void>;
+  /** Like `getForUpdate` for many deliveries at once: those of `ids` that exist, in no particular order. */
+  getManyForUpdate(ids: readonly DeliveryId[]): Promise<Delivery[]>;
+  /** Like `save` for each of `deliveries`, in a few statements. */
+  saveAll(deliveries: readonly Delivery[]): Promise<void>;
+  /** Ends the lease of claimed deliveries that were not attempted, so they can be claimed again at once. */
+  release(ids: readonly DeliveryId[]): Promise<void>;
   /**
-   * Leases up to `limit` due pending deliveries until `leaseUntil`, in event order and at most the
-   * oldest due one (by event) of each webhook (first attempts in order of occurrence; one in backoff is not
-   * due and holds nothing back), skipping rows another worker holds. Inside `UnitOfWork.run` only; the lease outlives the transaction.
+   * Leases up to `limit` due pending deliveries until `leaseUntil`, in event order: of each webhook
+   * none of whose deliveries is leased, its `perWebhook` (default 1) oldest due ones (by event, then
+   * id), so a webhook's first attempts can go out in order of occurrence; one in backoff is not due
+   * and holds nothing back. A webhook with a leased delivery gets nothing, so two workers never hold
+   * deliveries of one webhook at once. Inside `UnitOfWork.run` only; the lease outlives the transaction.
    */
-  claimDue(now: Date, leaseUntil: Date, limit: number): Promise<Delivery[]>;
+  claimDue(now: Date, leaseUntil: Date, limit: number, perWebhook?: number): Promise<Delivery[]>;
 }
 export const DeliveryRepository = token<DeliveryRepository>('DeliveryRepository');

@@ -1,4 +1,5 @@
 import { Delivery } from '../../domain/webhook/delivery.aggregate.js';
+import type { Webhook } from '../../domain/webhook/webhook.aggregate.js';
 import { ok } from '../../domain/shared/result.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { IdGenerator } from '../ports/id-generator.port.js';
@@ -22,17 +23,23 @@ export class DispatchEvents {
     const result = await this.uow.run(async (tx) => {
       const events = await tx.outbox.claimPending(limit);
       const now = this.clock.now();
-      let deliveries = 0;
+      // Read once per account and event name: a batch is mostly a few accounts' events.
+      const subscribers = new Map<string, Promise<readonly Webhook[]>>();
+      const scheduled: Delivery[] = [];
       for (const event of events) {
         const { payload } = event;
-        for (const webhook of await tx.webhooks.subscribers(event.accountId, payload.name)) {
-          const delivery = Delivery.schedule(
-            { id: this.ids.next(), webhookId: webhook.id, accountId: event.accountId, eventId: event.id, event: payload.name, payload: JSON.stringify(payload) },
-            now,
-          );
-          if (await tx.deliveries.add(delivery, event.id)) deliveries += 1;
+        const key = `${event.accountId} ${payload.name}`;
+        let webhooks = subscribers.get(key);
+        if (webhooks === undefined) {
+          webhooks = tx.webhooks.subscribers(event.accountId, payload.name);
+          subscribers.set(key, webhooks);
+        }
+        const body = JSON.stringify(payload);
+        for (const webhook of await webhooks) {
+          scheduled.push(Delivery.schedule({ id: this.ids.next(), webhookId: webhook.id, accountId: event.accountId, eventId: event.id, event: payload.name, payload: body }, now));
         }
       }
+      const deliveries = await tx.deliveries.addFanOut(scheduled);
       await tx.outbox.markDispatched(
         events.map((e) => e.id),
         now,

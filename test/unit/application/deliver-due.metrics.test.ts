@@ -41,7 +41,7 @@ async function setup(statuses: (number | null)[]) {
     const delivery = Delivery.schedule({ id: ids.next(), webhookId: webhook.id, accountId: 1, eventId, event: 'api.created', payload: `{"id":"${eventId}"}` }, clock.now());
     await db.run(async (tx) => ok(await tx.deliveries.add(delivery, eventId)));
   };
-  const deliver = new DeliverDue(db, db.repositories.webhooks, new ScriptedSender(statuses), clock, { next: () => 0.5 }, { retry: { baseMs: 1000, capMs: 60_000, maxAttempts: 2 }, leaseMs: 15_000, batchSize: 10 }, metrics);
+  const deliver = new DeliverDue(db, db.repositories.webhooks, new ScriptedSender(statuses), clock, { next: () => 0.5 }, { retry: { baseMs: 1000, capMs: 60_000, maxAttempts: 2 }, leaseMs: 15_000, attemptTimeoutMs: 10_000, batchSize: 10 }, metrics);
   return { db, clock, metrics, webhook, schedule, deliver };
 }
 
@@ -76,7 +76,7 @@ describe('DeliverDue reports each recorded delivery to the Metrics port', () => 
   it('counts nothing by default, without a Metrics adapter', async () => {
     const s = await setup([204]);
     await s.schedule();
-    const plain = new DeliverDue(s.db, s.db.repositories.webhooks, new ScriptedSender([204]), s.clock, { next: () => 0.5 }, { retry: { baseMs: 1000, capMs: 60_000, maxAttempts: 2 }, leaseMs: 15_000, batchSize: 10 });
+    const plain = new DeliverDue(s.db, s.db.repositories.webhooks, new ScriptedSender([204]), s.clock, { next: () => 0.5 }, { retry: { baseMs: 1000, capMs: 60_000, maxAttempts: 2 }, leaseMs: 15_000, attemptTimeoutMs: 10_000, batchSize: 10 });
     expect(await plain.execute()).to.equal(1);
     expect(s.metrics.recorded).to.deep.equal([]);
   });
