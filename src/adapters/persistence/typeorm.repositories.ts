@@ -313,7 +313,9 @@ export class TypeOrmApiRepository implements ApiRepository {
       const row = { ...state, userId: owner.id };
       try {
         if (api.storedRevision === undefined) {
-          await m.getRepository(this.s.apis).insert(row);
+          // Plain SQL: TypeORM's insert building was about a tenth of a create's CPU.
+          const sql = `INSERT INTO ${tableOf(m, this.s.apis)} ("id", "account_id", "user_id", "nickname", "name", "type", "revision", "description", "version", "creation_date", "update_date") VALUES (${placeholderList(11)})`;
+          await m.query(forDialect(this.dialect, sql), [row.id, row.accountId, row.userId, row.nickname, row.name, row.type, row.revision, row.description, row.version, row.creationDate.toISOString(), row.updateDate.toISOString()]);
           return ok();
         }
         const { id, ...fields } = row;
@@ -358,18 +360,13 @@ export class TypeOrmEventOutbox implements EventOutbox {
   append(events: readonly DomainEvent[]): Promise<void> {
     if (events.length === 0) return Promise.resolve();
     return this.run(async (m) => {
-      const rows = events.map((event) => {
+      const values = events.flatMap((event) => {
         const id = this.ids.next();
-        return {
-          id,
-          accountId: event.accountId,
-          name: event.name,
-          payload: JSON.stringify(eventPayload(id, event)),
-          occurredAt: event.occurredAt,
-          dispatchedAt: null,
-        };
+        return [id, event.accountId, event.name, JSON.stringify(eventPayload(id, event)), event.occurredAt.toISOString()];
       });
-      await m.getRepository(this.s.outbox).insert(rows);
+      const tuples = events.map(() => `(${placeholderList(5)}, NULL)`).join(', ');
+      const sql = `INSERT INTO ${tableOf(m, this.s.outbox)} ("id", "account_id", "name", "payload", "occurred_at", "dispatched_at") VALUES ${tuples}`;
+      await m.query(forDialect(this.dialect, sql), values);
       this.work.value = true;
     });
   }
