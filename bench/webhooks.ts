@@ -9,7 +9,7 @@
  *
  * Processes, all on 127.0.0.1, each its own child (bench/common.ts):
  * - Specbase (bench/serve-specbase.ts, fresh database, WEBHOOK_ALLOW_PRIVATE_TARGETS=true, the
- *   in-process webhook worker with its defaults: DeliverDue 256 a round, 32 per webhook, WEBHOOK_POLL_MS 1000);
+ *   in-process webhook worker with its defaults: DeliverDue 1,024 a round, 128 per webhook, WEBHOOK_POLL_MS 1000);
  * - the receiver (bench/webhook-receiver.ts): node:http, reads the body, answers 204 at once,
  *   counts the POSTs and reports over IPC;
  * - the baseline (bench/webhook-baseline.ts): a plain loop of POSTs signed per request as
@@ -21,7 +21,7 @@
  *    (first create sent -> the receiver has the last POST). This includes creating the events; the
  *    delivery-only rate counts what arrived after the last create returned over the time from
  *    then. Baseline: signed POSTs with the concurrency the worker really has here: DeliverDue
- *    leases up to 32 deliveries of each webhook (256 a round) but sends each webhook's one at a
+ *    leases up to 128 deliveries of each webhook (1,024 a round) but sends each webhook's one at a
  *    time, so with 10 webhooks 10 are in flight; a loop with 32 in flight is reported too. A baseline run sends as
  *    many POSTs as a Specbase run delivers, but at least 5,000. One warm-up of
  *    BENCH_WEBHOOK_WARMUP (default 50) events and of the baseline (2,000 POSTs), then
@@ -69,7 +69,7 @@ import type { ReceivedSample, ReceiverCommand, ReceiverReport } from './webhook-
 
 const WEBHOOKS = 10;
 /** DeliverDue's perWebhook (DELIVERIES_PER_WEBHOOK, src/main/container.ts): the comparison loop's concurrency. */
-const BATCH_SIZE = 32;
+const BATCH_SIZE = 128;
 /** What the worker has in flight with WEBHOOKS webhooks: one POST per webhook at a time (its lane). */
 const WORKER_CONCURRENCY = WEBHOOKS;
 /** The issue's events per run. */
