@@ -24,7 +24,7 @@ export class ReadCache {
     private readonly maxEntries = 1_000,
   ) {}
 
-  /** The value remembered for `key`, if nothing changed in the database since it was read. */
+  /** The value remembered for `key` (`null`: remembered as not found), if nothing changed in the database since it was read. */
   get<T>(key: string): T | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined || entry.version !== this.version()) return undefined;
@@ -33,18 +33,25 @@ export class ReadCache {
     return entry.value as T;
   }
 
-  /** The version to pass to `put`: take it before the read (on SQLite, under the database lock). */
-  current(): string {
-    return this.version();
-  }
-
-  /** Remembers what was read at `version`; values must not be changed afterwards by anyone. */
-  put(key: string, version: string, value: unknown): void {
+  /**
+   * `read()`, remembered under `key` at the version taken just before it (call this where the read
+   * runs: on SQLite under the database lock). Nothing found (`undefined`) is remembered too. What
+   * `read` returns must not be changed afterwards by anyone.
+   */
+  async remember<T>(key: string, read: () => Promise<T>): Promise<T> {
+    const version = this.version();
+    const value = await read();
     this.entries.delete(key);
-    this.entries.set(key, { version, value });
+    this.entries.set(key, { version, value: value ?? null });
     for (const oldest of this.entries.keys()) {
       if (this.entries.size <= this.maxEntries) break;
       this.entries.delete(oldest);
     }
+    return value;
   }
+}
+
+/** `read()` through `cache` under `key`, or just `read()` when there is no cache or no key. */
+export function remembered<T>(cache: ReadCache | undefined, key: string | undefined, read: () => Promise<T>): Promise<T> {
+  return cache === undefined || key === undefined ? read() : cache.remember(key, read);
 }

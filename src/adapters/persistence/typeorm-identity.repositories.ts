@@ -11,7 +11,7 @@ import type {
 } from '../../application/ports/identity-repositories.port.js';
 import type { AuthorizationCode, Consent, Grant, RefreshToken, Session } from '../../domain/identity/grant.js';
 import { OAuthClient } from '../../domain/identity/oauth-client.js';
-import type { ReadCache } from './read-cache.js';
+import { remembered, type ReadCache } from './read-cache.js';
 import type { CodeRow, GrantRow, RefreshTokenRow, Schemas } from './schema.js';
 import { isStorableText, isUuid, type Run } from './typeorm-database.js';
 import { dateOf, dialectOf, forDialect, nullableDateOf, tableOf } from './raw-sql.js';
@@ -64,19 +64,19 @@ export class TypeOrmGrantRepository implements GrantRepository {
     const key = `grant:${id}`;
     const cached = this.cache?.get<Grant | null>(key);
     if (cached !== undefined) return cached === null ? undefined : copyOf(cached);
-    const grant = await this.run(async (m) => {
-      const version = this.cache?.current();
-      // Plain SQL: read on every tokeninfo and userinfo request (docs/performance.md).
-      const sql =
-        'SELECT id, client_id AS "clientId", user_id AS "userId", scope, offline, creation_date AS "creationDate", revocation_date AS "revocationDate" ' +
-        `FROM ${tableOf(m, this.s.grants)} WHERE id = ?`;
-      type Read = Omit<GrantRow, 'creationDate' | 'revocationDate'> & { creationDate: Date | string; revocationDate: Date | string | null };
-      const [row] = await m.query<Read[]>(forDialect(dialectOf(m), sql), [id]);
-      const found = row ? grantFromRow({ ...row, creationDate: dateOf(row.creationDate), revocationDate: nullableDateOf(row.revocationDate) }) : undefined;
-      if (version !== undefined) this.cache?.put(key, version, found === undefined ? null : copyOf(found));
-      return found;
-    });
-    return grant;
+    const grant = await this.run((m) =>
+      remembered(this.cache, key, async () => {
+        // Plain SQL: read on every tokeninfo and userinfo request (docs/performance.md).
+        const sql =
+          'SELECT id, client_id AS "clientId", user_id AS "userId", scope, offline, creation_date AS "creationDate", revocation_date AS "revocationDate" ' +
+          `FROM ${tableOf(m, this.s.grants)} WHERE id = ?`;
+        type Read = Omit<GrantRow, 'creationDate' | 'revocationDate'> & { creationDate: Date | string; revocationDate: Date | string | null };
+        const [row] = await m.query<Read[]>(forDialect(dialectOf(m), sql), [id]);
+        return row && grantFromRow({ ...row, creationDate: dateOf(row.creationDate), revocationDate: nullableDateOf(row.revocationDate) });
+      }),
+    );
+    // The remembered grant is never handed out: callers may change theirs.
+    return grant && copyOf(grant);
   }
 
   revoke(id: string, now: Date): Promise<void> {

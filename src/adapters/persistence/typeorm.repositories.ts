@@ -14,7 +14,7 @@ import { ApiToken, type ApiTokenId } from '../../domain/token/api-token.aggregat
 import { User, type NewUser } from '../../domain/user/user.aggregate.js';
 import type { Dialect } from './dialect.js';
 import { dateOf, dialectOf, forDialect, nullableDateOf, placeholderList, tableOf } from './raw-sql.js';
-import type { ReadCache } from './read-cache.js';
+import { remembered, type ReadCache } from './read-cache.js';
 import type { OutboxRow, Schemas, UserRow } from './schema.js';
 import { isIntegerKey, isStorableText, isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
 
@@ -65,17 +65,17 @@ export class TypeOrmUserRepository implements UserRepository {
     const key = `user:${id}`;
     const cached = this.cache?.get<UserRow | null>(key);
     if (cached !== undefined) return cached === null ? undefined : userFromRow(cached);
-    const row = await this.run(async (m) => {
-      const version = this.cache?.current();
-      // Plain SQL: read on every userinfo and tokeninfo request (docs/performance.md).
-      const sql =
-        'SELECT id, account_id AS "accountId", email, email_verified AS "emailVerified", password_hash AS "passwordHash", nickname, name, ' +
-        `given_name AS "givenName", family_name AS "familyName", picture, locale, creation_date AS "creationDate" FROM ${tableOf(m, this.s.users)} WHERE id = ?`;
-      const [read] = await m.query<(Omit<UserRow, 'creationDate'> & { creationDate: Date | string })[]>(forDialect(dialectOf(m), sql), [id]);
-      const found: UserRow | undefined = read && { ...read, creationDate: dateOf(read.creationDate) };
-      if (version !== undefined) this.cache?.put(key, version, found ?? null);
-      return found;
-    });
+    const row = await this.run((m) =>
+      remembered(this.cache, key, async () => {
+        // Plain SQL: read on every userinfo and tokeninfo request (docs/performance.md).
+        const sql =
+          'SELECT id, account_id AS "accountId", email, email_verified AS "emailVerified", password_hash AS "passwordHash", nickname, name, ' +
+          `given_name AS "givenName", family_name AS "familyName", picture, locale, creation_date AS "creationDate" FROM ${tableOf(m, this.s.users)} WHERE id = ?`;
+        const [read] = await m.query<(Omit<UserRow, 'creationDate'> & { creationDate: Date | string })[]>(forDialect(dialectOf(m), sql), [id]);
+        const found: UserRow | undefined = read && { ...read, creationDate: dateOf(read.creationDate) };
+        return found;
+      }),
+    );
     return row && userFromRow(row);
   }
 
@@ -251,13 +251,12 @@ export class TypeOrmApiRepository implements ApiRepository {
 
   /** One API's state; remembered under `cacheKey` (also when there is none) if the repository caches. */
   private one(where: string, parameters: unknown[], lock: boolean, cacheKey?: string): Promise<ApiState | undefined> {
-    return this.run(async (m) => {
-      const version = cacheKey === undefined ? undefined : this.cache?.current();
-      const rows = await m.query<ApiReadRow[]>(forDialect(this.dialect, `${this.select(m)} WHERE ${where}${lock ? ' FOR UPDATE OF a' : ''}`), parameters);
-      const state = rows[0] && apiStateOf(rows[0]);
-      if (version !== undefined && cacheKey !== undefined) this.cache?.put(cacheKey, version, state ?? null);
-      return state;
-    });
+    return this.run((m) =>
+      remembered(this.cache, cacheKey, async () => {
+        const rows = await m.query<ApiReadRow[]>(forDialect(this.dialect, `${this.select(m)} WHERE ${where}${lock ? ' FOR UPDATE OF a' : ''}`), parameters);
+        return rows[0] && apiStateOf(rows[0]);
+      }),
+    );
   }
 
   list(accountId: number, page: PageRequest<ApiId>): Promise<Page<Api, ApiId>> {
@@ -284,18 +283,17 @@ export class TypeOrmApiRepository implements ApiRepository {
     const cached = cacheKey === undefined ? undefined : this.cache?.get<Page<ApiState, ApiId>>(cacheKey);
     const states =
       cached ??
-      (await this.run(async (m) => {
-        const version = cacheKey === undefined ? undefined : this.cache?.current();
-        const { from, where, parameters } = filter(m);
-        const after = page.after === undefined ? '' : ' AND a.id > ?';
-        const sql = `${this.select(m)}${from} WHERE ${where}${after} ORDER BY a.id LIMIT ?`;
-        const values = [...parameters, ...(page.after === undefined ? [] : [page.after]), page.limit + 1];
-        const rows = await m.query<ApiReadRow[]>(forDialect(this.dialect, sql), values);
-        const items = rows.slice(0, page.limit).map(apiStateOf);
-        const found = { items, next: rows.length > page.limit ? (items.at(-1)?.id ?? null) : null };
-        if (version !== undefined && cacheKey !== undefined) this.cache?.put(cacheKey, version, found);
-        return found;
-      }));
+      (await this.run((m) =>
+        remembered(this.cache, cacheKey, async () => {
+          const { from, where, parameters } = filter(m);
+          const after = page.after === undefined ? '' : ' AND a.id > ?';
+          const sql = `${this.select(m)}${from} WHERE ${where}${after} ORDER BY a.id LIMIT ?`;
+          const values = [...parameters, ...(page.after === undefined ? [] : [page.after]), page.limit + 1];
+          const rows = await m.query<ApiReadRow[]>(forDialect(this.dialect, sql), values);
+          const items = rows.slice(0, page.limit).map(apiStateOf);
+          return { items, next: rows.length > page.limit ? (items.at(-1)?.id ?? null) : null };
+        }),
+      ));
     return { items: states.items.map((state) => Api.rehydrate(state)), next: states.next };
   }
 
