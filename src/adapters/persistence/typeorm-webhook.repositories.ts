@@ -90,7 +90,10 @@ export class TypeOrmWebhookRepository implements WebhookRepository {
   }
 }
 
-function deliveryFromRow(row: DeliveryRow): Delivery {
+/** What a delivery is made of: a row but for its dispatch key and lease. */
+type DeliveryFields = Omit<DeliveryRow, 'dispatchKey' | 'leaseUntil'>;
+
+function deliveryFromRow(row: DeliveryFields): Delivery {
   return Delivery.rehydrate({
     id: row.id,
     webhookId: row.webhookId,
@@ -304,17 +307,12 @@ interface RawDelivery {
   creationDate: Date | string;
 }
 
+/** A delivery from plain SQL: its attempts as JSON text, and its dates as the driver returns them. */
 function deliveryFromRaw(row: RawDelivery): Delivery {
-  const attempts = JSON.parse(row.attempts) as DeliveryRow['attempts'];
-  return Delivery.rehydrate({
-    id: row.id,
-    webhookId: row.webhookId,
+  return deliveryFromRow({
+    ...row,
     accountId: Number(row.accountId),
-    eventId: row.eventId,
-    event: row.event,
-    payload: row.payload,
-    state: row.state,
-    attempts: attempts.map((a) => ({ ...a, date: new Date(a.date) })),
+    attempts: JSON.parse(row.attempts) as DeliveryRow['attempts'],
     nextAttemptDate: nullableDateOf(row.nextAttemptDate),
     creationDate: dateOf(row.creationDate),
   });
