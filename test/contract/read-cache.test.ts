@@ -217,18 +217,26 @@ forEachDatabase('ReadCache: API reads remembered until the database changes', (t
   });
 
   if (target.name === 'sqlite') {
-    it('reads again after another connection (another process) commits', async () => {
-      const s = await setup();
-      const pets = await s.add('pets');
-      expect((await s.repos.apis.get(s.accountId, pets.id))?.toRecord().name).to.equal('API pets');
+    /** Renames API `id` through a better-sqlite3 connection of its own, as another process would. */
+    function renameAsAnotherProcess(id: string, name: string): void {
       if (config.kind !== 'sqlite') throw new Error('sqlite expected');
       const other = new Database(config.path);
       try {
         other.pragma('busy_timeout = 5000');
-        expect(other.prepare('UPDATE apis SET name = ? WHERE id = ?').run('Changed elsewhere', pets.id).changes).to.equal(1);
+        expect(other.prepare('UPDATE apis SET name = ? WHERE id = ?').run(name, id).changes).to.equal(1);
       } finally {
         other.close();
       }
+    }
+
+    /** Lets the event loop go round once (SQLite's change version is read once per turn). */
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+    it('reads again after another connection (another process) commits', async () => {
+      const s = await setup();
+      const pets = await s.add('pets');
+      expect((await s.repos.apis.get(s.accountId, pets.id))?.toRecord().name).to.equal('API pets');
+      renameAsAnotherProcess(pets.id, 'Changed elsewhere');
       expect((await s.repos.apis.get(s.accountId, pets.id))?.toRecord().name).to.equal('Changed elsewhere');
       expect((await s.repos.apis.list(s.accountId, { limit: 20 })).items[0]?.toRecord().name).to.equal('Changed elsewhere');
     });
@@ -237,20 +245,13 @@ forEachDatabase('ReadCache: API reads remembered until the database changes', (t
       const s = await setup();
       const pets = await s.add('pets');
       expect((await s.repos.apis.get(s.accountId, pets.id))?.toRecord().name).to.equal('API pets');
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       const before = reads;
       expect((await s.repos.apis.get(s.accountId, pets.id))?.toRecord().name).to.equal('API pets');
       expect(reads).to.equal(before, 'a cache hit, which ran no statement');
-      if (config.kind !== 'sqlite') throw new Error('sqlite expected');
-      const other = new Database(config.path);
-      try {
-        other.pragma('busy_timeout = 5000');
-        expect(other.prepare('UPDATE apis SET name = ? WHERE id = ?').run('Changed elsewhere', pets.id).changes).to.equal(1);
-      } finally {
-        other.close();
-      }
+      renameAsAnotherProcess(pets.id, 'Changed elsewhere');
       // Whatever follows another process's commit reaches this one through an event of a later turn.
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       expect((await s.repos.apis.get(s.accountId, pets.id))?.toRecord().name).to.equal('Changed elsewhere');
     });
 
@@ -259,7 +260,7 @@ forEachDatabase('ReadCache: API reads remembered until the database changes', (t
       const pets = await s.add('pets');
       expect((await s.repos.apis.get(s.accountId, pets.id))?.toRecord().name).to.equal('API pets');
       const elsewhere = await anotherInstance();
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       const before = reads;
       expect((await s.repos.apis.get(s.accountId, pets.id))?.toRecord().name).to.equal('API pets');
       expect(reads).to.equal(before, 'a cache hit, which ran no statement');
