@@ -479,6 +479,32 @@ forEachImplementation('persistence contract', (make) => {
       expect(await claimRun(new Date(T1.getTime() + 31_000), 2, 5), 'the limit cuts in event order').to.deep.equal({ ok: true, value: [d2.id, d3.id] });
     });
 
+    it("claims a webhook's next run in the transaction that recorded its last: in event order, due ones only, nothing while another holds it", async () => {
+      const a = await seedUser(f);
+      const w1 = await aWebhook(a.accountId);
+      const w2 = await aWebhook(a.accountId);
+      const [d1, d2, d3, d4] = [aDelivery(w1), aDelivery(w1), aDelivery(w1), aDelivery(w1)];
+      const other = aDelivery(w2);
+      const future = aDelivery(w1, uuid(), new Date(T1.getTime() + 3600_000));
+      for (const d of [d1, d2, d3, d4, other, future]) await add(d, null);
+      expect(await claimRun(T1, 10, 1)).to.deep.equal({ ok: true, value: [d1.id, other.id] });
+      const recordAndClaim = (done: Delivery[], limit: number) =>
+        f.uow.run(async (tx) => {
+          for (const d of done) succeeded(d);
+          await tx.deliveries.saveAll(done);
+          return ok((await tx.deliveries.claimNext(w1.id, T1, new Date(T1.getTime() + 30_000), limit)).map((d) => d.id));
+        });
+      expect(await recordAndClaim([d1], 2), 'the next two of w1 only, oldest first').to.deep.equal({ ok: true, value: [d2.id, d3.id] });
+      expect(await claimRun(T1, 10, 5), 'w1 stays leased; w2 is held too').to.deep.equal({ ok: true, value: [] });
+      expect(
+        await f.uow.run(async (tx) => ok(await tx.deliveries.claimNext(w1.id, T1, new Date(T1.getTime() + 30_000), 5))),
+        'nothing while a lease of w1 is live',
+      ).to.deep.equal({ ok: true, value: [] });
+      expect(await recordAndClaim([d2, d3], 5), 'the one not in the future').to.deep.equal({ ok: true, value: [d4.id] });
+      expect(await recordAndClaim([d4], 5), 'nothing due').to.deep.equal({ ok: true, value: [] });
+      expect(await claimRun(new Date(T1.getTime() + 3600_000), 10, 5), 'nothing of w1 left leased; the lease of w2 ran out').to.deep.equal({ ok: true, value: [other.id, future.id] });
+    });
+
     it('records many deliveries at once: reads them under lock, saves them and ends their leases', async () => {
       const a = await seedUser(f);
       const webhook = await aWebhook(a.accountId);

@@ -395,11 +395,7 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
 
   async claimDue(now: Date, leaseUntil: Date, limit: number, perWebhook = 1): Promise<Delivery[]> {
     const s = this.state();
-    const pending = [...s.deliveries.values()].filter((d) => d.state.state === 'pending');
-    const busy = new Set(pending.filter((d) => d.leaseUntil !== null && d.leaseUntil > now).map((d) => d.state.webhookId));
-    const due = pending
-      .filter((d) => d.state.nextAttemptDate !== null && d.state.nextAttemptDate <= now && !busy.has(d.state.webhookId))
-      .sort((a, b) => (a.state.eventId === b.state.eventId ? (a.state.id < b.state.id ? -1 : 1) : a.state.eventId < b.state.eventId ? -1 : 1));
+    const due = this.dueUnleased(now, () => true);
     const taken = new Map<string, number>();
     const claimed = due
       .filter((d) => {
@@ -410,6 +406,22 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
       .slice(0, limit);
     for (const d of claimed) s.deliveries.set(d.state.id, { ...d, leaseUntil });
     return claimed.map((d) => Delivery.rehydrate(d.state));
+  }
+
+  async claimNext(webhookId: WebhookId, now: Date, leaseUntil: Date, limit: number): Promise<Delivery[]> {
+    const s = this.state();
+    const claimed = this.dueUnleased(now, (id) => id === webhookId).slice(0, limit);
+    for (const d of claimed) s.deliveries.set(d.state.id, { ...d, leaseUntil });
+    return claimed.map((d) => Delivery.rehydrate(d.state));
+  }
+
+  /** The due pending deliveries of the webhooks `wanted` accepts that have nothing leased, in event order. */
+  private dueUnleased(now: Date, wanted: (webhookId: WebhookId) => boolean) {
+    const pending = [...this.state().deliveries.values()].filter((d) => d.state.state === 'pending' && wanted(d.state.webhookId));
+    const busy = new Set(pending.filter((d) => d.leaseUntil !== null && d.leaseUntil > now).map((d) => d.state.webhookId));
+    return pending
+      .filter((d) => d.state.nextAttemptDate !== null && d.state.nextAttemptDate <= now && !busy.has(d.state.webhookId))
+      .sort((a, b) => (a.state.eventId === b.state.eventId ? (a.state.id < b.state.id ? -1 : 1) : a.state.eventId < b.state.eventId ? -1 : 1));
   }
 }
 

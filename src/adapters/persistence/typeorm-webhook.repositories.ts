@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import type { DeliveryRepository } from '../../application/ports/delivery-repository.port.js';
 import type { WebhookRepository } from '../../application/ports/webhook-repository.port.js';
 import type { Page, PageRequest } from '../../application/shared/page.js';
@@ -266,20 +267,42 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
       }
       const rows: RawDelivery[] = [];
       for (let i = 0; i < webhookIds.length; i += UNION_CHUNK) {
-        const chunk = webhookIds.slice(i, i + UNION_CHUNK);
-        const one = `SELECT * FROM (SELECT ${DELIVERY_COLUMNS} FROM ${d} e WHERE e.webhook_id = ? AND e.state = 'pending' AND e.next_attempt_date <= ? AND ${leased('?')} ORDER BY e.event_id, e.id LIMIT ?) q`;
-        // The lease check names the webhook by parameter, not by e.webhook_id, so it runs once, not per row.
-        const parameters = chunk.flatMap((id) => [id, at, id, at, perWebhook]);
-        const sql = chunk.map((_, n) => one.replace(/\) q$/, `) q${n}`)).join(' UNION ALL ');
-        rows.push(...(await m.query<RawDelivery[]>(forDialect(this.dialect, sql), parameters)));
+        rows.push(...(await this.dueUnleased(m, webhookIds.slice(i, i + UNION_CHUNK), at, perWebhook)));
       }
       const claimed = rows.sort((a, b) => (a.eventId === b.eventId ? compare(a.id, b.id) : compare(a.eventId, b.eventId))).slice(0, limit);
-      if (claimed.length > 0) {
-        const ids = claimed.map((r) => r.id);
-        await m.query(forDialect(this.dialect, `UPDATE ${d} SET lease_until = ? WHERE id IN (${placeholderList(ids.length)})`), [leaseUntil.toISOString(), ...ids]);
-      }
+      await this.lease(m, claimed, leaseUntil);
       return claimed.map(deliveryFromRaw);
     });
+  }
+
+  claimNext(webhookId: WebhookId, now: Date, leaseUntil: Date, limit: number): Promise<Delivery[]> {
+    if (!isUuid(webhookId)) return Promise.resolve([]);
+    return this.run(async (m) => {
+      if (this.dialect === 'postgres') {
+        // The lane's recording transaction holds this lock already; alone, it makes claimers of one webhook wait for each other.
+        await m.query(`SELECT id FROM ${tableOf(m, this.s.webhooks)} WHERE id = $1 FOR UPDATE`, [webhookId]);
+      }
+      const claimed = await this.dueUnleased(m, [webhookId], now.toISOString(), limit);
+      await this.lease(m, claimed, leaseUntil);
+      return claimed.map(deliveryFromRaw);
+    });
+  }
+
+  /** Each of `webhookIds`' first `perWebhook` due pending deliveries by event, if none of its deliveries is leased; one statement. */
+  private dueUnleased(m: EntityManager, webhookIds: readonly string[], at: string, perWebhook: number): Promise<RawDelivery[]> {
+    const d = tableOf(m, this.s.deliveries);
+    // The lease check names the webhook by parameter, not by e.webhook_id, so it runs once, not per row.
+    const one = (n: number) =>
+      `SELECT * FROM (SELECT ${DELIVERY_COLUMNS} FROM ${d} e WHERE e.webhook_id = ? AND e.state = 'pending' AND e.next_attempt_date <= ? ` +
+      `AND NOT EXISTS (SELECT 1 FROM ${d} l WHERE l.webhook_id = ? AND l.state = 'pending' AND l.lease_until > ?) ORDER BY e.event_id, e.id LIMIT ?) q${n}`;
+    const sql = webhookIds.map((_, n) => one(n)).join(' UNION ALL ');
+    return m.query<RawDelivery[]>(forDialect(this.dialect, sql), webhookIds.flatMap((id) => [id, at, id, at, perWebhook]));
+  }
+
+  private async lease(m: EntityManager, rows: readonly RawDelivery[], leaseUntil: Date): Promise<void> {
+    if (rows.length === 0) return;
+    const ids = rows.map((r) => r.id);
+    await m.query(forDialect(this.dialect, `UPDATE ${tableOf(m, this.s.deliveries)} SET lease_until = ? WHERE id IN (${placeholderList(ids.length)})`), [leaseUntil.toISOString(), ...ids]);
   }
 }
 
