@@ -7,7 +7,7 @@ import { RegisterUser } from '../application/users/register-user.use-case.js';
 import { VerifyEmail } from '../application/users/verify-email.use-case.js';
 import type { Result } from '../domain/shared/result.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { buildContainer, LoggerToken, StorageToken, type Storage } from './container.js';
+import { buildContainer, closeWebhookSender, LoggerToken, StorageToken, type Storage } from './container.js';
 import { startServer } from './server.js';
 import { RegisterOAuthClient } from '../application/identity/clients.use-cases.js';
 import { SigningKeys } from '../application/identity/signing-keys.js';
@@ -146,6 +146,7 @@ async function runWorker(config: Config): Promise<void> {
       log.info({ signal }, 'webhook worker stopping');
       void worker
         .stop()
+        .then(() => closeWebhookSender(container))
         .then(() => storage.close())
         .then(
           () => process.exit(0),

@@ -47,6 +47,8 @@ export interface Config {
     readonly worker: boolean;
     /** How often an idle worker looks for work from elsewhere. */
     readonly pollMs: number;
+    /** `WEBHOOK_SENDER_THREADS`: worker threads that make the attempts (ThreadedWebhookSender); 0 sends in the main thread. */
+    readonly senderThreads: number;
   };
 }
 
@@ -152,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAttempts: integer(env, 'WEBHOOK_MAX_ATTEMPTS', 15, 1, 100),
       worker: env['WEBHOOK_WORKER'] === undefined || env['WEBHOOK_WORKER'] === '' ? true : flag(env, 'WEBHOOK_WORKER'),
       pollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 10, 600_000),
+      senderThreads: integer(env, 'WEBHOOK_SENDER_THREADS', 1, 0, 16),
     },
   };
 }

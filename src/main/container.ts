@@ -33,6 +33,7 @@ import { SwaggerSpecCodec } from '../adapters/swagger/swagger-spec-codec.js';
 import { MathRandom } from '../adapters/crypto/math-random.js';
 import { HttpWebhookSender } from '../adapters/webhooks/http-webhook-sender.js';
 import { SsrfGuard } from '../adapters/webhooks/ssrf-guard.js';
+import { ThreadedWebhookSender } from '../adapters/webhooks/threaded-webhook-sender.js';
 import { DeliveryRepository } from '../application/ports/delivery-repository.port.js';
 import { Random } from '../application/ports/random.port.js';
 import { WebhookRepository } from '../application/ports/webhook-repository.port.js';
@@ -152,7 +153,23 @@ export function buildContainer(config: Config, options: ContainerOptions = {}): 
   c.bind(Readiness).toConstantValue(new Readiness());
   c.bind(SsrfGuard).toResolvedValue(() => new SsrfGuard({ allowPrivateTargets: config.webhooks.allowPrivateTargets }));
   c.bind(WebhookTargetPolicy).toResolvedValue((guard: SsrfGuard) => guard, [SsrfGuard]);
-  c.bind(WebhookSender).toResolvedValue((guard: SsrfGuard) => new HttpWebhookSender({ timeoutMs: config.webhooks.timeoutMs, guard }), [SsrfGuard]);
+  c.bind(HttpWebhookSender).toResolvedValue((guard: SsrfGuard) => new HttpWebhookSender({ timeoutMs: config.webhooks.timeoutMs, guard }), [SsrfGuard]);
+  if (config.webhooks.senderThreads > 0) {
+    c.bind(ThreadedWebhookSender).toResolvedValue(
+      (inProcess: HttpWebhookSender, log: Logger) =>
+        new ThreadedWebhookSender({
+          threads: config.webhooks.senderThreads,
+          script: SENDER_THREAD_SCRIPT,
+          data: { timeoutMs: config.webhooks.timeoutMs, allowPrivateTargets: config.webhooks.allowPrivateTargets },
+          fallback: inProcess,
+          onError: (err, what) => log.error({ err }, what),
+        }),
+      [HttpWebhookSender, LoggerToken],
+    );
+    c.bind(WebhookSender).toResolvedValue((threaded: ThreadedWebhookSender) => threaded, [ThreadedWebhookSender]);
+  } else {
+    c.bind(WebhookSender).toResolvedValue((inProcess: HttpWebhookSender) => inProcess, [HttpWebhookSender]);
+  }
 
   if (options.storage === 'memory') bindInMemory(c);
   else bindTypeOrm(c, config);
@@ -454,15 +471,35 @@ function bindMonitoring(c: Container): void {
   c.bind(Metrics).toResolvedValue((metrics: PromMetrics) => metrics, [PromMetrics]);
 }
 
-/** Deliveries a DeliverDue round claims, all webhooks together. */
-const DELIVERY_BATCH = 1_024;
 /**
- * Deliveries a round claims per webhook, sent one after the other: one in flight per webhook keeps
- * its order, and a lane of them spares a claim and a recording transaction per delivery. 128, not
- * 32: a round costs two commits (9-30 ms each on PostgreSQL), so fewer, longer rounds deliver
- * faster (docs/performance.md, 4); a lane still stops before its lease ends.
+ * The sender threads' entry module, next to this one: src/main/webhook-sender.thread.ts run from
+ * source, dist/main/webhook-sender.thread.js built (the bundled command lives in dist/main/ too).
  */
-const DELIVERIES_PER_WEBHOOK = 128;
+const SENDER_THREAD_SCRIPT = new URL(`./webhook-sender.thread${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+
+/** Ends the webhook sender threads, if any (after the worker has stopped: nothing is in flight then). */
+export async function closeWebhookSender(container: Container): Promise<void> {
+  if (container.isBound(ThreadedWebhookSender)) await container.get(ThreadedWebhookSender).close();
+}
+
+/**
+ * Delivery lanes at once: each holds one webhook and has one attempt in flight, so this bounds the
+ * POSTs in flight (and sockets open) for the webhook worker of one process.
+ */
+const DELIVERY_LANES = 256;
+/**
+ * Deliveries a lane claims at a time and sends one after the other: one in flight per webhook keeps
+ * its order, and a run spares a claim and a recording transaction per delivery. Lanes record a run
+ * and claim the next in one transaction without waiting for each other, so a run need not be long;
+ * a crash resends at most a run per webhook (docs/performance.md, 4).
+ */
+const DELIVERIES_PER_RUN = 128;
+/**
+ * Runs a lane makes before it gives its webhook back: with several workers on one database
+ * (PostgreSQL), a busy webhook changes hands every 256 deliveries or so instead of staying with
+ * the worker that claimed it first; alone, a worker claims it again at once.
+ */
+const DELIVERY_RUNS_PER_LANE = 2;
 
 function bindWebhooks(c: Container, config: Config): void {
   const retry = { ...DEFAULT_RETRY_POLICY, baseMs: config.webhooks.retryBaseMs, maxAttempts: config.webhooks.maxAttempts };
@@ -487,7 +524,7 @@ function bindWebhooks(c: Container, config: Config): void {
   c.bind(DispatchEvents).toResolvedValue((uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new DispatchEvents(uow, ids, clock), [UnitOfWork, IdGenerator, Clock]);
   c.bind(DeliverDue).toResolvedValue(
     (uow: UnitOfWork, webhooks: WebhookRepository, sender: WebhookSender, clock: Clock, random: Random, metrics: Metrics) =>
-      new DeliverDue(uow, webhooks, sender, clock, random, { retry, leaseMs: config.webhooks.timeoutMs + 5_000, attemptTimeoutMs: config.webhooks.timeoutMs, batchSize: DELIVERY_BATCH, perWebhook: DELIVERIES_PER_WEBHOOK }, metrics),
+      new DeliverDue(uow, webhooks, sender, clock, random, { retry, leaseMs: config.webhooks.timeoutMs + 5_000, attemptTimeoutMs: config.webhooks.timeoutMs, lanes: DELIVERY_LANES, perRun: DELIVERIES_PER_RUN, runsPerLane: DELIVERY_RUNS_PER_LANE }, metrics),
     [UnitOfWork, WebhookRepository, WebhookSender, Clock, Random, Metrics],
   );
   c.bind(WebhookWorker).toResolvedValue(

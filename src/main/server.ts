@@ -43,7 +43,7 @@ import { ViewApiGuide } from '../application/docs/view-api-guide.use-case.js';
 import type { Logger } from '../adapters/logging/pino-logger.js';
 import type { Duplex } from 'node:stream';
 import { loadConfig, type Config } from './config.js';
-import { buildContainer, ConfigToken, IdentitySettingsToken, LoggerToken, StorageToken, type Storage } from './container.js';
+import { buildContainer, closeWebhookSender, ConfigToken, IdentitySettingsToken, LoggerToken, StorageToken, type Storage } from './container.js';
 import type { IdentitySettings } from '../application/identity/identity-settings.js';
 import { SigningKeys } from '../application/identity/signing-keys.js';
 import { Authorize, SignIn, ValidateAuthorizationRequest } from '../application/identity/authorization.use-cases.js';
@@ -187,6 +187,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     });
   } catch (error) {
     await container.get(WebhookWorker).stop();
+    await closeWebhookSender(container);
     await storage.close();
     throw error;
   }
@@ -241,5 +242,6 @@ async function stop(server: Server, container: Container, graceMs: number): Prom
   const timer = setTimeout(() => server.closeAllConnections(), graceMs);
   await Promise.all([closed, worker.stop()]);
   clearTimeout(timer);
+  await closeWebhookSender(container);
   await storage.close();
 }

@@ -1,5 +1,5 @@
 import type { Logger } from '../adapters/logging/pino-logger.js';
-import type { DeliverDue } from '../application/webhooks/deliver-due.service.js';
+import type { DeliverDue, DeliveryPass, PassOptions } from '../application/webhooks/deliver-due.service.js';
 import type { DispatchEvents } from '../application/webhooks/dispatch-events.service.js';
 
 /** Wakes a waiting worker; many notifications before it looks count as one. */
@@ -42,13 +42,17 @@ export interface WorkerOptions {
 }
 
 /**
- * The webhook worker's loop: dispatch outbox events into deliveries while sending the due ones, and
- * repeat while there was work; otherwise sleep until woken or the poll interval passes. Runs in
- * the server process (`serve`) or alone (`specbase worker`); on PostgreSQL any number may run.
+ * The webhook worker's loop: dispatch outbox events into deliveries, and start delivery lanes for
+ * webhooks with due deliveries (DeliverDue), which then run on their own, run after run; repeat
+ * while there was work, otherwise sleep until woken or the poll interval passes. Runs in the
+ * server process (`serve`) or alone (`specbase worker`); on PostgreSQL any number may run.
  */
 export class WebhookWorker {
   private running = false;
   private loop: Promise<void> | undefined;
+  private lanes = new AbortController();
+  /** The passes whose lanes still run, each settled (failures logged). */
+  private readonly passes = new Set<Promise<void>>();
 
   constructor(
     private readonly dispatch: DispatchEvents,
@@ -61,32 +65,59 @@ export class WebhookWorker {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.lanes = new AbortController();
     this.loop = this.run();
   }
 
-  /** Stops after the round in progress (its attempts are recorded, so none is sent twice). */
+  /**
+   * Stops once every lane has ended: each finishes its attempt in flight, records what it did and
+   * releases the rest, so nothing is sent twice and nothing waits for its lease to expire.
+   */
   async stop(): Promise<void> {
     this.running = false;
+    this.lanes.abort();
     this.signal.notify();
     await this.loop;
+    await this.settled();
   }
 
-  /** One full pass: everything due now is dispatched and attempted. */
+  /** One full pass: everything due now is dispatched and attempted, lanes included. */
   async drain(): Promise<void> {
-    while ((await this.round()) > 0);
+    for (;;) {
+      const work = await this.round({});
+      await this.settled();
+      if (work === 0) return;
+    }
   }
 
-  /** Dispatching (database work) overlaps with the round's POSTs (network waits). */
-  private async round(): Promise<number> {
-    const [dispatched, delivered] = await Promise.all([this.dispatch.execute(this.options.dispatchBatch), this.deliver.execute()]);
-    return dispatched.events + delivered;
+  /** Dispatching (database work) overlaps with the lanes' POSTs (network waits). */
+  private async round(options: PassOptions): Promise<number> {
+    const [dispatched, pass] = await Promise.all([this.dispatch.execute(this.options.dispatchBatch), this.deliver.execute(options)]);
+    this.track(pass);
+    return dispatched.events + pass.claimed;
+  }
+
+  private track(pass: DeliveryPass): void {
+    if (pass.claimed === 0) return;
+    const settled: Promise<void> = pass.done.then(
+      () => undefined,
+      (error: unknown) => this.log.error({ err: error }, 'webhook delivery lane failed'),
+    );
+    this.passes.add(settled);
+    void settled.finally(() => this.passes.delete(settled));
+  }
+
+  private async settled(): Promise<void> {
+    while (this.passes.size > 0) await Promise.all([...this.passes]);
   }
 
   private async run(): Promise<void> {
     let failures = 0;
+    // A lane that gave its webhook back (every slot taken) wakes the loop to claim again.
+    const options: PassOptions = { stop: this.lanes.signal, gaveBack: () => this.signal.notify() };
     while (this.running) {
       try {
-        const work = await this.round();
+        const work = await this.round(options);
         failures = 0;
         if (work > 0) continue;
       } catch (error) {

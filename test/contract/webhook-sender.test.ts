@@ -3,8 +3,9 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Webhook } from 'standardwebhooks';
-import type { OutgoingDelivery } from '../../src/application/ports/webhook-sender.port.js';
+import type { DeliveryOutcome, OutgoingDelivery, OutgoingRun, WebhookSender } from '../../src/application/ports/webhook-sender.port.js';
 import { HttpWebhookSender } from '../../src/adapters/webhooks/http-webhook-sender.js';
+import { ThreadedWebhookSender } from '../../src/adapters/webhooks/threaded-webhook-sender.js';
 import { serviceSignature, standardWebhookSignature, verifyServiceSignature } from '../../src/adapters/webhooks/signatures.js';
 import { REFUSALS, SsrfGuard } from '../../src/adapters/webhooks/ssrf-guard.js';
 
@@ -107,288 +108,457 @@ function standardHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   return { 'webhook-id': pick('webhook-id'), 'webhook-timestamp': pick('webhook-timestamp'), 'webhook-signature': pick('webhook-signature') };
 }
 
-describe('WebhookSender: HttpWebhookSender', function () {
+interface SenderOptions {
+  readonly timeoutMs: number;
+  readonly userAgent?: string;
+}
+
+/** The thread entry the service itself uses. */
+const SENDER_THREAD = new URL('../../src/main/webhook-sender.thread.ts', import.meta.url);
+
+/**
+ * Each WebhookSender the service can run with, made for a receiver on loopback (private targets
+ * allowed). The threaded one must behave exactly like the one it runs in its thread; its fallback
+ * fails loudly, so an attempt that did not cross to the thread cannot pass here.
+ */
+const SENDERS: readonly { readonly name: string; readonly inProcess: boolean; readonly make: (options: SenderOptions) => WebhookSender }[] = [
+  { name: 'HttpWebhookSender', inProcess: true, make: (options) => new HttpWebhookSender({ ...options, guard: new SsrfGuard({ allowPrivateTargets: true }) }) },
+  {
+    name: 'ThreadedWebhookSender',
+    inProcess: false,
+    make: (options) => {
+      const sender = new ThreadedWebhookSender({
+        threads: 1,
+        script: SENDER_THREAD,
+        data: { ...options, allowPrivateTargets: true },
+        fallback: { send: () => Promise.reject(new Error('the attempt did not go through the thread')) },
+      });
+      threaded.push(sender);
+      return sender;
+    },
+  },
+];
+const threaded: ThreadedWebhookSender[] = [];
+after(() => Promise.all(threaded.map((sender) => sender.close())));
+
+for (const { name, inProcess, make } of SENDERS) {
+  describe(`WebhookSender: ${name}`, function () {
+    this.timeout(5000);
+    let receiver: Receiver;
+    let other: Receiver;
+    const open = make({ timeoutMs: 2000 });
+
+    before(async () => {
+      receiver = await Receiver.start();
+      other = await Receiver.start();
+    });
+    beforeEach(() => {
+      receiver.reset();
+      other.reset();
+    });
+    afterEach(async () => {
+      await receiver.idle();
+      await other.idle();
+    });
+    after(async () => {
+      await receiver.close();
+      await other.close();
+    });
+
+    // The signing functions, and the guard with a stubbed DNS, are the same in every sender: checked once.
+    if (inProcess) describe('signatures', () => {
+      it('X-Service-Signature is the hex HMAC-SHA256 of the target URL followed by the raw body bytes', async () => {
+        const url = 'https://hooks.example.com/specbase?x=1';
+        const expected = await hmac(SECRET, Buffer.concat([Buffer.from(url), Buffer.from(BODY)]), 'hex');
+        expect(serviceSignature(SECRET, url, BODY)).to.equal(expected).and.match(/^[0-9a-f]{64}$/);
+        expect(serviceSignature(SECRET, url, Buffer.from(BODY))).to.equal(expected);
+      });
+
+      it('webhook-signature is v1, and the base64 HMAC-SHA256 of "id.timestamp.body"', async () => {
+        const expected = await hmac(SECRET, Buffer.from(`${EVENT_ID}.1795342500.${BODY}`), 'base64');
+        expect(standardWebhookSignature(SECRET, EVENT_ID, 1795342500, BODY)).to.equal(`v1,${expected}`);
+      });
+
+      it('uses the UTF-8 bytes of a non-ASCII secret as the key', async () => {
+        const secret = 'sécret-🔑-0123456789';
+        const expected = await hmac(secret, Buffer.concat([Buffer.from('http://x/'), Buffer.from(BODY)]), 'hex');
+        expect(serviceSignature(secret, 'http://x/', BODY)).to.equal(expected);
+      });
+
+      it('verifyServiceSignature accepts the signature and refuses a changed URL, body, secret or malformed header', () => {
+        const url = 'https://hooks.example.com/a';
+        const signature = serviceSignature(SECRET, url, BODY);
+        expect(verifyServiceSignature(SECRET, url, BODY, signature)).to.equal(true);
+        expect(verifyServiceSignature(SECRET, url, Buffer.from(BODY), signature.toUpperCase())).to.equal(true);
+        expect(verifyServiceSignature(SECRET, 'https://hooks.example.com/b', BODY, signature)).to.equal(false);
+        expect(verifyServiceSignature(SECRET, url, BODY + ' ', signature)).to.equal(false);
+        expect(verifyServiceSignature(SECRET + 'x', url, BODY, signature)).to.equal(false);
+        expect(verifyServiceSignature(SECRET, url, BODY, signature.slice(2))).to.equal(false);
+        expect(verifyServiceSignature(SECRET, url, BODY, undefined)).to.equal(false);
+        expect(verifyServiceSignature(SECRET, url, BODY, 'zz'.repeat(32))).to.equal(false);
+      });
+    });
+
+    describe('a delivery as a receiver sees it', () => {
+      it('POSTs the exact body with the contract headers, verifiable with the standardwebhooks package', async () => {
+        const attemptDate = new Date();
+        const outcome = await open.send(delivery(receiver.url('/hook?team=1'), { attemptDate }));
+        expect(outcome).to.include({ status: 200, error: null, responseBody: 'ok' });
+
+        expect(receiver.received).to.have.length(1);
+        const [request] = receiver.received;
+        expect(request!.method).to.equal('POST');
+        expect(request!.url).to.equal('/hook?team=1');
+        expect(request!.body.toString('utf8')).to.equal(BODY);
+        const headers = request!.headers;
+        expect(headers['content-type']).to.equal('application/json');
+        expect(headers['content-length']).to.equal(String(Buffer.byteLength(BODY)));
+        expect(headers['user-agent']).to.equal('Specbase-Webhooks/1');
+        expect(headers['webhook-id']).to.equal(EVENT_ID);
+        expect(headers['webhook-timestamp']).to.equal(String(Math.floor(attemptDate.getTime() / 1000)));
+
+        const expectedService = await hmac(SECRET, Buffer.concat([Buffer.from(receiver.url('/hook?team=1')), request!.body]), 'hex');
+        expect(headers['x-service-signature']).to.equal(expectedService);
+        expect(verifyServiceSignature(SECRET, receiver.url('/hook?team=1'), request!.body, String(headers['x-service-signature']))).to.equal(true);
+
+        const verified = new Webhook(SECRET, { format: 'raw' }).verify(request!.body.toString('utf8'), standardHeaders(headers));
+        expect(verified).to.deep.equal(PAYLOAD);
+        expect(() => new Webhook(SECRET, { format: 'raw' }).verify(request!.body.toString('utf8') + ' ', standardHeaders(headers))).to.throw(
+          'No matching signature found',
+        );
+      });
+
+      it('signs a non-ASCII secret with its UTF-8 bytes: standardwebhooks needs the key as bytes, not as a string', async () => {
+        const secret = 'sécret-🔑-0123456789';
+        await open.send(delivery(receiver.url(), { secret }));
+        const [request] = receiver.received;
+        const body = request!.body.toString('utf8');
+        const headers = standardHeaders(request!.headers);
+        expect(new Webhook(new TextEncoder().encode(secret), { format: 'raw' }).verify(body, headers)).to.deep.equal(PAYLOAD);
+        // With a string, format 'raw' keeps the low byte of each UTF-16 unit (not UTF-8): only ASCII secrets match.
+        expect(() => new Webhook(secret, { format: 'raw' }).verify(body, headers)).to.throw('No matching signature found');
+      });
+
+      it('sends a configured User-Agent', async () => {
+        const sender = make({ timeoutMs: 2000, userAgent: 'Test/9' });
+        await sender.send(delivery(receiver.url()));
+        expect(receiver.received[0]!.headers['user-agent']).to.equal('Test/9');
+      });
+    });
+
+    describe('outcomes', () => {
+      it('a 200 gives status 200, no error, and at most the first 1024 bytes of a 5 KB body', async () => {
+        receiver.respond((_req, res) => res.end('x'.repeat(5 * 1024)));
+        const outcome = await open.send(delivery(receiver.url()));
+        expect(outcome.status).to.equal(200);
+        expect(outcome.error).to.equal(null);
+        expect(outcome.responseBody).to.equal('x'.repeat(1024));
+        expect(Number.isInteger(outcome.durationMs)).to.equal(true);
+        expect(outcome.durationMs).to.be.within(0, 2000);
+      });
+
+      it('drops a multi-byte character cut at the 1 KiB mark instead of mangling it', async () => {
+        receiver.respond((_req, res) => res.end('€'.repeat(1000)));
+        const outcome = await open.send(delivery(receiver.url()));
+        expect(outcome.responseBody).to.equal('€'.repeat(341));
+      });
+
+      it('stops reading a long response after 1 KiB and closes the connection', async () => {
+        receiver.respond((_req, res) => {
+          res.writeHead(200);
+          const chunk = 'y'.repeat(64 * 1024);
+          // Would take ~10 s to send in full; the sender must not wait for it.
+          const interval = setInterval(() => (res.destroyed ? clearInterval(interval) : res.write(chunk)), 5);
+          res.on('close', () => clearInterval(interval));
+        });
+        const started = performance.now();
+        const outcome = await open.send(delivery(receiver.url()));
+        expect(outcome).to.include({ status: 200, error: null, responseBody: 'y'.repeat(1024) });
+        expect(performance.now() - started).to.be.below(1000);
+      });
+
+      it('a 500 gives status 500 and its body', async () => {
+        receiver.respond((_req, res) => {
+          res.statusCode = 500;
+          res.end('{"error":"boom"}');
+        });
+        expect(await open.send(delivery(receiver.url()))).to.include({ status: 500, error: null, responseBody: '{"error":"boom"}' });
+      });
+
+      it('a 302 gives status 302 and the redirect is not followed', async () => {
+        receiver.respond((_req, res) => {
+          res.writeHead(302, { Location: other.url('/elsewhere') });
+          res.end();
+        });
+        const outcome = await open.send(delivery(receiver.url()));
+        expect(outcome).to.include({ status: 302, error: null });
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(other.connections).to.equal(0);
+        expect(other.received).to.have.length(0);
+      });
+
+      it('a receiver that never answers gives a timeout within timeoutMs and a margin, and the connection is closed', async () => {
+        receiver.respond(() => undefined);
+        const sender = make({ timeoutMs: 300 });
+        const started = performance.now();
+        const outcome = await sender.send(delivery(receiver.url()));
+        const elapsed = performance.now() - started;
+        expect(outcome).to.include({ status: null, error: 'timed out after 300 ms', responseBody: '' });
+        expect(outcome.durationMs).to.be.within(290, 800);
+        expect(elapsed).to.be.within(290, 800);
+        expect(receiver.received).to.have.length(1);
+      });
+
+      it('a receiver that sends its status and then stalls keeps its status and the body so far, within the timeout', async () => {
+        receiver.respond((_req, res) => {
+          res.writeHead(202);
+          res.write('partial');
+        });
+        const sender = make({ timeoutMs: 300 });
+        const started = performance.now();
+        const outcome = await sender.send(delivery(receiver.url()));
+        expect(outcome).to.include({ status: 202, error: null, responseBody: 'partial' });
+        expect(performance.now() - started).to.be.within(290, 800);
+      });
+
+      it('a closed port gives status null and a short error', async () => {
+        const closed = await Receiver.start();
+        const url = closed.url();
+        await closed.close();
+        const outcome = await open.send(delivery(url));
+        expect(outcome).to.include({ status: null, error: 'connection refused (ECONNREFUSED)', responseBody: '' });
+      });
+
+      it('a connection closed without a response gives status null and a short error', async () => {
+        receiver.respond((req) => req.socket.destroy());
+        const outcome = await open.send(delivery(receiver.url()));
+        expect(outcome).to.include({ status: null, error: 'connection reset (ECONNRESET)' });
+      });
+
+      it('an https target that does not speak TLS gives status null and a TLS error', async () => {
+        const outcome = await open.send(delivery(`https://127.0.0.1:${receiver.port}/hook`));
+        expect(outcome.status).to.equal(null);
+        expect(outcome.error).to.match(/^(TLS handshake failed|TLS error|connection reset) \(/);
+      });
+
+      it('reaches localhost by name when private targets are allowed', async () => {
+        const outcome = await open.send(delivery(`http://localhost:${receiver.port}/hook`));
+        expect(outcome).to.include({ status: 200, error: null });
+      });
+    });
+
+    if (!inProcess) it('refuses a loopback target when private targets are not allowed, without connecting', async () => {
+      const sender = new ThreadedWebhookSender({
+        threads: 1,
+        script: SENDER_THREAD,
+        data: { timeoutMs: 1000, allowPrivateTargets: false },
+        fallback: { send: () => Promise.reject(new Error('the attempt did not go through the thread')) },
+      });
+      threaded.push(sender);
+      const url = receiver.url();
+      expect(await sender.send(delivery(url))).to.deep.equal({ status: null, durationMs: 0, responseBody: '', error: await new SsrfGuard({ allowPrivateTargets: false }).refusal(url) });
+      expect(receiver.connections).to.equal(0);
+    });
+
+    if (inProcess) describe('the SSRF guard in front of the connection', () => {
+      const lookups: string[] = [];
+      const dns = {
+        'public.example.com': ['93.184.216.34'],
+        'private.example.com': ['10.0.0.1'],
+        'loopback.example.com': ['127.0.0.1'],
+      } as Record<string, string[]>;
+      const guard = new SsrfGuard({
+        allowPrivateTargets: false,
+        lookup: async (hostname) => {
+          lookups.push(hostname);
+          const answer = dns[hostname];
+          if (answer === undefined) throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
+          return answer;
+        },
+      });
+      const strict = new HttpWebhookSender({ timeoutMs: 1000, guard });
+      beforeEach(() => lookups.splice(0));
+
+      const refused = (port: number) => [
+        `http://127.0.0.1:${port}/`,
+        `http://localhost:${port}/`,
+        `http://[::1]:${port}/`,
+        `http://10.0.0.1:${port}/`,
+        `http://169.254.169.254:${port}/latest/meta-data/`,
+        `http://2130706433:${port}/`,
+        `http://0x7f.1:${port}/`,
+        `http://[::ffff:127.0.0.1]:${port}/`,
+        `http://[fd00:ec2::254]:${port}/`,
+        `http://100.100.100.200:${port}/`,
+        `http://0.0.0.0:${port}/`,
+        `http://loopback.example.com:${port}/`,
+        `http://private.example.com:${port}/`,
+        `ftp://127.0.0.1:${port}/`,
+        `http://user:pass@127.0.0.1:${port}/`,
+      ];
+
+      it('refusal() refuses loopback, private, metadata and odd literal forms, bad schemes and credentials', async () => {
+        for (const url of refused(receiver.port)) expect(await guard.refusal(url), url).to.be.a('string');
+      });
+
+      it('send() refuses the same targets without opening any connection', async () => {
+        for (const url of refused(receiver.port)) {
+          // Checked first, so a guard regression fails here instead of sending traffic off this host.
+          const refusal = await guard.refusal(url);
+          expect(refusal, url).to.be.a('string');
+          expect(await strict.send(delivery(url)), url).to.deep.equal({ status: null, durationMs: 0, responseBody: '', error: refusal });
+        }
+        expect(receiver.connections).to.equal(0);
+        expect(receiver.received).to.have.length(0);
+      });
+
+      it('accepts a name resolving to a public address (refusal() only: nothing connects off this host)', async () => {
+        expect(await guard.refusal('https://public.example.com/hook')).to.equal(null);
+        expect(lookups).to.deep.equal(['public.example.com']);
+      });
+
+      it('vets the address again at connect time: a DNS answer that turns private after the check is refused', async () => {
+        let calls = 0;
+        const rebinding = new SsrfGuard({
+          allowPrivateTargets: false,
+          lookup: async () => (++calls === 1 ? ['93.184.216.34'] : ['127.0.0.1']),
+        });
+        const sender = new HttpWebhookSender({ timeoutMs: 1000, guard: rebinding });
+        const outcome = await sender.send(delivery(`http://rebind.example.com:${receiver.port}/hook`));
+        expect(calls).to.equal(2);
+        expect(outcome).to.include({ status: null, error: REFUSALS.forbiddenResolution });
+        expect(receiver.connections).to.equal(0);
+      });
+
+      it('bounds a stalled DNS answer by the same timeout', async () => {
+        const stalled = new SsrfGuard({ allowPrivateTargets: false, lookup: () => new Promise<string[]>(() => undefined) });
+        const sender = new HttpWebhookSender({ timeoutMs: 200, guard: stalled });
+        const started = performance.now();
+        const outcome = await sender.send(delivery(`http://slow-dns.example.com:${receiver.port}/hook`));
+        expect(outcome).to.include({ status: null, error: 'timed out after 200 ms' });
+        expect(performance.now() - started).to.be.within(190, 700);
+        expect(receiver.connections).to.equal(0);
+      });
+    });
+  });
+}
+
+describe('ThreadedWebhookSender: its threads', () => {
+  const inProcess = (): WebhookSender & { readonly bodies: string[] } => {
+    const bodies: string[] = [];
+    return { bodies, send: async (d) => (bodies.push(d.body), { status: 203, durationMs: 0, responseBody: 'in process', error: null }) };
+  };
+  const attempt = (body: string): OutgoingDelivery => ({ targetUrl: 'http://127.0.0.1:9/', secret: SECRET, eventId: EVENT_ID, body, attemptDate: new Date() });
+  const DYING = new URL('../support/dying-sender.thread.ts', import.meta.url);
+
+  it('sends in this thread, and says so once per thread, when a thread cannot start', async () => {
+    const fallback = inProcess();
+    const errors: string[] = [];
+    const sender = new ThreadedWebhookSender({ threads: 2, script: new URL('./no-such.thread.js', DYING), data: { timeoutMs: 1000, allowPrivateTargets: true }, fallback, onError: (_e, what) => errors.push(what) });
+    const outcomes: DeliveryOutcome[] = await Promise.all([sender.send(attempt('a')), sender.send(attempt('b'))]);
+    expect(outcomes.map((o) => o.responseBody)).to.deep.equal(['in process', 'in process']);
+    expect((await sender.send(attempt('c'))).status, 'later attempts too').to.equal(203);
+    expect(fallback.bodies.sort()).to.deep.equal(['a', 'b', 'c']);
+    expect(sender.threadedRequests).to.equal(2);
+    expect(errors).to.deep.equal(Array(2).fill('a webhook sender thread could not start; sending in the main thread instead'));
+    await sender.close();
+  });
+
+  it('ends the attempt in flight of a thread that died with an error outcome, and starts a new thread for the next', async () => {
+    const fallback = inProcess();
+    const errors: string[] = [];
+    const sender = new ThreadedWebhookSender({ threads: 1, script: DYING, data: { timeoutMs: 1000, allowPrivateTargets: true }, fallback, onError: (_e, what) => errors.push(what) });
+    expect(await sender.send(attempt('first'))).to.include({ status: 299, responseBody: 'first' });
+    const died = await sender.send(attempt('die'));
+    expect(died).to.include({ status: null, responseBody: '', error: 'the webhook sender thread stopped' });
+    expect(await sender.send(attempt('after')), 'a new thread').to.include({ status: 299, responseBody: 'after' });
+    expect(fallback.bodies, 'none in this thread: it may have reached the receiver, so it is retried, not resent').to.deep.equal([]);
+    expect(errors).to.deep.equal(['a webhook sender thread died']);
+    await sender.close();
+  });
+
+  it('sends in this thread once closed', async () => {
+    const fallback = inProcess();
+    const sender = new ThreadedWebhookSender({ threads: 1, script: DYING, data: { timeoutMs: 1000, allowPrivateTargets: true }, fallback });
+    expect((await sender.send(attempt('x'))).status).to.equal(299);
+    await sender.close();
+    expect((await sender.send(attempt('y'))).status).to.equal(203);
+    expect(fallback.bodies).to.deep.equal(['y']);
+  });
+});
+
+describe('ThreadedWebhookSender: runs, attempted in its thread', function () {
   this.timeout(5000);
   let receiver: Receiver;
-  let other: Receiver;
-  const open = new HttpWebhookSender({ timeoutMs: 2000, guard: new SsrfGuard({ allowPrivateTargets: true }) });
-
-  before(async () => {
-    receiver = await Receiver.start();
-    other = await Receiver.start();
+  const senders: ThreadedWebhookSender[] = [];
+  const make = (script = SENDER_THREAD) => {
+    const sender = new ThreadedWebhookSender({
+      threads: 1,
+      script,
+      data: { timeoutMs: 1000, allowPrivateTargets: true },
+      fallback: { send: () => Promise.reject(new Error('the attempt did not go through the thread')) },
+    });
+    senders.push(sender);
+    return sender;
+  };
+  const run = (bodies: string[], overrides: Partial<OutgoingRun> = {}): OutgoingRun => ({
+    targetUrl: receiver.url('/run'),
+    secret: SECRET,
+    deliveries: bodies.map((body, i) => ({ eventId: `event-${i}`, body, lastAttempt: false })),
+    startBy: new Date(Date.now() + 60_000),
+    now: new Date(),
+    ...overrides,
   });
-  beforeEach(() => {
-    receiver.reset();
-    other.reset();
-  });
-  afterEach(async () => {
-    await receiver.idle();
-    await other.idle();
-  });
+  before(async () => (receiver = await Receiver.start()));
+  beforeEach(() => receiver.reset());
   after(async () => {
+    await Promise.all(senders.map((sender) => sender.close()));
     await receiver.close();
-    await other.close();
   });
 
-  describe('signatures', () => {
-    it('X-Service-Signature is the hex HMAC-SHA256 of the target URL followed by the raw body bytes', async () => {
-      const url = 'https://hooks.example.com/specbase?x=1';
-      const expected = await hmac(SECRET, Buffer.concat([Buffer.from(url), Buffer.from(BODY)]), 'hex');
-      expect(serviceSignature(SECRET, url, BODY)).to.equal(expected).and.match(/^[0-9a-f]{64}$/);
-      expect(serviceSignature(SECRET, url, Buffer.from(BODY))).to.equal(expected);
-    });
-
-    it('webhook-signature is v1, and the base64 HMAC-SHA256 of "id.timestamp.body"', async () => {
-      const expected = await hmac(SECRET, Buffer.from(`${EVENT_ID}.1795342500.${BODY}`), 'base64');
-      expect(standardWebhookSignature(SECRET, EVENT_ID, 1795342500, BODY)).to.equal(`v1,${expected}`);
-    });
-
-    it('uses the UTF-8 bytes of a non-ASCII secret as the key', async () => {
-      const secret = 'sécret-🔑-0123456789';
-      const expected = await hmac(secret, Buffer.concat([Buffer.from('http://x/'), Buffer.from(BODY)]), 'hex');
-      expect(serviceSignature(secret, 'http://x/', BODY)).to.equal(expected);
-    });
-
-    it('verifyServiceSignature accepts the signature and refuses a changed URL, body, secret or malformed header', () => {
-      const url = 'https://hooks.example.com/a';
-      const signature = serviceSignature(SECRET, url, BODY);
-      expect(verifyServiceSignature(SECRET, url, BODY, signature)).to.equal(true);
-      expect(verifyServiceSignature(SECRET, url, Buffer.from(BODY), signature.toUpperCase())).to.equal(true);
-      expect(verifyServiceSignature(SECRET, 'https://hooks.example.com/b', BODY, signature)).to.equal(false);
-      expect(verifyServiceSignature(SECRET, url, BODY + ' ', signature)).to.equal(false);
-      expect(verifyServiceSignature(SECRET + 'x', url, BODY, signature)).to.equal(false);
-      expect(verifyServiceSignature(SECRET, url, BODY, signature.slice(2))).to.equal(false);
-      expect(verifyServiceSignature(SECRET, url, BODY, undefined)).to.equal(false);
-      expect(verifyServiceSignature(SECRET, url, BODY, 'zz'.repeat(32))).to.equal(false);
-    });
+  it("sends a run one POST after the other, in order, signed, each attempt dated as it started by the caller's clock", async () => {
+    // The caller's clock (a test's, say) is years ahead of the wall clock: startBy and the dates follow it.
+    const callerNow = new Date('2031-05-01T12:00:00.000Z');
+    const attempts = await make().sendRun(run(['{"n":1}', '{"n":2}', '{"n":3}'], { now: callerNow, startBy: new Date(callerNow.getTime() + 60_000) }));
+    expect(attempts.map(({ outcome }) => [outcome.status, outcome.error, outcome.responseBody])).to.deep.equal(Array(3).fill([200, null, 'ok']));
+    expect(receiver.received.map((r) => [r.body.toString(), r.headers['webhook-id']])).to.deep.equal([
+      ['{"n":1}', 'event-0'],
+      ['{"n":2}', 'event-1'],
+      ['{"n":3}', 'event-2'],
+    ]);
+    const dates = attempts.map((a) => a.attemptDate.getTime());
+    expect(dates).to.deep.equal([...dates].sort((a, b) => a - b));
+    expect(dates[0]! - callerNow.getTime()).to.be.within(0, 2000);
+    expect(receiver.received.map((r) => Number(r.headers['webhook-timestamp']))).to.deep.equal(dates.map((d) => Math.floor(d / 1000)));
+    for (const r of receiver.received) expect(verifyServiceSignature(SECRET, receiver.url('/run'), r.body, String(r.headers['x-service-signature']))).to.equal(true);
   });
 
-  describe('a delivery as a receiver sees it', () => {
-    it('POSTs the exact body with the contract headers, verifiable with the standardwebhooks package', async () => {
-      const attemptDate = new Date();
-      const outcome = await open.send(delivery(receiver.url('/hook?team=1'), { attemptDate }));
-      expect(outcome).to.include({ status: 200, error: null, responseBody: 'ok' });
-
-      expect(receiver.received).to.have.length(1);
-      const [request] = receiver.received;
-      expect(request!.method).to.equal('POST');
-      expect(request!.url).to.equal('/hook?team=1');
-      expect(request!.body.toString('utf8')).to.equal(BODY);
-      const headers = request!.headers;
-      expect(headers['content-type']).to.equal('application/json');
-      expect(headers['content-length']).to.equal(String(Buffer.byteLength(BODY)));
-      expect(headers['user-agent']).to.equal('Specbase-Webhooks/1');
-      expect(headers['webhook-id']).to.equal(EVENT_ID);
-      expect(headers['webhook-timestamp']).to.equal(String(Math.floor(attemptDate.getTime() / 1000)));
-
-      const expectedService = await hmac(SECRET, Buffer.concat([Buffer.from(receiver.url('/hook?team=1')), request!.body]), 'hex');
-      expect(headers['x-service-signature']).to.equal(expectedService);
-      expect(verifyServiceSignature(SECRET, receiver.url('/hook?team=1'), request!.body, String(headers['x-service-signature']))).to.equal(true);
-
-      const verified = new Webhook(SECRET, { format: 'raw' }).verify(request!.body.toString('utf8'), standardHeaders(headers));
-      expect(verified).to.deep.equal(PAYLOAD);
-      expect(() => new Webhook(SECRET, { format: 'raw' }).verify(request!.body.toString('utf8') + ' ', standardHeaders(headers))).to.throw(
-        'No matching signature found',
-      );
+  it('starts no attempt after startBy, and stops after a failed last attempt', async () => {
+    expect(await make().sendRun(run(['a', 'b'], { startBy: new Date(Date.now() - 1) }))).to.deep.equal([]);
+    receiver.respond((_req, res) => {
+      res.statusCode = 500;
+      res.end();
     });
-
-    it('signs a non-ASCII secret with its UTF-8 bytes: standardwebhooks needs the key as bytes, not as a string', async () => {
-      const secret = 'sécret-🔑-0123456789';
-      await open.send(delivery(receiver.url(), { secret }));
-      const [request] = receiver.received;
-      const body = request!.body.toString('utf8');
-      const headers = standardHeaders(request!.headers);
-      expect(new Webhook(new TextEncoder().encode(secret), { format: 'raw' }).verify(body, headers)).to.deep.equal(PAYLOAD);
-      // With a string, format 'raw' keeps the low byte of each UTF-16 unit (not UTF-8): only ASCII secrets match.
-      expect(() => new Webhook(secret, { format: 'raw' }).verify(body, headers)).to.throw('No matching signature found');
-    });
-
-    it('sends a configured User-Agent', async () => {
-      const sender = new HttpWebhookSender({ timeoutMs: 2000, guard: new SsrfGuard({ allowPrivateTargets: true }), userAgent: 'Test/9' });
-      await sender.send(delivery(receiver.url()));
-      expect(receiver.received[0]!.headers['user-agent']).to.equal('Test/9');
-    });
+    const attempts = await make().sendRun({ ...run(['a', 'b', 'c']), deliveries: ['a', 'b', 'c'].map((body, i) => ({ eventId: `e${i}`, body, lastAttempt: i === 1 })) });
+    expect(attempts.map((a) => a.outcome.status)).to.deep.equal([500, 500]);
+    expect(receiver.received).to.have.length(2);
   });
 
-  describe('outcomes', () => {
-    it('a 200 gives status 200, no error, and at most the first 1024 bytes of a 5 KB body', async () => {
-      receiver.respond((_req, res) => res.end('x'.repeat(5 * 1024)));
-      const outcome = await open.send(delivery(receiver.url()));
-      expect(outcome.status).to.equal(200);
-      expect(outcome.error).to.equal(null);
-      expect(outcome.responseBody).to.equal('x'.repeat(1024));
-      expect(Number.isInteger(outcome.durationMs)).to.equal(true);
-      expect(outcome.durationMs).to.be.within(0, 2000);
+  it('stopped, ends the run after the attempt in flight', async () => {
+    const stop = new AbortController();
+    receiver.respond((_req, res) => {
+      stop.abort();
+      setTimeout(() => res.end('ok'), 20);
     });
-
-    it('drops a multi-byte character cut at the 1 KiB mark instead of mangling it', async () => {
-      receiver.respond((_req, res) => res.end('€'.repeat(1000)));
-      const outcome = await open.send(delivery(receiver.url()));
-      expect(outcome.responseBody).to.equal('€'.repeat(341));
-    });
-
-    it('stops reading a long response after 1 KiB and closes the connection', async () => {
-      receiver.respond((_req, res) => {
-        res.writeHead(200);
-        const chunk = 'y'.repeat(64 * 1024);
-        // Would take ~10 s to send in full; the sender must not wait for it.
-        const interval = setInterval(() => (res.destroyed ? clearInterval(interval) : res.write(chunk)), 5);
-        res.on('close', () => clearInterval(interval));
-      });
-      const started = performance.now();
-      const outcome = await open.send(delivery(receiver.url()));
-      expect(outcome).to.include({ status: 200, error: null, responseBody: 'y'.repeat(1024) });
-      expect(performance.now() - started).to.be.below(1000);
-    });
-
-    it('a 500 gives status 500 and its body', async () => {
-      receiver.respond((_req, res) => {
-        res.statusCode = 500;
-        res.end('{"error":"boom"}');
-      });
-      expect(await open.send(delivery(receiver.url()))).to.include({ status: 500, error: null, responseBody: '{"error":"boom"}' });
-    });
-
-    it('a 302 gives status 302 and the redirect is not followed', async () => {
-      receiver.respond((_req, res) => {
-        res.writeHead(302, { Location: other.url('/elsewhere') });
-        res.end();
-      });
-      const outcome = await open.send(delivery(receiver.url()));
-      expect(outcome).to.include({ status: 302, error: null });
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(other.connections).to.equal(0);
-      expect(other.received).to.have.length(0);
-    });
-
-    it('a receiver that never answers gives a timeout within timeoutMs and a margin, and the connection is closed', async () => {
-      receiver.respond(() => undefined);
-      const sender = new HttpWebhookSender({ timeoutMs: 300, guard: new SsrfGuard({ allowPrivateTargets: true }) });
-      const started = performance.now();
-      const outcome = await sender.send(delivery(receiver.url()));
-      const elapsed = performance.now() - started;
-      expect(outcome).to.include({ status: null, error: 'timed out after 300 ms', responseBody: '' });
-      expect(outcome.durationMs).to.be.within(290, 800);
-      expect(elapsed).to.be.within(290, 800);
-      expect(receiver.received).to.have.length(1);
-    });
-
-    it('a receiver that sends its status and then stalls keeps its status and the body so far, within the timeout', async () => {
-      receiver.respond((_req, res) => {
-        res.writeHead(202);
-        res.write('partial');
-      });
-      const sender = new HttpWebhookSender({ timeoutMs: 300, guard: new SsrfGuard({ allowPrivateTargets: true }) });
-      const started = performance.now();
-      const outcome = await sender.send(delivery(receiver.url()));
-      expect(outcome).to.include({ status: 202, error: null, responseBody: 'partial' });
-      expect(performance.now() - started).to.be.within(290, 800);
-    });
-
-    it('a closed port gives status null and a short error', async () => {
-      const closed = await Receiver.start();
-      const url = closed.url();
-      await closed.close();
-      const outcome = await open.send(delivery(url));
-      expect(outcome).to.include({ status: null, error: 'connection refused (ECONNREFUSED)', responseBody: '' });
-    });
-
-    it('a connection closed without a response gives status null and a short error', async () => {
-      receiver.respond((req) => req.socket.destroy());
-      const outcome = await open.send(delivery(receiver.url()));
-      expect(outcome).to.include({ status: null, error: 'connection reset (ECONNRESET)' });
-    });
-
-    it('an https target that does not speak TLS gives status null and a TLS error', async () => {
-      const outcome = await open.send(delivery(`https://127.0.0.1:${receiver.port}/hook`));
-      expect(outcome.status).to.equal(null);
-      expect(outcome.error).to.match(/^(TLS handshake failed|TLS error|connection reset) \(/);
-    });
-
-    it('reaches localhost by name when private targets are allowed', async () => {
-      const outcome = await open.send(delivery(`http://localhost:${receiver.port}/hook`));
-      expect(outcome).to.include({ status: 200, error: null });
-    });
+    const attempts = await make().sendRun(run(['a', 'b', 'c']), stop.signal);
+    expect(attempts.map((a) => a.outcome.status)).to.deep.equal([200]);
+    expect(receiver.received).to.have.length(1);
   });
 
-  describe('the SSRF guard in front of the connection', () => {
-    const lookups: string[] = [];
-    const dns = {
-      'public.example.com': ['93.184.216.34'],
-      'private.example.com': ['10.0.0.1'],
-      'loopback.example.com': ['127.0.0.1'],
-    } as Record<string, string[]>;
-    const guard = new SsrfGuard({
-      allowPrivateTargets: false,
-      lookup: async (hostname) => {
-        lookups.push(hostname);
-        const answer = dns[hostname];
-        if (answer === undefined) throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
-        return answer;
-      },
-    });
-    const strict = new HttpWebhookSender({ timeoutMs: 1000, guard });
-    beforeEach(() => lookups.splice(0));
-
-    const refused = (port: number) => [
-      `http://127.0.0.1:${port}/`,
-      `http://localhost:${port}/`,
-      `http://[::1]:${port}/`,
-      `http://10.0.0.1:${port}/`,
-      `http://169.254.169.254:${port}/latest/meta-data/`,
-      `http://2130706433:${port}/`,
-      `http://0x7f.1:${port}/`,
-      `http://[::ffff:127.0.0.1]:${port}/`,
-      `http://[fd00:ec2::254]:${port}/`,
-      `http://100.100.100.200:${port}/`,
-      `http://0.0.0.0:${port}/`,
-      `http://loopback.example.com:${port}/`,
-      `http://private.example.com:${port}/`,
-      `ftp://127.0.0.1:${port}/`,
-      `http://user:pass@127.0.0.1:${port}/`,
-    ];
-
-    it('refusal() refuses loopback, private, metadata and odd literal forms, bad schemes and credentials', async () => {
-      for (const url of refused(receiver.port)) expect(await guard.refusal(url), url).to.be.a('string');
-    });
-
-    it('send() refuses the same targets without opening any connection', async () => {
-      for (const url of refused(receiver.port)) {
-        // Checked first, so a guard regression fails here instead of sending traffic off this host.
-        const refusal = await guard.refusal(url);
-        expect(refusal, url).to.be.a('string');
-        expect(await strict.send(delivery(url)), url).to.deep.equal({ status: null, durationMs: 0, responseBody: '', error: refusal });
-      }
-      expect(receiver.connections).to.equal(0);
-      expect(receiver.received).to.have.length(0);
-    });
-
-    it('accepts a name resolving to a public address (refusal() only: nothing connects off this host)', async () => {
-      expect(await guard.refusal('https://public.example.com/hook')).to.equal(null);
-      expect(lookups).to.deep.equal(['public.example.com']);
-    });
-
-    it('vets the address again at connect time: a DNS answer that turns private after the check is refused', async () => {
-      let calls = 0;
-      const rebinding = new SsrfGuard({
-        allowPrivateTargets: false,
-        lookup: async () => (++calls === 1 ? ['93.184.216.34'] : ['127.0.0.1']),
-      });
-      const sender = new HttpWebhookSender({ timeoutMs: 1000, guard: rebinding });
-      const outcome = await sender.send(delivery(`http://rebind.example.com:${receiver.port}/hook`));
-      expect(calls).to.equal(2);
-      expect(outcome).to.include({ status: null, error: REFUSALS.forbiddenResolution });
-      expect(receiver.connections).to.equal(0);
-    });
-
-    it('bounds a stalled DNS answer by the same timeout', async () => {
-      const stalled = new SsrfGuard({ allowPrivateTargets: false, lookup: () => new Promise<string[]>(() => undefined) });
-      const sender = new HttpWebhookSender({ timeoutMs: 200, guard: stalled });
-      const started = performance.now();
-      const outcome = await sender.send(delivery(`http://slow-dns.example.com:${receiver.port}/hook`));
-      expect(outcome).to.include({ status: null, error: 'timed out after 200 ms' });
-      expect(performance.now() - started).to.be.within(190, 700);
-      expect(receiver.connections).to.equal(0);
-    });
+  it('a thread that dies mid-run answers for the run with an error outcome of its first delivery (retried: at least once)', async () => {
+    const sender = make(new URL('../support/dying-sender.thread.ts', import.meta.url));
+    const attempts = await sender.sendRun({ ...run(['ok', 'die', 'never']), targetUrl: 'http://127.0.0.1:9/' });
+    expect(attempts).to.have.length(1);
+    expect(attempts[0]!.outcome).to.include({ status: null, error: 'the webhook sender thread stopped' });
   });
 });

@@ -1,24 +1,48 @@
-import { ok } from '../../domain/shared/result.js';
+import { ok, type Result } from '../../domain/shared/result.js';
 import { isSuccess, type Delivery, type DeliveryStatus } from '../../domain/webhook/delivery.aggregate.js';
 import type { Webhook } from '../../domain/webhook/webhook.aggregate.js';
 import { retrySpanMs, type RetryPolicy } from '../../domain/webhook/retry-policy.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
-import type { DeliveryOutcome, WebhookSender } from '../ports/webhook-sender.port.js';
+import { attemptInOrder, type DeliveryOutcome, type OutgoingRun, type WebhookSender } from '../ports/webhook-sender.port.js';
 import type { WebhookRepository } from '../ports/webhook-repository.port.js';
 import { NO_METRICS, type DeliveryOutcomeKind, type Metrics } from '../ports/metrics.port.js';
 
 export interface DeliverySettings {
   readonly retry: RetryPolicy;
-  /** How long a claimed delivery stays leased: longer than one attempt can take. */
+  /** How long a claimed run stays leased: longer than one attempt can take. */
   readonly leaseMs: number;
   /** The longest one attempt can take (the sender's timeout): no attempt starts later than this before the lease ends. */
   readonly attemptTimeoutMs: number;
-  /** Deliveries claimed per round, all webhooks together. */
-  readonly batchSize: number;
-  /** Deliveries claimed per webhook and round, sent one after the other (default 1). */
-  readonly perWebhook?: number;
+  /** Lanes at once, every pass together: each holds one webhook and has one attempt in flight. */
+  readonly lanes: number;
+  /** Deliveries a lane claims at a time (a run), sent one after the other (default 1). */
+  readonly perRun?: number;
+  /**
+   * Runs a lane makes before it gives its webhook back (default: no limit), so that other workers
+   * sharing the database get a turn at it instead of one worker holding it while work remains.
+   */
+  readonly runsPerLane?: number;
+}
+
+export interface PassOptions {
+  /** When it aborts, each lane ends after the attempt in flight: it records what it did and releases the rest. */
+  readonly stop?: AbortSignal;
+  /** Called when a lane gave its webhook back with work perhaps left (every lane slot was taken, or its turn ended): time to claim again. */
+  readonly gaveBack?: () => void;
+}
+
+/** A pass that has claimed its first runs and runs its lanes. */
+export interface DeliveryPass {
+  /** Deliveries claimed to start the lanes (0: no webhook had anything due and no lane). */
+  readonly claimed: number;
+  /**
+   * Once every lane of the pass has ended: how many deliveries they attempted or abandoned. Rejects
+   * with the first failure (a lane whose recording failed leaves its leases to expire: its
+   * deliveries are sent again, at least once) after the other lanes have ended.
+   */
+  readonly done: Promise<number>;
 }
 
 /** What became of one claimed delivery in its lane. */
@@ -26,27 +50,42 @@ type Step =
   | { readonly kind: 'attempted'; readonly delivery: Delivery; readonly outcome: DeliveryOutcome; readonly attemptDate: Date }
   | { readonly kind: 'abandoned'; readonly delivery: Delivery; readonly reason: string };
 
-/** A lane's work, to be recorded: what it attempted or abandoned, in order, and what it left unsent. */
-interface LaneResult {
+/** A lane's run, to be recorded: what it attempted or abandoned, in order, and what it left unsent. */
+interface RunResult {
   readonly accountId: number;
   readonly webhookId: string;
   readonly steps: readonly Step[];
   readonly unsent: readonly string[];
 }
 
+/** A lane's next run, claimed in the transaction that recorded the last one. */
+interface NextRun {
+  readonly run: readonly Delivery[];
+  readonly leaseUntil: Date;
+  /** The webhook as that transaction read it, under lock: its URL, secret and state now. */
+  readonly target: Webhook | undefined;
+}
+
 /**
- * Sends the due deliveries. A round leases a batch: of each webhook with nothing in flight, its
- * oldest due deliveries (by event, up to `perWebhook`), so a webhook's first attempts go out in
- * order of occurrence; a retry waiting out its backoff is not due and does not hold newer events
- * back. Each webhook's deliveries go out one after the other in a lane, the lanes in parallel. A
- * lane starts no attempt that could outlast the lease and stops after an attempt that may
- * deactivate its webhook. Then one transaction records the round: each delivery with its outcome,
- * each webhook's last response and failure streak applied in order, and the lease of what was not
- * sent released. A webhook whose delivery ran out of attempts without any success since that
- * delivery began is deactivated, with the reason its owner sees. A worker killed mid-round leaves
- * leases that expire, and those deliveries are sent again (at least once).
+ * Sends the due deliveries in lanes, one per webhook. A pass claims, of each webhook no lane holds
+ * (nothing of it leased), its oldest due deliveries (a run, by event, up to `perRun`; one webhook
+ * per free lane slot), so a webhook's first attempts go out in order of occurrence; a retry
+ * waiting out its backoff is not due and does not hold newer events back. A lane sends its run one
+ * delivery after the other; it starts no attempt that could outlast the run's lease and stops
+ * after an attempt that may deactivate its webhook. Then one transaction records the run (each
+ * delivery's outcome, the webhook's last response and failure streak applied in order, the lease of
+ * what was not sent released) and claims the webhook's next run, so the webhook stays leased from
+ * one run to the next and the lane goes on until nothing is due, without waiting for other lanes.
+ * While every lane slot is taken, a lane gives its webhook back after each run, so webhooks beyond
+ * the limit get their turn, oldest due event first; and it gives it back after `runsPerLane` runs
+ * in any case, so that workers sharing a database take turns. A webhook whose delivery ran out of attempts
+ * without any success since that delivery began is deactivated, with the reason its owner sees. A
+ * worker killed mid-run leaves leases that expire, and those deliveries are sent again (at least
+ * once).
  */
 export class DeliverDue {
+  private lanes = 0;
+
   constructor(
     private readonly uow: UnitOfWork,
     private readonly webhooks: WebhookRepository,
@@ -57,90 +96,141 @@ export class DeliverDue {
     private readonly metrics: Metrics = NO_METRICS,
   ) {}
 
-  /** One round; returns how many deliveries it attempted or abandoned. */
-  async execute(): Promise<number> {
+  /** Claims the first runs of webhooks with due deliveries and no lane, and starts a lane for each. */
+  async execute(options: PassOptions = {}): Promise<DeliveryPass> {
+    const free = this.settings.lanes - this.lanes;
+    if (free <= 0 || options.stop?.aborted) return { claimed: 0, done: Promise.resolve(0) };
     const now = this.clock.now();
     const leaseUntil = new Date(now.getTime() + this.settings.leaseMs);
-    const claimed = await this.uow.run(async (tx) => ok(await tx.deliveries.claimDue(now, leaseUntil, this.settings.batchSize, this.settings.perWebhook ?? 1)));
-    const lanes = new Map<string, Delivery[]>();
+    // At most `free` deliveries in all, so at most `free` webhooks; a lane's later runs are full ones.
+    const claimed = await this.uow.run(async (tx) => ok(await tx.deliveries.claimDue(now, leaseUntil, free, this.perRun)));
+    const runs = new Map<string, Delivery[]>();
     for (const delivery of claimed.ok ? claimed.value : []) {
-      const lane = lanes.get(delivery.webhookId);
-      if (lane) lane.push(delivery);
-      else lanes.set(delivery.webhookId, [delivery]);
+      const run = runs.get(delivery.webhookId);
+      if (run) run.push(delivery);
+      else runs.set(delivery.webhookId, [delivery]);
     }
-    if (lanes.size === 0) return 0;
-    const results = await Promise.all([...lanes.values()].map((lane) => this.lane(lane, leaseUntil)));
-    await this.record(results);
-    return results.reduce((sum, lane) => sum + lane.steps.length, 0);
+    this.lanes += runs.size;
+    const lanes = [...runs.values()].map((run) => this.lane(run, leaseUntil, options).finally(() => (this.lanes -= 1)));
+    return { claimed: claimed.ok ? claimed.value.length : 0, done: settle(lanes) };
   }
 
-  /** Sends one webhook's claimed deliveries, in order, one at a time. */
-  private async lane(claimed: readonly Delivery[], leaseUntil: Date): Promise<LaneResult> {
-    const head = claimed[0]!.snapshot();
+  private get perRun(): number {
+    return this.settings.perRun ?? 1;
+  }
+
+  /** One webhook's lane: run after run until nothing is due, it is stopped, or it gives the webhook back. */
+  private async lane(first: readonly Delivery[], firstLease: Date, options: PassOptions): Promise<number> {
+    const head = first[0]!.snapshot();
     // A plain read: the attempts are recorded, and the webhook re-read under lock, afterwards.
-    const target = await this.webhooks.get(head.accountId, head.webhookId);
-    const steps: Step[] = [];
-    for (const delivery of claimed) {
-      // A ping goes out whatever the webhook's state; events only to active webhooks.
-      if (!target || (!target.active && delivery.snapshot().event !== 'ping')) {
-        steps.push({ kind: 'abandoned', delivery, reason: target ? 'the webhook is inactive' : 'the webhook was deleted' });
-        continue;
-      }
-      const attemptDate = this.clock.now();
-      if (attemptDate.getTime() + this.settings.attemptTimeoutMs > leaseUntil.getTime()) break;
-      const outcome = await this.sender.send({ targetUrl: target.targetUrl, secret: target.secret, eventId: delivery.eventId, body: delivery.payload, attemptDate });
-      steps.push({ kind: 'attempted', delivery, outcome, attemptDate });
-      // Its last attempt failing may deactivate the webhook: what follows waits for that to be recorded.
-      if (!isSuccess(outcome) && delivery.snapshot().attempts.length + 1 >= this.settings.retry.maxAttempts) break;
+    let next: NextRun | undefined = { run: first, leaseUntil: firstLease, target: await this.webhooks.get(head.accountId, head.webhookId) };
+    let handled = 0;
+    let runs = 0;
+    while (next !== undefined && next.run.length > 0) {
+      const result = await this.send(next, options.stop);
+      handled += result.steps.length;
+      runs += 1;
+      const stopped = options.stop?.aborted === true;
+      const giveBack = this.lanes >= this.settings.lanes || runs >= (this.settings.runsPerLane ?? Infinity);
+      next = await this.record(result, !stopped && !giveBack);
+      if (giveBack && !stopped) options.gaveBack?.();
     }
-    return { accountId: head.accountId, webhookId: head.webhookId, steps, unsent: claimed.slice(steps.length).map((d) => d.id) };
+    return handled;
   }
 
-  /** Records a round in one transaction; webhooks are locked in id order, then the deliveries. */
-  private async record(lanes: readonly LaneResult[]): Promise<void> {
-    const ordered = [...lanes].sort((a, b) => (a.webhookId < b.webhookId ? -1 : a.webhookId > b.webhookId ? 1 : 0));
-    const recorded = await this.uow.run(async (tx) => {
-      const webhooks: (Webhook | undefined)[] = [];
-      for (const lane of ordered) webhooks.push(await tx.webhooks.getForUpdate(lane.accountId, lane.webhookId));
-      const current = new Map((await tx.deliveries.getManyForUpdate(ordered.flatMap((lane) => lane.steps.map((step) => step.delivery.id)))).map((d) => [d.id, d]));
+  /**
+   * Sends one run, in order, one at a time: through the sender's `sendRun` when it has one, else
+   * one `send` after the other, dated by the service's clock. A run to a webhook that is gone or
+   * inactive is abandoned instead, but for pings (they go out whatever the webhook's state).
+   */
+  private async send({ run, leaseUntil, target }: NextRun, stop: AbortSignal | undefined): Promise<RunResult> {
+    const head = run[0]!.snapshot();
+    const steps: Step[] = [];
+    const result = (): RunResult => ({ accountId: head.accountId, webhookId: head.webhookId, steps, unsent: run.slice(steps.length).map((d) => d.id) });
+    if (stop?.aborted) return result();
+    if (!target || !target.active) {
+      for (const delivery of run) {
+        if (delivery.snapshot().event === 'ping' && target) {
+          const attemptDate = this.clock.now();
+          if (attemptDate.getTime() + this.settings.attemptTimeoutMs > leaseUntil.getTime()) break;
+          const outcome = await this.sender.send({ targetUrl: target.targetUrl, secret: target.secret, eventId: delivery.eventId, body: delivery.payload, attemptDate });
+          steps.push({ kind: 'attempted', delivery, outcome, attemptDate });
+        } else {
+          steps.push({ kind: 'abandoned', delivery, reason: target ? 'the webhook is inactive' : 'the webhook was deleted' });
+        }
+      }
+      return result();
+    }
+    const outgoing: OutgoingRun = {
+      targetUrl: target.targetUrl,
+      secret: target.secret,
+      deliveries: run.map((delivery) => ({ eventId: delivery.eventId, body: delivery.payload, lastAttempt: delivery.snapshot().attempts.length + 1 >= this.settings.retry.maxAttempts })),
+      startBy: new Date(leaseUntil.getTime() - this.settings.attemptTimeoutMs),
+      now: this.clock.now(),
+    };
+    const attempts = this.sender.sendRun
+      ? await this.sender.sendRun(outgoing, stop)
+      : await attemptInOrder((delivery) => this.sender.send(delivery), outgoing, () => this.clock.now(), () => stop?.aborted === true);
+    attempts.forEach(({ outcome, attemptDate }, i) => steps.push({ kind: 'attempted', delivery: run[i]!, outcome, attemptDate }));
+    return result();
+  }
+
+  /**
+   * Records a run in one transaction (the webhook locked, then the deliveries) and, with `claimMore`,
+   * claims the webhook's next run in the same one.
+   */
+  private async record(result: RunResult, claimMore: boolean): Promise<NextRun | undefined> {
+    const recorded = await this.uow.run(async (tx): Promise<Result<{ kinds: DeliveryOutcomeKind[]; next: NextRun | undefined }, never>> => {
+      const webhook = await tx.webhooks.getForUpdate(result.accountId, result.webhookId);
+      const current = new Map((await tx.deliveries.getManyForUpdate(result.steps.map((step) => step.delivery.id))).map((d) => [d.id, d]));
       const now = this.clock.now();
       const changed: Delivery[] = [];
       const kinds: DeliveryOutcomeKind[] = [];
-      const responded: Webhook[] = [];
-      ordered.forEach((lane, i) => {
-        const webhook = webhooks[i];
-        for (const step of lane.steps) {
-          const delivery = current.get(step.delivery.id);
-          if (delivery?.status !== 'pending') continue;
-          changed.push(delivery);
-          if (step.kind === 'abandoned') {
-            delivery.abandon(step.reason, now);
-            kinds.push('abandoned');
-            continue;
-          }
-          const { outcome, attemptDate } = step;
-          delivery.recordAttempt(outcome, attemptDate, this.settings.retry, this.random.next());
-          kinds.push(outcomeKind(delivery.snapshot().state));
-          if (!webhook) continue;
-          if (responded.at(-1) !== webhook) responded.push(webhook);
-          // Dated like the attempt, so a streak and the delivery's first attempt compare exactly.
-          webhook.recordResponse({ status: outcome.status, body: outcome.error ?? outcome.responseBody, durationMs: outcome.durationMs }, attemptDate);
-          const since = webhook.failingSince;
-          const first = delivery.firstAttemptDate;
-          const gaveUp = delivery.snapshot().state === 'failed' && !isSuccess(outcome);
-          if (gaveUp && webhook.active && since !== null && first !== null && since.getTime() <= first.getTime()) {
-            webhook.deactivate(`deactivated after ${delivery.snapshot().attempts.length} failed attempts over about ${describeSpan(retrySpanMs(this.settings.retry))} without a successful delivery; last: ${outcome.error ?? `HTTP ${outcome.status}`}`, now);
-          }
+      let responded = false;
+      for (const step of result.steps) {
+        const delivery = current.get(step.delivery.id);
+        if (delivery?.status !== 'pending') continue;
+        changed.push(delivery);
+        if (step.kind === 'abandoned') {
+          delivery.abandon(step.reason, now);
+          kinds.push('abandoned');
+          continue;
         }
-      });
+        const { outcome, attemptDate } = step;
+        delivery.recordAttempt(outcome, attemptDate, this.settings.retry, this.random.next());
+        kinds.push(outcomeKind(delivery.snapshot().state));
+        if (!webhook) continue;
+        responded = true;
+        // Dated like the attempt, so a streak and the delivery's first attempt compare exactly.
+        webhook.recordResponse({ status: outcome.status, body: outcome.error ?? outcome.responseBody, durationMs: outcome.durationMs }, attemptDate);
+        const since = webhook.failingSince;
+        const first = delivery.firstAttemptDate;
+        const gaveUp = delivery.snapshot().state === 'failed' && !isSuccess(outcome);
+        if (gaveUp && webhook.active && since !== null && first !== null && since.getTime() <= first.getTime()) {
+          webhook.deactivate(`deactivated after ${delivery.snapshot().attempts.length} failed attempts over about ${describeSpan(retrySpanMs(this.settings.retry))} without a successful delivery; last: ${outcome.error ?? `HTTP ${outcome.status}`}`, now);
+        }
+      }
       await tx.deliveries.saveAll(changed);
-      await tx.deliveries.release(ordered.flatMap((lane) => lane.unsent));
-      for (const webhook of responded) await tx.webhooks.save(webhook);
-      return ok(kinds);
+      await tx.deliveries.release(result.unsent);
+      if (webhook && responded) await tx.webhooks.save(webhook);
+      if (!claimMore || !webhook) return ok({ kinds, next: undefined });
+      const leaseUntil = new Date(now.getTime() + this.settings.leaseMs);
+      const run = await tx.deliveries.claimNext(result.webhookId, now, leaseUntil, this.perRun);
+      return ok({ kinds, next: { run, leaseUntil, target: webhook } });
     });
     // Counted once committed: a rolled-back recording is attempted again and counted then.
-    if (recorded.ok) for (const kind of recorded.value) this.metrics.deliveryRecorded(kind);
+    if (!recorded.ok) return undefined;
+    for (const kind of recorded.value.kinds) this.metrics.deliveryRecorded(kind);
+    return recorded.value.next;
   }
+}
+
+/** Resolves with the sum once every lane has ended; rejects with the first failure, after all have ended. */
+async function settle(lanes: readonly Promise<number>[]): Promise<number> {
+  const ended = await Promise.allSettled(lanes);
+  const failed = ended.find((lane): lane is PromiseRejectedResult => lane.status === 'rejected');
+  if (failed) throw failed.reason;
+  return ended.reduce((sum, lane) => sum + (lane.status === 'fulfilled' ? lane.value : 0), 0);
 }
 
 /** A delivery's state right after an attempt was recorded says how the attempt ended. */

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { InMemoryDatabase } from '../../../src/adapters/memory/in-memory-unit-of-work.js';
 import type { Transaction, UnitOfWork } from '../../../src/application/ports/unit-of-work.port.js';
-import type { DeliveryOutcome, OutgoingDelivery, WebhookSender } from '../../../src/application/ports/webhook-sender.port.js';
-import { DeliverDue, type DeliverySettings } from '../../../src/application/webhooks/deliver-due.service.js';
+import type { DeliveryOutcome, OutgoingDelivery, OutgoingRun, WebhookSender } from '../../../src/application/ports/webhook-sender.port.js';
+import { DeliverDue, type DeliverySettings, type PassOptions } from '../../../src/application/webhooks/deliver-due.service.js';
 import { ok, type Result } from '../../../src/domain/shared/result.js';
 import { Delivery } from '../../../src/domain/webhook/delivery.aggregate.js';
 import { Webhook } from '../../../src/domain/webhook/webhook.aggregate.js';
@@ -18,6 +18,8 @@ class LaneSender implements WebhookSender {
   maxInFlightPerTarget = 0;
   /** From this send on (counting from 1), POSTs never answer: the worker "dies" waiting. */
   hangFrom = Infinity;
+  /** POSTs to these targets wait until `open` is called for them. */
+  private readonly gates = new Map<string, { opened: Promise<void>; open: () => void }>();
   private count = 0;
 
   constructor(
@@ -36,10 +38,22 @@ class LaneSender implements WebhookSender {
     this.inFlight.set(delivery.targetUrl, now);
     this.maxInFlightPerTarget = Math.max(this.maxInFlightPerTarget, now);
     await new Promise((resolve) => setImmediate(resolve));
+    await this.gates.get(delivery.targetUrl)?.opened;
     this.clock.advance(this.takesMs);
     this.inFlight.set(delivery.targetUrl, now - 1);
     const status = this.scripts[delivery.targetUrl]?.shift() ?? 204;
     return { status, durationMs: this.takesMs, responseBody: '', error: null };
+  }
+
+  /** POSTs to `targetUrl` from now on wait until the returned function is called. */
+  close(targetUrl: string): () => void {
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    this.gates.set(targetUrl, { opened, open });
+    return () => {
+      this.gates.delete(targetUrl);
+      open();
+    };
   }
 }
 
@@ -53,7 +67,21 @@ class CountingUnitOfWork implements UnitOfWork {
   }
 }
 
-const SETTINGS: DeliverySettings = { retry: { baseMs: 1000, capMs: 60_000, maxAttempts: 3 }, leaseMs: 15_000, attemptTimeoutMs: 10_000, batchSize: 256, perWebhook: 32 };
+const SETTINGS: DeliverySettings = { retry: { baseMs: 1000, capMs: 60_000, maxAttempts: 3 }, leaseMs: 15_000, attemptTimeoutMs: 10_000, lanes: 256, perRun: 32 };
+
+/** A whole pass: its claim, and every lane it started until each has ended; how many deliveries they handled. */
+async function pass(deliver: DeliverDue, options?: PassOptions): Promise<number> {
+  return (await deliver.execute(options)).done;
+}
+
+const hook = (n: number) => `https://hooks.example.com/${n}`;
+const until = async (condition: () => boolean | Promise<boolean>): Promise<void> => {
+  for (let i = 0; i < 1000; i++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error('the condition never held');
+};
 
 async function setup(webhookCount: number) {
   const ids = new SequentialIds();
@@ -81,73 +109,77 @@ async function setup(webhookCount: number) {
 }
 
 describe('DeliverDue sends each webhook its deliveries in a lane', () => {
-  it("sends several deliveries per webhook in one round, each webhook's in event order and one at a time", async () => {
+  it("sends each webhook's deliveries in event order, one at a time, several per run", async () => {
     const s = await setup(2);
     const events: string[] = [];
     for (let i = 0; i < 5; i++) events.push(await s.event());
     const sender = new LaneSender(s.clock);
-    expect(await s.worker(sender).execute()).to.equal(10);
-    expect(sender.sent.get('https://hooks.example.com/1')).to.deep.equal(events);
-    expect(sender.sent.get('https://hooks.example.com/2')).to.deep.equal(events);
+    expect(await pass(s.worker(sender))).to.equal(10);
+    expect(sender.sent.get(hook(1))).to.deep.equal(events);
+    expect(sender.sent.get(hook(2))).to.deep.equal(events);
     expect(sender.maxInFlightPerTarget, 'POSTs in flight to one webhook').to.equal(1);
     for (const webhook of s.webhooks) expect((await s.deliveries(webhook)).map((d) => d.state)).to.deep.equal(Array(5).fill('succeeded'));
   });
 
-  it('records a round of attempts, every webhook\'s, in one transaction: one to claim, one to record', async () => {
+  it('one transaction claims the first runs; then each lane records a run and claims its next in one', async () => {
     const s = await setup(2);
     for (let i = 0; i < 6; i++) await s.event();
     const uow = new CountingUnitOfWork(s.db);
-    expect(await s.worker(new LaneSender(s.clock), SETTINGS, uow).execute()).to.equal(12);
-    expect(uow.transactions).to.equal(2);
+    expect(await pass(s.worker(new LaneSender(s.clock), { ...SETTINGS, perRun: 4 }, uow))).to.equal(12);
+    // The claim; per webhook a run of 4 recorded with the next (2) claimed, then that run recorded (nothing left).
+    expect(uow.transactions).to.equal(1 + 2 * 2);
   });
 
-  it('takes at most perWebhook deliveries of a webhook per round', async () => {
-    const s = await setup(1);
-    for (let i = 0; i < 5; i++) await s.event();
-    const worker = s.worker(new LaneSender(s.clock), { ...SETTINGS, perWebhook: 2 });
-    expect(await worker.execute()).to.equal(2);
-    expect(await worker.execute()).to.equal(2);
-    expect(await worker.execute()).to.equal(1);
+  it('a lane goes on run after run without waiting for a slower lane', async () => {
+    const s = await setup(2);
+    const events: string[] = [];
+    for (let i = 0; i < 6; i++) events.push(await s.event());
+    const sender = new LaneSender(s.clock);
+    const open = sender.close(hook(1));
+    const { claimed, done } = await s.worker(sender, { ...SETTINGS, perRun: 2 }).execute();
+    expect(claimed, 'the first run of each').to.equal(4);
+    await until(async () => (await s.deliveries(s.webhooks[1]!)).every((d) => d.state === 'succeeded'));
+    expect(sender.sent.get(hook(2)), "webhook 2's three runs, sent and recorded").to.deep.equal(events);
+    expect(sender.sent.get(hook(1)), 'webhook 1 still waits for its first answer').to.deep.equal(events.slice(0, 1));
+    open();
+    expect(await done).to.equal(12);
+    expect(sender.sent.get(hook(1))).to.deep.equal(events);
   });
 
-  it('starts no attempt that could outlast the lease and releases the rest at once', async () => {
+  it('starts no attempt that could outlast its run\'s lease: the lane records, releases and claims a new run', async () => {
     const s = await setup(1);
     const events: string[] = [];
     for (let i = 0; i < 5; i++) events.push(await s.event());
-    // Each POST takes 3 s; the lease is 15 s and an attempt may take 10: attempts start at 0 s and 3 s, not at 6 s.
+    // Each POST takes 3 s; a lease is 15 s and an attempt may take 10: a run's attempts start at 0 s and 3 s, not at 6 s.
     const sender = new LaneSender(s.clock, 3_000);
-    const worker = s.worker(sender);
-    expect(await worker.execute()).to.equal(2);
-    expect((await s.deliveries(s.webhooks[0]!)).map((d) => d.state)).to.deep.equal(['succeeded', 'succeeded', 'pending', 'pending', 'pending']);
-    // Released, not left to expire: the next round, at once, takes the rest in order.
-    expect(await worker.execute()).to.equal(2);
-    expect(await worker.execute()).to.equal(1);
-    expect(sender.sent.get('https://hooks.example.com/1'), 'each sent once, in order').to.deep.equal(events);
+    const uow = new CountingUnitOfWork(s.db);
+    expect(await pass(s.worker(sender, SETTINGS, uow))).to.equal(5);
+    expect(sender.sent.get(hook(1)), 'each sent once, in order').to.deep.equal(events);
+    expect((await s.deliveries(s.webhooks[0]!)).map((d) => d.state)).to.deep.equal(Array(5).fill('succeeded'));
+    expect(uow.transactions, 'the claim, and runs of 2, 2 and 1').to.equal(1 + 3);
   });
 
   it('lets a retry in backoff not hold newer events back', async () => {
     const s = await setup(1);
     const events = [await s.event(), await s.event(), await s.event()];
-    const sender = new LaneSender(s.clock, 1, { 'https://hooks.example.com/1': [500] });
+    const sender = new LaneSender(s.clock, 1, { [hook(1)]: [500] });
     const worker = s.worker(sender);
-    expect(await worker.execute()).to.equal(3);
+    expect(await pass(worker)).to.equal(3);
     expect((await s.deliveries(s.webhooks[0]!)).map((d) => d.state)).to.deep.equal(['pending', 'succeeded', 'succeeded']);
-    expect(await worker.execute(), 'the retry is not due yet').to.equal(0);
+    expect(await pass(worker), 'the retry is not due yet').to.equal(0);
     s.clock.advance(60_000);
-    expect(await worker.execute()).to.equal(1);
-    expect(sender.sent.get('https://hooks.example.com/1')).to.deep.equal([...events, events[0]]);
+    expect(await pass(worker)).to.equal(1);
+    expect(sender.sent.get(hook(1))).to.deep.equal([...events, events[0]]);
   });
 
-  it('stops a lane after an attempt that deactivates its webhook; the rest is abandoned, not sent', async () => {
+  it('stops a run after an attempt that deactivates its webhook; the next run sees it inactive and abandons the rest', async () => {
     const s = await setup(1);
     for (let i = 0; i < 3; i++) await s.event();
-    const sender = new LaneSender(s.clock, 1, { 'https://hooks.example.com/1': [500] });
-    const worker = s.worker(sender, { ...SETTINGS, retry: { ...SETTINGS.retry, maxAttempts: 1 } });
-    expect(await worker.execute()).to.equal(1);
+    const sender = new LaneSender(s.clock, 1, { [hook(1)]: [500] });
+    expect(await pass(s.worker(sender, { ...SETTINGS, retry: { ...SETTINGS.retry, maxAttempts: 1 } }))).to.equal(3);
     const webhook = await s.db.repositories.webhooks.get(1, s.webhooks[0]!.id);
     expect(webhook?.active).to.equal(false);
-    expect(await worker.execute()).to.equal(2);
-    expect(sender.sent.get('https://hooks.example.com/1')).to.have.length(1);
+    expect(sender.sent.get(hook(1))).to.have.length(1);
     expect((await s.deliveries(s.webhooks[0]!)).map((d) => [d.state, d.attempts.at(-1)?.error])).to.deep.equal([
       ['failed', null],
       ['failed', 'the webhook is inactive'],
@@ -155,21 +187,101 @@ describe('DeliverDue sends each webhook its deliveries in a lane', () => {
     ]);
   });
 
-  it('a worker that dies mid-round leaves its deliveries leased; once the lease ends another sends them again, in order', async () => {
+  it('sends to the webhook as the last recording read it: a new target URL applies from the next run', async () => {
+    const s = await setup(1);
+    for (let i = 0; i < 4; i++) await s.event();
+    const sender = new LaneSender(s.clock);
+    const open = sender.close(hook(1));
+    const { done } = await s.worker(sender, { ...SETTINGS, perRun: 2 }).execute();
+    await until(() => sender.sent.get(hook(1))?.length === 1);
+    const moved = (await s.db.repositories.webhooks.get(1, s.webhooks[0]!.id))!;
+    expect(moved.update({ targetUrl: 'https://elsewhere.example.com/in' }, s.clock.now()).ok).to.equal(true);
+    await s.db.run(async (tx) => ok(await tx.webhooks.save(moved)));
+    open();
+    expect(await done).to.equal(4);
+    expect(sender.sent.get(hook(1)), 'the first run').to.have.length(2);
+    expect(sender.sent.get('https://elsewhere.example.com/in'), 'the second').to.have.length(2);
+  });
+
+  it('stopped, each lane ends after its attempt in flight, records it and releases the rest at once', async () => {
+    const s = await setup(1);
+    for (let i = 0; i < 5; i++) await s.event();
+    const sender = new LaneSender(s.clock);
+    const stop = new AbortController();
+    const open = sender.close(hook(1));
+    const { done } = await s.worker(sender).execute({ stop: stop.signal });
+    await until(() => sender.sent.get(hook(1))?.length === 1);
+    stop.abort();
+    open();
+    expect(await done).to.equal(1);
+    expect((await s.deliveries(s.webhooks[0]!)).map((d) => d.state)).to.deep.equal(['succeeded', 'pending', 'pending', 'pending', 'pending']);
+    expect(await pass(s.worker(new LaneSender(s.clock))), 'released, not left to expire: claimed again at once').to.equal(4);
+  });
+
+  it('while every lane slot is taken, a lane gives its webhook back after each run, so the others get their turn', async () => {
+    const s = await setup(2);
+    for (let i = 0; i < 3; i++) await s.event();
+    const sender = new LaneSender(s.clock);
+    const order: string[] = [];
+    const recording: WebhookSender = { send: (delivery) => (order.push(delivery.targetUrl), sender.send(delivery)) };
+    const worker = s.worker(recording, { ...SETTINGS, lanes: 1, perRun: 1 });
+    let gaveBack = 0;
+    while ((await pass(worker, { gaveBack: () => (gaveBack += 1) })) > 0);
+    // Oldest due event first: webhook 2's first event is older than webhook 1's second.
+    expect(order).to.deep.equal([hook(1), hook(2), hook(1), hook(2), hook(1), hook(2)]);
+    expect(gaveBack).to.equal(6);
+  });
+
+  it('gives its webhook back after runsPerLane runs, so another worker takes its turn', async () => {
+    const s = await setup(1);
+    const events: string[] = [];
+    for (let i = 0; i < 5; i++) events.push(await s.event());
+    const first = new LaneSender(s.clock);
+    const second = new LaneSender(s.clock);
+    let gaveBack = 0;
+    const settings = { ...SETTINGS, perRun: 1, runsPerLane: 2 };
+    expect(await pass(s.worker(first, settings), { gaveBack: () => (gaveBack += 1) })).to.equal(2);
+    expect(gaveBack, 'with work left').to.equal(1);
+    expect(await pass(s.worker(second, settings)), 'the other worker').to.equal(2);
+    expect(await pass(s.worker(first, settings))).to.equal(1);
+    expect([...first.sent.get(hook(1))!, ...second.sent.get(hook(1))!].sort()).to.deep.equal([...events].sort());
+    expect(second.sent.get(hook(1))).to.deep.equal(events.slice(2, 4));
+  });
+
+  it("hands a run to the sender's sendRun when it has one: the run's rules go with it, and what it did not attempt is released", async () => {
+    const s = await setup(1);
+    const events: string[] = [];
+    for (let i = 0; i < 4; i++) events.push(await s.event());
+    const runs: OutgoingRun[] = [];
+    const sender: WebhookSender = {
+      send: () => Promise.reject(new Error('sendRun, not send')),
+      // Attempts the first two only, as a sender stopped by its lease would.
+      sendRun: async (run) => (runs.push(run), run.deliveries.slice(0, 2).map(() => ({ attemptDate: s.clock.now(), outcome: { status: 204, durationMs: 1, responseBody: '', error: null } }))),
+    };
+    const { done } = await s.worker(sender, { ...SETTINGS, retry: { ...SETTINGS.retry, maxAttempts: 1 }, runsPerLane: 1 }).execute();
+    expect(await done).to.equal(2);
+    expect(runs).to.have.length(1);
+    expect(runs[0]!.deliveries.map((d) => [d.eventId, d.lastAttempt])).to.deep.equal(events.map((e) => [e, true]));
+    expect(runs[0]!.targetUrl).to.equal(hook(1));
+    expect(runs[0]!.startBy.getTime(), 'the lease less one attempt').to.equal(s.clock.now().getTime() + SETTINGS.leaseMs - SETTINGS.attemptTimeoutMs);
+    expect((await s.deliveries(s.webhooks[0]!)).map((d) => d.state)).to.deep.equal(['succeeded', 'succeeded', 'pending', 'pending']);
+    expect(await pass(s.worker(new LaneSender(s.clock))), 'released: claimed again at once').to.equal(2);
+  });
+
+  it('a worker that dies mid-run leaves its deliveries leased; once the lease ends another sends them again, in order', async () => {
     const s = await setup(1);
     const events: string[] = [];
     for (let i = 0; i < 4; i++) events.push(await s.event());
     const dying = new LaneSender(s.clock);
     dying.hangFrom = 2; // the first POST is answered, then the worker never returns
     void s.worker(dying).execute();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(dying.sent.get('https://hooks.example.com/1')).to.deep.equal(events.slice(0, 2));
+    await until(() => dying.sent.get(hook(1))?.length === 2);
 
     const next = new LaneSender(s.clock);
-    expect(await s.worker(next).execute(), 'nothing while the lease lasts').to.equal(0);
+    expect(await pass(s.worker(next)), 'nothing while the lease lasts').to.equal(0);
     s.clock.advance(SETTINGS.leaseMs);
-    expect(await s.worker(next).execute()).to.equal(4);
-    expect(next.sent.get('https://hooks.example.com/1'), 'all again, the first one twice in all: at least once').to.deep.equal(events);
+    expect(await pass(s.worker(next))).to.equal(4);
+    expect(next.sent.get(hook(1)), 'all again, the first one twice in all: at least once').to.deep.equal(events);
     expect((await s.deliveries(s.webhooks[0]!)).map((d) => [d.state, d.attempts.length])).to.deep.equal(Array(4).fill(['succeeded', 1]));
   });
 });

@@ -41,26 +41,31 @@ async function setup(statuses: (number | null)[]) {
     const delivery = Delivery.schedule({ id: ids.next(), webhookId: webhook.id, accountId: 1, eventId, event: 'api.created', payload: `{"id":"${eventId}"}` }, clock.now());
     await db.run(async (tx) => ok(await tx.deliveries.add(delivery, eventId)));
   };
-  const deliver = new DeliverDue(db, db.repositories.webhooks, new ScriptedSender(statuses), clock, { next: () => 0.5 }, { retry: { baseMs: 1000, capMs: 60_000, maxAttempts: 2 }, leaseMs: 15_000, attemptTimeoutMs: 10_000, batchSize: 10 }, metrics);
+  const deliver = new DeliverDue(db, db.repositories.webhooks, new ScriptedSender(statuses), clock, { next: () => 0.5 }, { retry: { baseMs: 1000, capMs: 60_000, maxAttempts: 2 }, leaseMs: 15_000, attemptTimeoutMs: 10_000, lanes: 10 }, metrics);
   return { db, clock, metrics, webhook, schedule, deliver };
+}
+
+/** A whole pass, its lanes included. */
+async function pass(deliver: DeliverDue): Promise<number> {
+  return (await deliver.execute()).done;
 }
 
 describe('DeliverDue reports each recorded delivery to the Metrics port', () => {
   it('success for a 2xx answer', async () => {
     const s = await setup([204]);
     await s.schedule();
-    expect(await s.deliver.execute()).to.equal(1);
+    expect(await pass(s.deliver)).to.equal(1);
     expect(s.metrics.recorded).to.deep.equal(['success']);
   });
 
   it('failure while another attempt is scheduled, gave_up for the last one', async () => {
     const s = await setup([500, null]);
     await s.schedule();
-    await s.deliver.execute();
+    await pass(s.deliver);
     expect(s.metrics.recorded).to.deep.equal(['failure']);
-    expect(await s.deliver.execute(), 'the retry is not due yet').to.equal(0);
+    expect(await pass(s.deliver), 'the retry is not due yet').to.equal(0);
     s.clock.advance(60_000);
-    await s.deliver.execute();
+    await pass(s.deliver);
     expect(s.metrics.recorded).to.deep.equal(['failure', 'gave_up']);
   });
 
@@ -69,15 +74,15 @@ describe('DeliverDue reports each recorded delivery to the Metrics port', () => 
     await s.schedule();
     s.webhook.deactivate('by hand', s.clock.now());
     await s.db.run(async (tx) => ok(await tx.webhooks.save(s.webhook)));
-    await s.deliver.execute();
+    await pass(s.deliver);
     expect(s.metrics.recorded).to.deep.equal(['abandoned']);
   });
 
   it('counts nothing by default, without a Metrics adapter', async () => {
     const s = await setup([204]);
     await s.schedule();
-    const plain = new DeliverDue(s.db, s.db.repositories.webhooks, new ScriptedSender([204]), s.clock, { next: () => 0.5 }, { retry: { baseMs: 1000, capMs: 60_000, maxAttempts: 2 }, leaseMs: 15_000, attemptTimeoutMs: 10_000, batchSize: 10 });
-    expect(await plain.execute()).to.equal(1);
+    const plain = new DeliverDue(s.db, s.db.repositories.webhooks, new ScriptedSender([204]), s.clock, { next: () => 0.5 }, { retry: { baseMs: 1000, capMs: 60_000, maxAttempts: 2 }, leaseMs: 15_000, attemptTimeoutMs: 10_000, lanes: 10 });
+    expect(await pass(plain)).to.equal(1);
     expect(s.metrics.recorded).to.deep.equal([]);
   });
 });

@@ -1,0 +1,277 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { Worker, type MessagePort, type WorkerOptions } from 'node:worker_threads';
+import { attemptInOrder, clockFrom, type DeliveryOutcome, type OutgoingDelivery, type OutgoingRun, type RunAttempt, type WebhookSender } from '../../application/ports/webhook-sender.port.js';
+
+/** What a sender thread is started with (its `workerData`): enough to build its HttpWebhookSender. */
+export interface SenderThreadData {
+  readonly timeoutMs: number;
+  readonly allowPrivateTargets: boolean;
+  readonly userAgent?: string;
+}
+
+/** Work for a sender thread: one attempt, a run, or stopping a run in flight. */
+type Request =
+  | { readonly kind: 'send'; readonly id: number; readonly delivery: WireDelivery }
+  | { readonly kind: 'run'; readonly id: number; readonly run: WireRun }
+  | { readonly kind: 'stop'; readonly id: number };
+
+/** Dates cross as epoch milliseconds. */
+type WireDelivery = Omit<OutgoingDelivery, 'attemptDate'> & { readonly attemptMs: number };
+type WireRun = Omit<OutgoingRun, 'startBy' | 'now'> & { readonly startByMs: number; readonly nowMs: number };
+interface WireAttempt {
+  readonly attemptMs: number;
+  readonly outcome: DeliveryOutcome;
+}
+
+/** What comes back: an attempt's outcome, or a run's attempts. */
+type Reply = { readonly id: number; readonly outcome: DeliveryOutcome } | { readonly id: number; readonly attempts: readonly WireAttempt[] };
+
+/** The first message of a thread: it listens for requests from now on. */
+const READY = 'ready';
+
+/**
+ * The thread's side: answers each attempt with the outcome of `sender.send`, and each run with its
+ * attempts (`attemptInOrder`, dated from the run's `now` by the time elapsed; a `stop` ends it
+ * after the attempt in flight). Called by the thread's entry module (src/main/webhook-sender.thread.ts) with its
+ * `parentPort`.
+ */
+export function serveSendRequests(port: MessagePort, sender: WebhookSender): void {
+  const stopped = new Set<number>();
+  port.on('message', (request: Request) => {
+    if (request.kind === 'stop') {
+      stopped.add(request.id);
+    } else if (request.kind === 'send') {
+      const { attemptMs, ...delivery } = request.delivery;
+      void sender.send({ ...delivery, attemptDate: new Date(attemptMs) }).then((outcome) => port.postMessage({ id: request.id, outcome } satisfies Reply));
+    } else {
+      const { startByMs, nowMs, ...run } = request.run;
+      const now = new Date(nowMs);
+      void attemptInOrder((delivery) => sender.send(delivery), { ...run, startBy: new Date(startByMs), now }, clockFrom(now), () => stopped.has(request.id)).then((attempts) => {
+        stopped.delete(request.id);
+        port.postMessage({ id: request.id, attempts: attempts.map(({ attemptDate, outcome }) => ({ attemptMs: attemptDate.getTime(), outcome })) } satisfies Reply);
+      });
+    }
+  });
+  port.postMessage(READY);
+}
+
+export interface ThreadedWebhookSenderOptions {
+  /** Sender threads (at least 1); each attempt goes to the one with the fewest in flight. */
+  readonly threads: number;
+  /** The thread's entry module: it calls `serveSendRequests` with an HttpWebhookSender built from `data`. */
+  readonly script: URL;
+  readonly data: SenderThreadData;
+  /** Sends in this thread instead when a sender thread cannot start (a missing or broken script). */
+  readonly fallback: WebhookSender;
+  /** Told of a thread that failed to start or died; the sender carries on regardless. */
+  readonly onError?: (error: unknown, what: string) => void;
+  /** Heap limits of each thread: attempts hold at most 1 KiB of a response, so little is needed. */
+  readonly resourceLimits?: { readonly maxOldGenerationSizeMb?: number; readonly maxYoungGenerationSizeMb?: number };
+}
+
+const DEFAULT_LIMITS = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 };
+
+/** A request in flight in a thread, and how to settle it: with the reply, or when the thread is gone. */
+interface Waiting {
+  /** Settles with the thread's reply. */
+  readonly answer: (reply: Reply) => void;
+  /** Settles without the thread: in this thread if it never started, else with `error` as the outcome. */
+  readonly orphaned: (neverStarted: boolean, error: string) => void;
+}
+
+/**
+ * A WebhookSender that makes the attempts (signing, connecting, the POST, reading the answer) in a
+ * worker thread running HttpWebhookSender, so the thread that serves HTTP requests and keeps the
+ * delivery log spends its time on those alone, and a lane's run goes out attempt after attempt
+ * without waiting for that thread in between (docs/adr/0021-continuous-lanes-and-sender-thread.md). Threads
+ * start with the first attempt and are unreferenced while idle, so they never keep a process alive.
+ *
+ * Failures stay outcomes, as the port wants: a thread that cannot start hands its work to
+ * `fallback` (none of it had gone out) and all later work too; a thread that dies after it started
+ * answers an attempt in flight, or the first delivery of a run in flight, with an error outcome
+ * (it may or may not have reached the receiver: retried, at least once; the rest of the run is
+ * released) and is started again for the next request.
+ */
+export class ThreadedWebhookSender implements WebhookSender {
+  private readonly threads: SenderThread[];
+  private broken = false;
+  private closed = false;
+
+  constructor(private readonly options: ThreadedWebhookSenderOptions) {
+    if (!Number.isInteger(options.threads) || options.threads < 1) throw new RangeError(`threads must be a positive integer, not ${options.threads}`);
+    this.threads = Array.from({ length: options.threads }, () => new SenderThread(options, () => (this.broken = true)));
+  }
+
+  send(delivery: OutgoingDelivery): Promise<DeliveryOutcome> {
+    if (this.broken || this.closed) return this.options.fallback.send(delivery);
+    return this.leastBusy().send(delivery);
+  }
+
+  sendRun(run: OutgoingRun, stop?: AbortSignal): Promise<RunAttempt[]> {
+    if (this.broken || this.closed) return this.inThisThread(run, stop);
+    return this.leastBusy().sendRun(run, stop, () => this.inThisThread(run, stop));
+  }
+
+  /** Requests sent to a thread so far (the rest went to the fallback). */
+  get threadedRequests(): number {
+    return this.threads.reduce((sum, thread) => sum + thread.sent, 0);
+  }
+
+  /** Ends the threads; work still in flight ends with an error outcome. Later work goes to the fallback. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.threads.map((thread) => thread.terminate()));
+  }
+
+  private leastBusy(): SenderThread {
+    let chosen = this.threads[0]!;
+    for (const thread of this.threads) if (thread.inFlight < chosen.inFlight) chosen = thread;
+    return chosen;
+  }
+
+  private inThisThread(run: OutgoingRun, stop: AbortSignal | undefined): Promise<RunAttempt[]> {
+    return attemptInOrder((delivery) => this.options.fallback.send(delivery), run, clockFrom(run.now), () => stop?.aborted === true);
+  }
+}
+
+const failed = (started: number, error: string): DeliveryOutcome => ({ status: null, durationMs: Math.round(performance.now() - started), responseBody: '', error });
+
+/** One worker thread and the requests it has in flight; started on demand, again after it died. */
+class SenderThread {
+  private worker: Worker | undefined;
+  private ready = false;
+  private readonly waiting = new Map<number, Waiting>();
+  private nextId = 0;
+  sent = 0;
+
+  constructor(
+    private readonly options: ThreadedWebhookSenderOptions,
+    private readonly onStartFailed: () => void,
+  ) {}
+
+  get inFlight(): number {
+    return this.waiting.size;
+  }
+
+  send(delivery: OutgoingDelivery): Promise<DeliveryOutcome> {
+    const { attemptDate, ...rest } = delivery;
+    const started = performance.now();
+    return new Promise((resolve) => {
+      this.request((id) => ({ kind: 'send', id, delivery: { ...rest, attemptMs: attemptDate.getTime() } }), {
+        answer: (reply) => resolve('outcome' in reply ? reply.outcome : failed(started, 'the webhook sender thread answered out of turn')),
+        orphaned: (neverStarted, error) => resolve(neverStarted ? this.options.fallback.send(delivery) : failed(started, error)),
+      });
+    });
+  }
+
+  sendRun(run: OutgoingRun, stop: AbortSignal | undefined, inThisThread: () => Promise<RunAttempt[]>): Promise<RunAttempt[]> {
+    const { startBy, now, ...rest } = run;
+    const started = performance.now();
+    return new Promise((resolve) => {
+      let onAbort: (() => void) | undefined;
+      const done = (attempts: RunAttempt[] | Promise<RunAttempt[]>) => {
+        if (onAbort) stop?.removeEventListener('abort', onAbort);
+        resolve(attempts);
+      };
+      const id = this.request((id) => ({ kind: 'run', id, run: { ...rest, startByMs: startBy.getTime(), nowMs: now.getTime() } }), {
+        answer: (reply) => done('attempts' in reply ? reply.attempts.map(({ attemptMs, outcome }) => ({ attemptDate: new Date(attemptMs), outcome })) : []),
+        orphaned: (neverStarted, error) => done(neverStarted ? inThisThread() : [{ attemptDate: now, outcome: failed(started, error) }]),
+      });
+      if (stop) {
+        const worker = this.worker;
+        onAbort = () => worker?.postMessage({ kind: 'stop', id } satisfies Request);
+        if (stop.aborted) onAbort();
+        else stop.addEventListener('abort', onAbort, { once: true });
+      }
+    });
+  }
+
+  async terminate(): Promise<void> {
+    const worker = this.worker;
+    if (worker === undefined) return;
+    this.stopped(worker, 'closed');
+    await worker.terminate();
+  }
+
+  /** Posts the request `make(id)` builds to the thread (started if need be); `waiting` settles it. */
+  private request(make: (id: number) => Request, waiting: Waiting): number {
+    const worker = this.worker ?? this.start();
+    const id = ++this.nextId;
+    if (this.waiting.size === 0) worker.ref();
+    this.waiting.set(id, waiting);
+    this.sent += 1;
+    worker.postMessage(make(id));
+    return id;
+  }
+
+  private start(): Worker {
+    const worker = startWorker(this.options.script, {
+      workerData: this.options.data,
+      resourceLimits: { ...DEFAULT_LIMITS, ...this.options.resourceLimits },
+    });
+    this.worker = worker;
+    this.ready = false;
+    worker.unref();
+    worker.on('message', (message: Reply | typeof READY) => {
+      if (message === READY) {
+        this.ready = true;
+        return;
+      }
+      const waiting = this.waiting.get(message.id);
+      if (waiting === undefined) return;
+      this.waiting.delete(message.id);
+      if (this.waiting.size === 0) worker.unref();
+      waiting.answer(message);
+    });
+    const died = (error: unknown) => {
+      if (this.worker !== worker) return; // closed, or already told
+      this.options.onError?.(error, this.ready ? 'a webhook sender thread died' : 'a webhook sender thread could not start; sending in the main thread instead');
+      this.stopped(worker, 'died');
+    };
+    worker.on('error', died);
+    worker.on('exit', (code) => died(new Error(`the thread exited with code ${code}`)));
+    return worker;
+  }
+
+  /**
+   * Settles what `worker` had in flight. A thread that died before it was ready sent nothing: its
+   * work goes to the fallback, as all later work will. Otherwise each ends with an error outcome.
+   */
+  private stopped(worker: Worker, how: 'died' | 'closed'): void {
+    if (this.worker !== worker) return;
+    this.worker = undefined;
+    const neverStarted = how === 'died' && !this.ready;
+    if (neverStarted) this.onStartFailed();
+    const waiting = [...this.waiting.values()];
+    this.waiting.clear();
+    const error = how === 'closed' ? 'the webhook sender was closed' : 'the webhook sender thread stopped';
+    for (const w of waiting) w.orphaned(neverStarted, error);
+  }
+}
+
+/**
+ * A thread running `script`. A TypeScript entry (the service run from src/ under tsx: tests,
+ * development) is loaded through tsx's API, which a worker thread does not take over from its parent.
+ */
+function startWorker(script: URL, options: WorkerOptions): Worker {
+  if (!script.pathname.endsWith('.ts')) return new Worker(script, options);
+  const tsx = tsxEsmApi();
+  const code = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(script.href)}); })`;
+  return new Worker(code, { ...options, eval: true });
+}
+
+/**
+ * The URL of tsx's ES-module API (its `import` export): import.meta.resolve where there is one;
+ * under tsx's CommonJS output (mocha's) there is none, and require would pick the CommonJS build,
+ * which cannot register tsx in a thread, so the export is read from tsx's package.json.
+ */
+function tsxEsmApi(): string {
+  if (typeof import.meta.resolve === 'function') return import.meta.resolve('tsx/esm/api');
+  const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
+  const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
+  return pathToFileURL(join(dirname(manifest), exports['./esm/api']!.import.default)).href;
+}
