@@ -199,12 +199,19 @@ export interface Backend {
   readonly databaseUrl?: string;
 }
 
-/** SQLite always; PostgreSQL too when BENCH_DATABASE_URL or TEST_DATABASE_URL is set. */
+/**
+ * SQLite always; PostgreSQL too when BENCH_DATABASE_URL or TEST_DATABASE_URL is set.
+ * BENCH_BACKENDS=sqlite or =postgresql keeps one of them (while working on one).
+ */
 export function backendsFromEnv(): Backend[] {
   const backends: Backend[] = [{ name: 'SQLite' }];
   const databaseUrl = process.env['BENCH_DATABASE_URL'] || process.env['TEST_DATABASE_URL'] || '';
   if (databaseUrl !== '') backends.push({ name: 'PostgreSQL', databaseUrl });
-  return backends;
+  const only = (process.env['BENCH_BACKENDS'] ?? '').toLowerCase().split(',').filter((name) => name !== '');
+  if (only.length === 0) return backends;
+  const kept = backends.filter((backend) => only.includes(backend.name.toLowerCase()));
+  if (kept.length === 0) throw new Error(`BENCH_BACKENDS=${only.join(',')}: none of ${backends.map((b) => b.name.toLowerCase()).join(', ')}`);
+  return kept;
 }
 
 export interface PreparedBackend {

@@ -3,11 +3,12 @@
  * The parent (bench/run.ts) chooses the database through the environment: BENCH_SQLITE_PATH for
  * SQLite, or DATABASE_URL + DATABASE_SCHEMA for PostgreSQL. Reports `{ type: 'ready', url, token,
  * accountId }` over IPC; stops on SIGTERM, SIGINT or when the parent goes away. Answers
- * bench/load.ts's memory and allocation-profile requests (see below).
+ * bench/load.ts's memory and allocation-profile requests and bench/webhooks.ts's worker control
+ * (see below).
  */
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
-import { loadConfig, startServer } from '../src/index.js';
+import { loadConfig, startServer, WebhookWorker } from '../src/index.js';
 
 if (!process.send) throw new Error('serve-specbase.ts must be started by bench/run.ts (it reports over IPC)');
 
@@ -60,8 +61,19 @@ async function allocationProfile(action: unknown, file: unknown): Promise<void> 
     process.send?.({ type: 'alloc-profile', file });
   }
 }
+// For bench/webhooks.ts: `{ type: 'worker', action: 'stop' | 'start' }` stops the in-process
+// webhook worker (its lanes end, events stay in the outbox) or starts it again, and is answered
+// with the same message once done.
+async function controlWorker(action: unknown): Promise<void> {
+  const worker = running.container.get(WebhookWorker);
+  if (action === 'stop') await worker.stop();
+  else if (action === 'start') worker.start();
+  else return;
+  process.send?.({ type: 'worker', action });
+}
 process.on('message', (message: unknown) => {
   const m = message as { type?: unknown; action?: unknown; file?: unknown } | null;
+  if (m?.type === 'worker') controlWorker(m.action).catch((error: unknown) => console.error('serve-specbase: worker control failed', error));
   if (m?.type === 'memory') process.send?.({ type: 'memory', usage: process.memoryUsage() });
   if (m?.type === 'alloc-profile') {
     allocationProfile(m.action, m.file).catch((error: unknown) => console.error('serve-specbase: allocation profile failed', error));
