@@ -53,6 +53,9 @@ export class WebhookWorker {
   private lanes = new AbortController();
   /** The passes whose lanes still run, each settled (failures logged). */
   private readonly passes = new Set<Promise<void>>();
+  /** A claim made because a lane gave its webhook back, while it runs; and whether another was asked for meanwhile. */
+  private reclaiming: Promise<void> | undefined;
+  private reclaimAgain = false;
 
   constructor(
     private readonly dispatch: DispatchEvents,
@@ -78,6 +81,7 @@ export class WebhookWorker {
     this.lanes.abort();
     this.signal.notify();
     await this.loop;
+    await this.reclaiming;
     await this.settled();
   }
 
@@ -90,11 +94,16 @@ export class WebhookWorker {
     }
   }
 
-  /** Dispatching (database work) overlaps with the lanes' POSTs (network waits). */
+  /**
+   * Dispatching (database work) overlaps with the lanes' POSTs (network waits). A pass that started
+   * lanes is tracked even when dispatching failed, so `stop()` still waits for its lanes.
+   */
   private async round(options: PassOptions): Promise<number> {
-    const [dispatched, pass] = await Promise.all([this.dispatch.execute(this.options.dispatchBatch), this.deliver.execute(options)]);
-    this.track(pass);
-    return dispatched.events + pass.claimed;
+    const [dispatched, pass] = await Promise.allSettled([this.dispatch.execute(this.options.dispatchBatch), this.deliver.execute(options)]);
+    if (pass.status === 'fulfilled') this.track(pass.value);
+    if (dispatched.status === 'rejected') throw dispatched.reason;
+    if (pass.status === 'rejected') throw pass.reason;
+    return dispatched.value.events + pass.value.claimed;
   }
 
   private track(pass: DeliveryPass): void {
@@ -111,10 +120,35 @@ export class WebhookWorker {
     while (this.passes.size > 0) await Promise.all([...this.passes]);
   }
 
+  /**
+   * A lane gave its webhook back (its turn ended, or every slot is taken): claim again now, not
+   * once the round in progress has dispatched its batch. One such claim at a time; asked for
+   * meanwhile, it runs once more.
+   */
+  private reclaim(options: PassOptions): void {
+    if (!this.running) return;
+    if (this.reclaiming !== undefined) {
+      this.reclaimAgain = true;
+      return;
+    }
+    this.reclaiming = (async () => {
+      do {
+        this.reclaimAgain = false;
+        try {
+          this.track(await this.deliver.execute(options));
+        } catch (error) {
+          // The loop's next round tries again, after its back-off.
+          this.log.error({ err: error }, 'webhook worker round failed');
+          this.signal.notify();
+          return;
+        }
+      } while (this.reclaimAgain && this.running);
+    })().finally(() => (this.reclaiming = undefined));
+  }
+
   private async run(): Promise<void> {
     let failures = 0;
-    // A lane that gave its webhook back (every slot taken) wakes the loop to claim again.
-    const options: PassOptions = { stop: this.lanes.signal, gaveBack: () => this.signal.notify() };
+    const options: PassOptions = { stop: this.lanes.signal, gaveBack: () => this.reclaim(options) };
     while (this.running) {
       try {
         const work = await this.round(options);

@@ -555,10 +555,30 @@ describe('ThreadedWebhookSender: runs, attempted in its thread', function () {
     expect(receiver.received).to.have.length(1);
   });
 
-  it('a thread that dies mid-run answers for the run with an error outcome of its first delivery (retried: at least once)', async () => {
+  it('a thread that dies mid-run keeps the attempts it reported (16 at a time); the first unreported gets an error outcome (retried: at least once), the rest is not sent', async () => {
     const sender = make(new URL('../support/dying-sender.thread.ts', import.meta.url));
-    const attempts = await sender.sendRun({ ...run(['ok', 'die', 'never']), targetUrl: 'http://127.0.0.1:9/' });
-    expect(attempts).to.have.length(1);
-    expect(attempts[0]!.outcome).to.include({ status: null, error: 'the webhook sender thread stopped' });
+    const bodies = [...Array.from({ length: 16 }, (_, i) => `ok${i}`), 'die', 'never'];
+    const attempts = await sender.sendRun({ ...run(bodies), targetUrl: 'http://127.0.0.1:9/' });
+    expect(attempts.map(({ outcome }) => [outcome.status, outcome.responseBody, outcome.error])).to.deep.equal([
+      ...bodies.slice(0, 16).map((body) => [299, body, null]),
+      [null, '', 'the webhook sender thread stopped'],
+    ]);
+    expect((await sender.sendRun({ ...run(['after']), targetUrl: 'http://127.0.0.1:9/' })).map((a) => a.outcome.status), 'a new thread').to.deep.equal([299]);
+  });
+
+  it('one abort listener per signal, however many runs wait on it', async () => {
+    const sender = make();
+    const stop = new AbortController();
+    let warnings = 0;
+    const onWarning = () => (warnings += 1);
+    process.on('warning', onWarning);
+    try {
+      const attempts = await Promise.all(Array.from({ length: 20 }, () => sender.sendRun(run(['a']), stop.signal)));
+      expect(attempts.map((a) => a.length)).to.deep.equal(Array(20).fill(1));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings, 'no MaxListenersExceededWarning').to.equal(0);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });

@@ -269,7 +269,7 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
       for (let i = 0; i < webhookIds.length; i += UNION_CHUNK) {
         rows.push(...(await this.dueUnleased(m, webhookIds.slice(i, i + UNION_CHUNK), at, perWebhook)));
       }
-      const claimed = rows.sort((a, b) => (a.eventId === b.eventId ? compare(a.id, b.id) : compare(a.eventId, b.eventId))).slice(0, limit);
+      const claimed = rows.sort(byEvent).slice(0, limit);
       await this.lease(m, claimed, leaseUntil);
       return claimed.map(deliveryFromRaw);
     });
@@ -278,11 +278,8 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
   claimNext(webhookId: WebhookId, now: Date, leaseUntil: Date, limit: number): Promise<Delivery[]> {
     if (!isUuid(webhookId)) return Promise.resolve([]);
     return this.run(async (m) => {
-      if (this.dialect === 'postgres') {
-        // The lane's recording transaction holds this lock already; alone, it makes claimers of one webhook wait for each other.
-        await m.query(`SELECT id FROM ${tableOf(m, this.s.webhooks)} WHERE id = $1 FOR UPDATE`, [webhookId]);
-      }
-      const claimed = await this.dueUnleased(m, [webhookId], now.toISOString(), limit);
+      // Sorted here: the outer SELECT of the UNION keeps no order of its own.
+      const claimed = (await this.dueUnleased(m, [webhookId], now.toISOString(), limit)).sort(byEvent);
       await this.lease(m, claimed, leaseUntil);
       return claimed.map(deliveryFromRaw);
     });
@@ -340,6 +337,9 @@ function deliveryFromRaw(row: RawDelivery): Delivery {
     creationDate: dateOf(row.creationDate),
   });
 }
+
+/** Event order: by event id, then delivery id (both UUIDv7). */
+const byEvent = (a: RawDelivery, b: RawDelivery): number => (a.eventId === b.eventId ? compare(a.id, b.id) : compare(a.eventId, b.eventId));
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -21,38 +21,62 @@ type Request =
 
 /** Dates cross as epoch milliseconds. */
 type WireDelivery = Omit<OutgoingDelivery, 'attemptDate'> & { readonly attemptMs: number };
-type WireRun = Omit<OutgoingRun, 'startBy' | 'now'> & { readonly startByMs: number; readonly nowMs: number };
+/** A run's clock crosses as its offset from the wall clock (Date.now() is the same in every thread). */
+type WireRun = Omit<OutgoingRun, 'startBy' | 'now'> & { readonly startByMs: number; readonly offsetMs: number };
 interface WireAttempt {
   readonly attemptMs: number;
   readonly outcome: DeliveryOutcome;
 }
 
-/** What comes back: an attempt's outcome, or a run's attempts. */
-type Reply = { readonly id: number; readonly outcome: DeliveryOutcome } | { readonly id: number; readonly attempts: readonly WireAttempt[] };
+/**
+ * What comes back: an attempt's outcome; for a run, its attempts in batches of up to
+ * REPORT_EVERY as they end, the last batch with `done` (a thread that dies loses the report of at
+ * most that many: sent again, at least once).
+ */
+type Reply =
+  | { readonly id: number; readonly outcome: DeliveryOutcome }
+  | { readonly id: number; readonly attempts: readonly WireAttempt[]; readonly done: boolean };
+
+/** A run's attempts are reported this many at a time: one message per attempt costs both threads. */
+const REPORT_EVERY = 16;
 
 /** The first message of a thread: it listens for requests from now on. */
 const READY = 'ready';
 
 /**
- * The thread's side: answers each attempt with the outcome of `sender.send`, and each run with its
- * attempts (`attemptInOrder`, dated from the run's `now` by the time elapsed; a `stop` ends it
- * after the attempt in flight). Called by the thread's entry module (src/main/webhook-sender.thread.ts) with its
- * `parentPort`.
+ * The thread's side: answers each attempt with the outcome of `sender.send`; for each run, makes
+ * its attempts (`attemptInOrder`, by the run's clock), reports each as it ends and then the run's
+ * end; a `stop` ends a run after the attempt in flight. Called by the thread's entry module
+ * (src/main/webhook-sender.thread.ts) with its `parentPort`.
  */
 export function serveSendRequests(port: MessagePort, sender: WebhookSender): void {
+  const running = new Set<number>();
   const stopped = new Set<number>();
   port.on('message', (request: Request) => {
+    const { id } = request;
     if (request.kind === 'stop') {
-      stopped.add(request.id);
+      if (running.has(id)) stopped.add(id);
     } else if (request.kind === 'send') {
       const { attemptMs, ...delivery } = request.delivery;
-      void sender.send({ ...delivery, attemptDate: new Date(attemptMs) }).then((outcome) => port.postMessage({ id: request.id, outcome } satisfies Reply));
+      void sender.send({ ...delivery, attemptDate: new Date(attemptMs) }).then((outcome) => port.postMessage({ id, outcome } satisfies Reply));
     } else {
-      const { startByMs, nowMs, ...run } = request.run;
-      const now = new Date(nowMs);
-      void attemptInOrder((delivery) => sender.send(delivery), { ...run, startBy: new Date(startByMs), now }, clockFrom(now), () => stopped.has(request.id)).then((attempts) => {
-        stopped.delete(request.id);
-        port.postMessage({ id: request.id, attempts: attempts.map(({ attemptDate, outcome }) => ({ attemptMs: attemptDate.getTime(), outcome })) } satisfies Reply);
+      const { startByMs, offsetMs, ...run } = request.run;
+      const now = () => new Date(Date.now() + offsetMs);
+      let batch: WireAttempt[] = [];
+      const send = async (delivery: OutgoingDelivery): Promise<DeliveryOutcome> => {
+        const outcome = await sender.send(delivery);
+        batch.push({ attemptMs: delivery.attemptDate.getTime(), outcome });
+        if (batch.length >= REPORT_EVERY) {
+          port.postMessage({ id, attempts: batch, done: false } satisfies Reply);
+          batch = [];
+        }
+        return outcome;
+      };
+      running.add(id);
+      void attemptInOrder(send, { ...run, startBy: new Date(startByMs), now: now() }, now, () => stopped.has(id)).then(() => {
+        running.delete(id);
+        stopped.delete(id);
+        port.postMessage({ id, attempts: batch, done: true } satisfies Reply);
       });
     }
   });
@@ -74,14 +98,17 @@ export interface ThreadedWebhookSenderOptions {
 }
 
 /**
- * A thread holds a run (bodies of up to 128 deliveries) and 1 KiB per response: 16 MB old and
- * 2 MB young generation do, and cost about 7 MB resident (87 MB with 32 / 8 in the same test).
+ * A thread holds the runs of every lane it serves (up to 256 lanes x 128 bodies: some 20 MB at
+ * 600 B a body) and 1 KiB per response: 64 MB old generation leave room; a 2 MB young generation
+ * keeps the resident cost of a thread at about 7 MB (measured; 8 MB young: about 15 MB).
  */
-const DEFAULT_LIMITS = { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 };
+const DEFAULT_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 2 };
 
 /** A request in flight in a thread, and how to settle it: with the reply, or when the thread is gone. */
 interface Waiting {
-  /** Settles with the thread's reply. */
+  /** A run's attempts, reported as they ended. */
+  readonly attempted?: (attempts: readonly WireAttempt[]) => void;
+  /** Settles with the thread's (last) reply. */
   readonly answer: (reply: Reply) => void;
   /** Settles without the thread: in this thread if it never started, else with `error` as the outcome. */
   readonly orphaned: (neverStarted: boolean, error: string) => void;
@@ -96,9 +123,10 @@ interface Waiting {
  *
  * Failures stay outcomes, as the port wants: a thread that cannot start hands its work to
  * `fallback` (none of it had gone out) and all later work too; a thread that dies after it started
- * answers an attempt in flight, or the first delivery of a run in flight, with an error outcome
- * (it may or may not have reached the receiver: retried, at least once; the rest of the run is
- * released) and is started again for the next request.
+ * answers the attempt it had in flight with an error outcome (it may or may not have reached the
+ * receiver: retried, at least once); of a run, the attempts it reported stand (it reports them 16
+ * at a time), the first unreported one gets that error outcome and the rest is released (sent
+ * again: at least once). It is started again for the next request.
  */
 export class ThreadedWebhookSender implements WebhookSender {
   private readonly threads: SenderThread[];
@@ -142,6 +170,29 @@ export class ThreadedWebhookSender implements WebhookSender {
   }
 }
 
+const abortHandlers = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Calls `handler` when `signal` aborts (at once if it has) and returns how to stop waiting: one
+ * listener per signal, however many runs (up to a lane each) wait on it.
+ */
+function whenAborted(signal: AbortSignal, handler: () => void): () => void {
+  if (signal.aborted) {
+    handler();
+    return () => undefined;
+  }
+  let handlers = abortHandlers.get(signal);
+  if (handlers === undefined) {
+    const set = new Set<() => void>();
+    handlers = set;
+    abortHandlers.set(signal, set);
+    signal.addEventListener('abort', () => set.forEach((h) => h()), { once: true });
+  }
+  handlers.add(handler);
+  const set = handlers;
+  return () => void set.delete(handler);
+}
+
 const failed = (started: number, error: string): DeliveryOutcome => ({ status: null, durationMs: Math.round(performance.now() - started), responseBody: '', error });
 
 /** One worker thread and the requests it has in flight; started on demand, again after it died. */
@@ -174,22 +225,30 @@ class SenderThread {
 
   sendRun(run: OutgoingRun, stop: AbortSignal | undefined, inThisThread: () => Promise<RunAttempt[]>): Promise<RunAttempt[]> {
     const { startBy, now, ...rest } = run;
+    const offsetMs = now.getTime() - Date.now();
     const started = performance.now();
+    const attempts: RunAttempt[] = [];
     return new Promise((resolve) => {
-      let onAbort: (() => void) | undefined;
-      const done = (attempts: RunAttempt[] | Promise<RunAttempt[]>) => {
-        if (onAbort) stop?.removeEventListener('abort', onAbort);
-        resolve(attempts);
+      let unsubscribe = (): void => undefined;
+      const done = (result: RunAttempt[] | Promise<RunAttempt[]>) => {
+        unsubscribe();
+        resolve(result);
       };
-      const id = this.request((id) => ({ kind: 'run', id, run: { ...rest, startByMs: startBy.getTime(), nowMs: now.getTime() } }), {
-        answer: (reply) => done('attempts' in reply ? reply.attempts.map(({ attemptMs, outcome }) => ({ attemptDate: new Date(attemptMs), outcome })) : []),
-        orphaned: (neverStarted, error) => done(neverStarted ? inThisThread() : [{ attemptDate: now, outcome: failed(started, error) }]),
+      const id = this.request((id) => ({ kind: 'run', id, run: { ...rest, startByMs: startBy.getTime(), offsetMs } }), {
+        attempted: (reported) => reported.forEach(({ attemptMs, outcome }) => attempts.push({ attemptDate: new Date(attemptMs), outcome })),
+        answer: () => done(attempts),
+        orphaned: (neverStarted, error) => {
+          if (neverStarted) return done(inThisThread());
+          // Attempts not yet reported are sent again (at least once). The thread may have had one
+          // in flight, which may or may not have reached the receiver: the first not reported ends
+          // with an error outcome (retried, with its back-off); the rest is released.
+          if (attempts.length < run.deliveries.length) attempts.push({ attemptDate: new Date(Date.now() + offsetMs), outcome: failed(started, error) });
+          done(attempts);
+        },
       });
       if (stop) {
         const worker = this.worker;
-        onAbort = () => worker?.postMessage({ kind: 'stop', id } satisfies Request);
-        if (stop.aborted) onAbort();
-        else stop.addEventListener('abort', onAbort, { once: true });
+        unsubscribe = whenAborted(stop, () => worker?.postMessage({ kind: 'stop', id } satisfies Request));
       }
     });
   }
@@ -227,6 +286,8 @@ class SenderThread {
       }
       const waiting = this.waiting.get(message.id);
       if (waiting === undefined) return;
+      if ('attempts' in message) waiting.attempted?.(message.attempts);
+      if ('attempts' in message && !message.done) return;
       this.waiting.delete(message.id);
       if (this.waiting.size === 0) worker.unref();
       waiting.answer(message);

@@ -37,8 +37,9 @@ export interface DeliveryRepository {
    * Leases until `leaseUntil` the next up to `limit` due pending deliveries of one webhook, in event
    * order, for the lane that holds it: call it in the transaction that records the lane's last run,
    * after those leases were ended or released, so the webhook stays leased from one run to the next.
-   * Nothing when another claimer holds a lease of the webhook. On PostgreSQL the webhook's row is
-   * locked until the transaction ends. Inside `UnitOfWork.run` only.
+   * Nothing when another claimer holds a lease of the webhook. Call it holding the webhook's lock
+   * (`WebhookRepository.getForUpdate` in the same transaction, as the recording does), so that
+   * claimers of one webhook take turns. Inside `UnitOfWork.run` only.
    */
   claimNext(webhookId: WebhookId, now: Date, leaseUntil: Date, limit: number): Promise<Delivery[]>;
 }

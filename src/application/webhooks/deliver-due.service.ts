@@ -52,6 +52,8 @@ type Step =
 
 /** A lane's run, to be recorded: what it attempted or abandoned, in order, and what it left unsent. */
 interface RunResult {
+  /** Until when the run's deliveries were leased. */
+  readonly leaseUntil: Date;
   readonly accountId: number;
   readonly webhookId: string;
   readonly steps: readonly Step[];
@@ -102,16 +104,35 @@ export class DeliverDue {
     if (free <= 0 || options.stop?.aborted) return { claimed: 0, done: Promise.resolve(0) };
     const now = this.clock.now();
     const leaseUntil = new Date(now.getTime() + this.settings.leaseMs);
-    // At most `free` deliveries in all, so at most `free` webhooks; a lane's later runs are full ones.
-    const claimed = await this.uow.run(async (tx) => ok(await tx.deliveries.claimDue(now, leaseUntil, free, this.perRun)));
+    // The free slots are held while claiming, so passes claiming side by side never exceed them.
+    this.lanes += free;
     const runs = new Map<string, Delivery[]>();
-    for (const delivery of claimed.ok ? claimed.value : []) {
-      const run = runs.get(delivery.webhookId);
-      if (run) run.push(delivery);
-      else runs.set(delivery.webhookId, [delivery]);
+    let claimed: Result<Delivery[], never>;
+    try {
+      // At most `free` deliveries in all, so at most `free` webhooks; a lane's later runs are full ones.
+      claimed = await this.uow.run(async (tx) => ok(await tx.deliveries.claimDue(now, leaseUntil, free, this.perRun)));
+      for (const delivery of claimed.ok ? claimed.value : []) {
+        const run = runs.get(delivery.webhookId);
+        if (run) run.push(delivery);
+        else runs.set(delivery.webhookId, [delivery]);
+      }
+    } finally {
+      this.lanes -= free - runs.size;
     }
-    this.lanes += runs.size;
-    const lanes = [...runs.values()].map((run) => this.lane(run, leaseUntil, options).finally(() => (this.lanes -= 1)));
+    const lanes = [...runs.values()].map((run) =>
+      this.lane(run, leaseUntil, options).then(
+        ({ handled, gaveBack }) => {
+          // Its slot free first: a claim made when told finds room.
+          this.lanes -= 1;
+          if (gaveBack) options.gaveBack?.();
+          return handled;
+        },
+        (error: unknown) => {
+          this.lanes -= 1;
+          throw error;
+        },
+      ),
+    );
     return { claimed: claimed.ok ? claimed.value.length : 0, done: settle(lanes) };
   }
 
@@ -119,13 +140,17 @@ export class DeliverDue {
     return this.settings.perRun ?? 1;
   }
 
-  /** One webhook's lane: run after run until nothing is due, it is stopped, or it gives the webhook back. */
-  private async lane(first: readonly Delivery[], firstLease: Date, options: PassOptions): Promise<number> {
+  /**
+   * One webhook's lane: run after run until nothing is due, it is stopped, or it gives the webhook
+   * back (then `gaveBack`: work may be left).
+   */
+  private async lane(first: readonly Delivery[], firstLease: Date, options: PassOptions): Promise<{ handled: number; gaveBack: boolean }> {
     const head = first[0]!.snapshot();
     // A plain read: the attempts are recorded, and the webhook re-read under lock, afterwards.
     let next: NextRun | undefined = { run: first, leaseUntil: firstLease, target: await this.webhooks.get(head.accountId, head.webhookId) };
     let handled = 0;
     let runs = 0;
+    let gaveBack = false;
     while (next !== undefined && next.run.length > 0) {
       const result = await this.send(next, options.stop);
       handled += result.steps.length;
@@ -133,9 +158,10 @@ export class DeliverDue {
       const stopped = options.stop?.aborted === true;
       const giveBack = this.lanes >= this.settings.lanes || runs >= (this.settings.runsPerLane ?? Infinity);
       next = await this.record(result, !stopped && !giveBack);
-      if (giveBack && !stopped) options.gaveBack?.();
+      // Given back, or no next run claimed (the lease ran out, the recording failed): work may be left.
+      gaveBack = !stopped && (giveBack || next === undefined);
     }
-    return handled;
+    return { handled, gaveBack };
   }
 
   /**
@@ -146,7 +172,7 @@ export class DeliverDue {
   private async send({ run, leaseUntil, target }: NextRun, stop: AbortSignal | undefined): Promise<RunResult> {
     const head = run[0]!.snapshot();
     const steps: Step[] = [];
-    const result = (): RunResult => ({ accountId: head.accountId, webhookId: head.webhookId, steps, unsent: run.slice(steps.length).map((d) => d.id) });
+    const result = (): RunResult => ({ leaseUntil, accountId: head.accountId, webhookId: head.webhookId, steps, unsent: run.slice(steps.length).map((d) => d.id) });
     if (stop?.aborted) return result();
     if (!target || !target.active) {
       for (const delivery of run) {
@@ -213,7 +239,9 @@ export class DeliverDue {
       await tx.deliveries.saveAll(changed);
       await tx.deliveries.release(result.unsent);
       if (webhook && responded) await tx.webhooks.save(webhook);
-      if (!claimMore || !webhook) return ok({ kinds, next: undefined });
+      // A run recorded after its lease ran out may have been claimed again elsewhere meanwhile: the
+      // lane ends there rather than claim on (the claims that follow sort it out).
+      if (!claimMore || !webhook || now.getTime() >= result.leaseUntil.getTime()) return ok({ kinds, next: undefined });
       const leaseUntil = new Date(now.getTime() + this.settings.leaseMs);
       const run = await tx.deliveries.claimNext(result.webhookId, now, leaseUntil, this.perRun);
       return ok({ kinds, next: { run, leaseUntil, target: webhook } });

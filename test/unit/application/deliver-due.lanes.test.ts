@@ -232,6 +232,30 @@ describe('DeliverDue sends each webhook its deliveries in a lane', () => {
     expect(gaveBack).to.equal(6);
   });
 
+  it('tells of a give-back once its lane slot is free, so the claim made then finds room', async () => {
+    const s = await setup(2);
+    for (let i = 0; i < 2; i++) await s.event();
+    const worker = s.worker(new LaneSender(s.clock), { ...SETTINGS, lanes: 1, perRun: 1 });
+    const claims: number[] = [];
+    const passes: Promise<number>[] = [];
+    // As the worker does: told, it claims again at once.
+    const options: PassOptions = {
+      gaveBack: () => {
+        passes.push(
+          worker.execute(options).then(({ claimed, done }) => {
+            claims.push(claimed);
+            return done;
+          }),
+        );
+      },
+    };
+    expect(await pass(worker, options)).to.equal(1);
+    await passes[0];
+    expect(claims[0], "the claim made when told: webhook 2's first delivery").to.equal(1);
+    while (passes.length > 0) await passes.shift();
+    expect(claims.reduce((a, b) => a + b), 'all four, one run at a time').to.equal(3);
+  });
+
   it('gives its webhook back after runsPerLane runs, so another worker takes its turn', async () => {
     const s = await setup(1);
     const events: string[] = [];
