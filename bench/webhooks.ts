@@ -28,8 +28,8 @@
  *    after the last create returned. Baseline: signed POSTs with the concurrency the worker really
  *    has here: one POST in flight per webhook (its lane), so 10; a loop with 128 in flight is
  *    reported too. A baseline run sends as many POSTs as a Specbase run delivers, but at least
- *    5,000. One warm-up of BENCH_WEBHOOK_WARMUP (default 50) events and of the baseline (2,000
- *    POSTs), then BENCH_WEBHOOK_RUNS (default 3) interleaved runs; figures are medians. N is the
+ *    5,000. One warm-up of BENCH_WEBHOOK_WARMUP (default 200) events (2,000 deliveries) and of the
+ *    baseline (2,000 POSTs), then BENCH_WEBHOOK_RUNS (default 3) interleaved runs; figures are medians. N is the
  *    issue's 1,000 when a run takes at most BENCH_WEBHOOK_RUN_BUDGET_S (default 10 s) at the
  *    warm-up's rate, else as many as fit (in 50s, at least 50), so the whole benchmark stays
  *    around a minute per backend; the report says so. BENCH_WEBHOOK_EVENTS=N fixes N.
@@ -83,7 +83,8 @@ const FULL_EVENTS = 1_000;
 const FIXED_EVENTS = process.env['BENCH_WEBHOOK_EVENTS'] ? positiveIntegerFromEnv('BENCH_WEBHOOK_EVENTS', FULL_EVENTS) : undefined;
 const RUN_BUDGET_S = positiveIntegerFromEnv('BENCH_WEBHOOK_RUN_BUDGET_S', 10);
 const MIN_EVENTS = 50;
-const WARMUP_EVENTS = positiveIntegerFromEnv('BENCH_WEBHOOK_WARMUP', 50);
+/** As many deliveries as the baseline's warm-up POSTs: both sides warm up alike. */
+const WARMUP_EVENTS = positiveIntegerFromEnv('BENCH_WEBHOOK_WARMUP', 200);
 const RUNS = positiveIntegerFromEnv('BENCH_WEBHOOK_RUNS', 3);
 const CREATE_CONCURRENCY = 8;
 /** POSTs per baseline run: as many as the Specbase run delivers, but at least this (short runs are noisy). */
