@@ -296,6 +296,15 @@ interface ThroughputRun {
   readonly deliveredDuringCreates: number;
 }
 
+/** Fails unless each of the WEBHOOKS webhooks got at least `events` deliveries since the receiver's reset. */
+async function expectEachWebhookGot(receiver: Receiver, events: number): Promise<void> {
+  const counted = await receiver.count();
+  for (let n = 1; n <= WEBHOOKS; n++) {
+    const got = counted.paths[`/h/${n}`] ?? 0;
+    if (got < events) throw new Error(`webhook ${n} received ${got} deliveries, expected ${events}`);
+  }
+}
+
 /** Creates `events` APIs and waits until the receiver has every one of their deliveries. */
 async function specbaseRun(server: Server, receiver: Receiver, events: number): Promise<ThroughputRun> {
   const expect = events * WEBHOOKS;
@@ -305,11 +314,7 @@ async function specbaseRun(server: Server, receiver: Receiver, events: number): 
   const created = Date.now();
   const atCreated = await receiver.count();
   const last = await reached;
-  const counted = await receiver.count();
-  for (let n = 1; n <= WEBHOOKS; n++) {
-    const got = counted.paths[`/h/${n}`] ?? 0;
-    if (got < events) throw new Error(`webhook ${n} received ${got} deliveries, expected ${events}`);
-  }
+  await expectEachWebhookGot(receiver, events);
   const totalMs = last.at - start;
   const afterMs = last.at - created;
   const deliveredDuringCreates = Math.min(atCreated.count, expect);
@@ -342,11 +347,7 @@ async function fanOutRun(server: Server, receiver: Receiver, events: number): Pr
   const start = Date.now();
   await webhookWorker(server, 'start');
   const last = await reached;
-  const counted = await receiver.count();
-  for (let n = 1; n <= WEBHOOKS; n++) {
-    const got = counted.paths[`/h/${n}`] ?? 0;
-    if (got < events) throw new Error(`webhook ${n} received ${got} deliveries, expected ${events}`);
-  }
+  await expectEachWebhookGot(receiver, events);
   await sleep(SETTLE_MS);
   return (expect / (last.at - start)) * 1000;
 }

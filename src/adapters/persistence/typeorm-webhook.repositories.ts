@@ -248,12 +248,11 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
       const at = now.toISOString();
       const d = tableOf(m, this.s.deliveries);
       const w = tableOf(m, this.s.webhooks);
-      const leased = (webhook: string): string => `NOT EXISTS (SELECT 1 FROM ${d} l WHERE l.webhook_id = ${webhook} AND l.state = 'pending' AND l.lease_until > ?)`;
       const candidates = await m.query<{ id: string }[]>(
         forDialect(
           this.dialect,
           `SELECT q.id FROM (SELECT w.id AS id, (SELECT e.event_id FROM ${d} e WHERE e.webhook_id = w.id AND e.state = 'pending' AND e.next_attempt_date <= ? ORDER BY e.event_id, e.id LIMIT 1) AS first FROM ${w} w) q ` +
-            `WHERE q.first IS NOT NULL AND ${leased('q.id')} ORDER BY q.first, q.id LIMIT ?`,
+            `WHERE q.first IS NOT NULL AND ${nothingLeased(d, 'q.id')} ORDER BY q.first, q.id LIMIT ?`,
         ),
         [at, at, limit],
       );
@@ -291,7 +290,7 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
     // The lease check names the webhook by parameter, not by e.webhook_id, so it runs once, not per row.
     const one = (n: number) =>
       `SELECT * FROM (SELECT ${DELIVERY_COLUMNS} FROM ${d} e WHERE e.webhook_id = ? AND e.state = 'pending' AND e.next_attempt_date <= ? ` +
-      `AND NOT EXISTS (SELECT 1 FROM ${d} l WHERE l.webhook_id = ? AND l.state = 'pending' AND l.lease_until > ?) ORDER BY e.event_id, e.id LIMIT ?) q${n}`;
+      `AND ${nothingLeased(d, '?')} ORDER BY e.event_id, e.id LIMIT ?) q${n}`;
     const sql = webhookIds.map((_, n) => one(n)).join(' UNION ALL ');
     return m.query<RawDelivery[]>(forDialect(this.dialect, sql), webhookIds.flatMap((id) => [id, at, id, at, perWebhook]));
   }
@@ -337,6 +336,10 @@ function deliveryFromRaw(row: RawDelivery): Delivery {
     creationDate: dateOf(row.creationDate),
   });
 }
+
+/** The webhook `webhook` (a column or a placeholder) has no pending delivery leased after the next parameter. */
+const nothingLeased = (deliveries: string, webhook: string): string =>
+  `NOT EXISTS (SELECT 1 FROM ${deliveries} l WHERE l.webhook_id = ${webhook} AND l.state = 'pending' AND l.lease_until > ?)`;
 
 /** Event order: by event id, then delivery id (both UUIDv7). */
 const byEvent = (a: RawDelivery, b: RawDelivery): number => (a.eventId === b.eventId ? compare(a.id, b.id) : compare(a.eventId, b.eventId));

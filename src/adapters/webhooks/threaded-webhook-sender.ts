@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { Worker, type MessagePort, type WorkerOptions } from 'node:worker_threads';
-import { attemptInOrder, clockFrom, type DeliveryOutcome, type OutgoingDelivery, type OutgoingRun, type RunAttempt, type WebhookSender } from '../../application/ports/webhook-sender.port.js';
+import { attemptInOrder, type DeliveryOutcome, type OutgoingDelivery, type OutgoingRun, type RunAttempt, type WebhookSender } from '../../application/ports/webhook-sender.port.js';
 
 /** What a sender thread is started with (its `workerData`): enough to build its HttpWebhookSender. */
 export interface SenderThreadData {
@@ -61,7 +61,7 @@ export function serveSendRequests(port: MessagePort, sender: WebhookSender): voi
       void sender.send({ ...delivery, attemptDate: new Date(attemptMs) }).then((outcome) => port.postMessage({ id, outcome } satisfies Reply));
     } else {
       const { startByMs, offsetMs, ...run } = request.run;
-      const now = () => new Date(Date.now() + offsetMs);
+      const now = offsetClock(offsetMs);
       let batch: WireAttempt[] = [];
       const send = async (delivery: OutgoingDelivery): Promise<DeliveryOutcome> => {
         const outcome = await sender.send(delivery);
@@ -166,8 +166,13 @@ export class ThreadedWebhookSender implements WebhookSender {
   }
 
   private inThisThread(run: OutgoingRun, stop: AbortSignal | undefined): Promise<RunAttempt[]> {
-    return attemptInOrder((delivery) => this.options.fallback.send(delivery), run, clockFrom(run.now), () => stop?.aborted === true);
+    return attemptInOrder((delivery) => this.options.fallback.send(delivery), run, offsetClock(run.now.getTime() - Date.now()), () => stop?.aborted === true);
   }
+}
+
+/** The run's clock (its `now` when handed over, running on with the wall clock), `offsetMs` from Date.now(). */
+function offsetClock(offsetMs: number): () => Date {
+  return () => new Date(Date.now() + offsetMs);
 }
 
 const abortHandlers = new WeakMap<AbortSignal, Set<() => void>>();
@@ -181,16 +186,13 @@ function whenAborted(signal: AbortSignal, handler: () => void): () => void {
     handler();
     return () => undefined;
   }
-  let handlers = abortHandlers.get(signal);
-  if (handlers === undefined) {
-    const set = new Set<() => void>();
-    handlers = set;
-    abortHandlers.set(signal, set);
-    signal.addEventListener('abort', () => set.forEach((h) => h()), { once: true });
+  const handlers = abortHandlers.get(signal) ?? new Set<() => void>();
+  if (!abortHandlers.has(signal)) {
+    abortHandlers.set(signal, handlers);
+    signal.addEventListener('abort', () => handlers.forEach((h) => h()), { once: true });
   }
   handlers.add(handler);
-  const set = handlers;
-  return () => void set.delete(handler);
+  return () => void handlers.delete(handler);
 }
 
 const failed = (started: number, error: string): DeliveryOutcome => ({ status: null, durationMs: Math.round(performance.now() - started), responseBody: '', error });

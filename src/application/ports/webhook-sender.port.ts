@@ -91,9 +91,3 @@ export interface WebhookTargetPolicy {
   refusal(targetUrl: string): Promise<string | null>;
 }
 export const WebhookTargetPolicy = token<WebhookTargetPolicy>('WebhookTargetPolicy');
-
-/** A clock that starts at `now` and runs on with the wall clock: the caller's time, elsewhere. */
-export function clockFrom(now: Date): () => Date {
-  const offset = now.getTime() - Date.now();
-  return () => new Date(Date.now() + offset);
-}

@@ -174,11 +174,13 @@ export class DeliverDue {
     const steps: Step[] = [];
     const result = (): RunResult => ({ leaseUntil, accountId: head.accountId, webhookId: head.webhookId, steps, unsent: run.slice(steps.length).map((d) => d.id) });
     if (stop?.aborted) return result();
+    // No attempt starts that could outlast the lease.
+    const startBy = new Date(leaseUntil.getTime() - this.settings.attemptTimeoutMs);
     if (!target || !target.active) {
       for (const delivery of run) {
         if (delivery.snapshot().event === 'ping' && target) {
           const attemptDate = this.clock.now();
-          if (attemptDate.getTime() + this.settings.attemptTimeoutMs > leaseUntil.getTime()) break;
+          if (attemptDate > startBy) break;
           const outcome = await this.sender.send({ targetUrl: target.targetUrl, secret: target.secret, eventId: delivery.eventId, body: delivery.payload, attemptDate });
           steps.push({ kind: 'attempted', delivery, outcome, attemptDate });
         } else {
@@ -191,7 +193,7 @@ export class DeliverDue {
       targetUrl: target.targetUrl,
       secret: target.secret,
       deliveries: run.map((delivery) => ({ eventId: delivery.eventId, body: delivery.payload, lastAttempt: delivery.snapshot().attempts.length + 1 >= this.settings.retry.maxAttempts })),
-      startBy: new Date(leaseUntil.getTime() - this.settings.attemptTimeoutMs),
+      startBy,
       now: this.clock.now(),
     };
     const attempts = this.sender.sendRun
