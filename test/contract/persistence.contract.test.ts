@@ -263,7 +263,7 @@ forEachImplementation('persistence contract', (make) => {
       definitions: { A: { type: 'object' }, B: { $ref: '#/definitions/A' } },
       securityDefinitions: { key: { type: 'apiKey', in: 'header', name: 'X-Key' } },
     };
-    const spec: StoredSpec = { format: 'yaml', source: 'swagger: "2.0"\n# as uploaded, comments and all\n', documentJson: JSON.stringify(document) };
+    const spec: StoredSpec = { syntax: 'yaml', source: 'swagger: "2.0"\n# as uploaded, comments and all\n', documentJson: JSON.stringify(document) };
 
     it('keeps the text as uploaded and the canonical JSON; nothing for an API without a spec', async () => {
       const a = await seedUser(f);
@@ -308,7 +308,7 @@ forEachImplementation('persistence contract', (make) => {
   });
 
   describe('ReleaseRepository', () => {
-    const snapshot = (n: number): StoredSpec => ({ format: 'json', source: `{"swagger":"2.0","n":${n}}`, documentJson: `{"swagger":"2.0","n":${n}}` });
+    const snapshot = (n: number): StoredSpec => ({ syntax: 'json', source: `{"swagger":"2.0","n":${n}}`, documentJson: `{"swagger":"2.0","n":${n}}` });
     function aRelease(api: Api, version: string, at = T0) {
       const result = Release.release({ id: uuid(), api: api.asReleased(), version, actor: { id: 1, nickname: 'ada' } }, at);
       if (!result.ok) throw new Error('invalid release');

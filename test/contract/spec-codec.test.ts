@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { SwaggerSpecCodec } from '../../src/adapters/swagger/swagger-spec-codec.js';
 import { deriveResources } from '../../src/domain/spec/derived-resources.js';
-import { FIXTURES, swaggerFixture } from '../support/fixtures.js';
+import { expectedCounts, FIXTURES, OPENAPI_FIXTURES, packageFixture, swaggerFixture } from '../support/fixtures.js';
+import { countsOf } from '../../src/domain/spec/derived-resources.js';
 
 const codec = new SwaggerSpecCodec();
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -29,9 +30,10 @@ describe('SpecCodec: SwaggerSpecCodec', function () {
         const result = await codec.parse(fixture.bytes);
         if (!result.ok) throw new Error(JSON.stringify(result.error));
         const text = fixture.bytes.toString('utf8');
-        expect(result.value.format).to.equal(fixture.format);
+        expect(result.value.syntax).to.equal(fixture.syntax);
+        expect(result.value.format).to.equal('swagger-2.0');
         expect(result.value.source).to.equal(text);
-        const independent: unknown = fixture.format === 'json' ? JSON.parse(text) : parseYaml(text);
+        const independent: unknown = fixture.syntax === 'json' ? JSON.parse(text) : parseYaml(text);
         expect(result.value.document).to.deep.equal(independent);
         expect(JSON.parse(result.value.documentJson)).to.deep.equal(independent);
       });
@@ -52,7 +54,7 @@ describe('SpecCodec: SwaggerSpecCodec', function () {
     it('reads JSON-looking YAML (flow style) as YAML when it is not strict JSON', async () => {
       const result = await codec.parse(utf8("{swagger: '2.0', info: {title: T, version: '1'}, paths: {}}"));
       expect(result.ok && result.value.document['swagger']).to.equal('2.0');
-      expect(result.ok && result.value.format, 'stored as YAML, so a JSON export is real JSON').to.equal('yaml');
+      expect(result.ok && result.value.syntax, 'stored as YAML, so a JSON export is real JSON').to.equal('yaml');
     });
   });
 
@@ -117,7 +119,6 @@ describe('SpecCodec: SwaggerSpecCodec', function () {
       expect(await parseError('swagger: "2.0"\nswagger: "2.0"\n')).to.deep.include({ kind: 'Unparseable', line: 2, column: 1 });
     });
     for (const [label, text, path] of [
-      ['an OpenAPI 3 document', 'openapi: 3.0.3\ninfo: {title: T, version: "1"}\npaths: {}\n', 'swagger'],
       ['swagger: 2.0 as a number', 'swagger: 2.0\ninfo: {title: T, version: "1"}\npaths: {}\n', 'swagger'],
       ['a list', '- swagger: "2.0"\n', '(document)'],
       ['a plain string', 'hello', '(document)'],
@@ -141,6 +142,135 @@ describe('SpecCodec: SwaggerSpecCodec', function () {
       expect(error.kind === 'InvalidSpec' && error.errors.map((e) => e.message)).to.deep.include("must have required property 'info': info");
       const duplicate = await parseError(minimal().replace('paths: {}', 'paths:\n  /a: {get: {operationId: x, responses: {200: {description: ok}}}}\n  /b: {get: {operationId: x, responses: {200: {description: ok}}}}'));
       expect(duplicate.kind === 'InvalidSpec' && duplicate.errors[0]!.message).to.include("Duplicate operation id 'x'");
+    });
+  });
+
+  describe('OpenAPI 3.0 and 3.1', () => {
+    const minimal3 = (version: string, body = '') => `openapi: ${version}\ninfo: {title: T, version: "1"}\npaths: {}\n${body}`;
+
+    for (const path of OPENAPI_FIXTURES) {
+      it(`reads and validates ${path.split('/').slice(-3).join('/')} as its own version, keeping the text and the document as written`, async function () {
+        this.timeout(60_000);
+        const fixture = packageFixture(path);
+        const result = await codec.parse(fixture.bytes);
+        if (!result.ok) throw new Error(JSON.stringify(result.error).slice(0, 2000));
+        const text = fixture.bytes.toString('utf8');
+        const independent = (fixture.syntax === 'json' ? JSON.parse(text) : parseYaml(text)) as Record<string, unknown>;
+        expect(result.value.format).to.equal((independent['openapi'] as string).startsWith('3.1') ? 'openapi-3.1' : 'openapi-3.0');
+        expect(result.value.syntax).to.equal(fixture.syntax);
+        expect(result.value.source).to.equal(text);
+        expect(result.value.document).to.deep.equal(independent);
+        expect(countsOf(deriveResources(result.value.document))).to.deep.equal(expectedCounts(independent));
+      });
+    }
+
+    for (const [version, format] of [
+      ['3.0.0', 'openapi-3.0'],
+      ['3.0.4', 'openapi-3.0'],
+      ['3.1.0', 'openapi-3.1'],
+      ['3.1.1', 'openapi-3.1'],
+      ['3.1.2', 'openapi-3.1'],
+      ['3.1.9', 'openapi-3.1'],
+    ] as const) {
+      it(`takes openapi: "${version}" as ${format}`, async () => {
+        const result = await codec.parse(utf8(minimal3(`"${version}"`)));
+        expect(result.ok && result.value.format, JSON.stringify(!result.ok && result.error)).to.equal(format);
+      });
+    }
+
+    for (const [label, text, path] of [
+      ['an unknown OpenAPI version (3.2.0)', minimal3('"3.2.0"'), 'openapi'],
+      ['a 3.0 patch the contract does not name (3.0.5)', minimal3('"3.0.5"'), 'openapi'],
+      ['a pre-release (3.1.0-rc1)', minimal3('"3.1.0-rc1"'), 'openapi'],
+      ['openapi as a number (3.0)', minimal3('3.0'), 'openapi'],
+      ['OpenAPI 2.0 written as openapi', minimal3('"2.0"'), 'openapi'],
+      ['Swagger 1.2', 'swaggerVersion: "1.2"\napis: []\n', 'swaggerVersion'],
+      ['AsyncAPI', 'asyncapi: 2.6.0\ninfo: {title: T, version: "1"}\nchannels: {}\n', 'asyncapi'],
+      ['both swagger and openapi', 'swagger: "2.0"\nopenapi: 3.0.3\ninfo: {title: T, version: "1"}\npaths: {}\n', 'openapi'],
+      ['a mapping that is no description at all', 'hello: world\n', '(document)'],
+    ] as const) {
+      it(`refuses ${label} (422), naming ${path} and the versions accepted`, async () => {
+        const error = await parseError(text);
+        if (error.kind !== 'InvalidSpec') throw new Error(JSON.stringify(error));
+        expect(error.errors[0]!.path).to.equal(path);
+        expect(error.errors[0]!.message).to.include('Swagger 2.0').and.to.include('OpenAPI 3.0').and.to.include('OpenAPI 3.1');
+        expect(error.format).to.equal(undefined);
+      });
+    }
+
+    it("passes on a 3.0 document's schema errors, with the format that refused it", async () => {
+      const error = await parseError('openapi: 3.0.3\ninfo: {title: T}\npaths:\n  /a:\n    get: {}\n');
+      if (error.kind !== 'InvalidSpec') throw new Error(JSON.stringify(error));
+      expect(error.format).to.equal('openapi-3.0');
+      const messages = error.errors.map((e) => `${e.path}: ${e.message}`);
+      expect(messages).to.include("info: must have required property 'version': version");
+      expect(messages).to.include("paths.~1a.get: must have required property 'responses': responses");
+    });
+
+    it("passes on a 3.1 document's schema errors, with the format that refused it", async () => {
+      const error = await parseError('openapi: 3.1.0\ninfo: {title: T, version: "1"}\npaths:\n  /a:\n    get:\n      parameters: [{name: q, in: body}]\n');
+      if (error.kind !== 'InvalidSpec') throw new Error(JSON.stringify(error));
+      expect(error.format).to.equal('openapi-3.1');
+      expect(error.errors.map((e) => e.path)).to.include('paths.~1a.get.parameters.0.in');
+    });
+
+    it('takes a 3.1 document of webhooks alone, and refuses a 3.0 one without paths', async () => {
+      const webhooks = await codec.parse(utf8('openapi: 3.1.0\ninfo: {title: T, version: "1"}\nwebhooks:\n  ping:\n    post: {responses: {"200": {description: ok}}}\n'));
+      expect(webhooks.ok, JSON.stringify(!webhooks.ok && webhooks.error)).to.equal(true);
+      expect((await parseError('openapi: 3.0.3\ninfo: {title: T, version: "1"}\n')).kind).to.equal('InvalidSpec');
+    });
+
+    it('takes the JSON Schema of 3.1 (type lists, const, $defs, examples, boolean schemas)', async () => {
+      const result = await codec.parse(
+        utf8(
+          minimal3(
+            '3.1.0',
+            'components:\n  schemas:\n    Pet:\n      type: [object, "null"]\n      $defs: {Name: {type: string, const: rex}}\n      properties:\n        name: {$ref: "#/components/schemas/Pet/$defs/Name"}\n        any: true\n      examples: [{name: rex}]\n',
+          ),
+        ),
+      );
+      expect(result.ok, JSON.stringify(!result.ok && result.error)).to.equal(true);
+    });
+
+    it('refuses an internal $ref that leads nowhere (422), as for 2.0', async () => {
+      const error = await parseError(minimal3('3.0.3').replace('paths: {}', 'paths:\n  /a:\n    get:\n      responses:\n        "200": {$ref: "#/components/responses/Missing"}'));
+      expect(error.kind).to.equal('InvalidSpec');
+    });
+
+    it('keeps external $refs as written, fetching nothing, and marks what needs them unresolved', async () => {
+      let fetched = 0;
+      const server = createServer((_req, res) => {
+        fetched += 1;
+        res.end('{}');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/x.json`;
+      try {
+        const text = minimal3('3.0.3', `components:\n  schemas:\n    Remote: {$ref: "${url}#/X"}\n  securitySchemes:\n    far: {$ref: "${url}#/S"}\n`).replace('paths: {}', `paths:\n  /far: {$ref: "${url}#/paths/far"}`);
+        const result = await codec.parse(utf8(text));
+        if (!result.ok) throw new Error(JSON.stringify(result.error));
+        expect(fetched).to.equal(0);
+        const derived = deriveResources(result.value.document);
+        expect(derived.models.map((m) => [m.name, m.unresolved])).to.deep.equal([['Remote', true]]);
+        expect(derived.endpoints).to.deep.equal([{ method: null, path: '/far', operationId: null, summary: null, tags: [], deprecated: false, unresolved: true }]);
+        expect(derived.authAdapters).to.deep.equal([
+          { name: 'far', type: 'unknown', description: null, scheme: null, bearerFormat: null, in: null, paramName: null, flows: null, openIdConnectUrl: null, unresolved: true },
+        ]);
+      } finally {
+        server.close();
+      }
+    });
+
+    it('follows a 3.1 path item referenced from components.pathItems, trace included', async () => {
+      const text = minimal3('3.1.0', 'components:\n  pathItems:\n    Near: {trace: {responses: {"200": {description: ok}}}}\n').replace('paths: {}', 'paths:\n  /near: {$ref: "#/components/pathItems/Near"}');
+      const result = await codec.parse(utf8(text));
+      if (!result.ok) throw new Error(JSON.stringify(result.error));
+      expect(deriveResources(result.value.document).endpoints.map((e) => [e.method, e.path, e.unresolved])).to.deep.equal([['TRACE', '/near', false]]);
+    });
+
+    it('refuses U+0000 in a 3.x document too', async () => {
+      const error = await parseError(minimal3('3.1.0').replace('title: T', 'title: "T\\0"'));
+      expect(error.kind === 'InvalidSpec' && error.errors[0]).to.deep.equal({ path: 'info.title', message: 'must not contain the character U+0000' });
     });
   });
 

@@ -512,12 +512,13 @@ function aliasBomb(levels: number, width: number): string {
   return lines.join('\n');
 }
 
-/** Documents no import or spec update may accept: unparseable, not UTF-8, too deep, alias bombs, not Swagger 2.0, too large. */
+/** Documents no import or spec update may accept: unparseable, not UTF-8, too deep, alias bombs, of no accepted format, invalid, too large. */
 const badSpec: fc.Arbitrary<{ readonly bytes: Buffer; readonly why: string }> = fc.oneof(
   fc.constantFrom(
     { bytes: Buffer.from('swagger: "2.0"\ninfo:\n  title: a: b\n'), why: 'YAML that does not parse' },
     { bytes: Buffer.from('{"swagger": "2.0", "info": '), why: 'truncated JSON' },
-    { bytes: Buffer.from('openapi: 3.0.3\ninfo: {title: T, version: "1"}\npaths: {}\n'), why: 'OpenAPI 3' },
+    { bytes: Buffer.from('openapi: 3.2.0\ninfo: {title: T, version: "1"}\npaths: {}\n'), why: 'OpenAPI 3.2 (not an accepted version)' },
+    { bytes: Buffer.from('openapi: 3.1.0\ninfo: {title: T, version: "1"}\npaths: {/a: {get: {parameters: [{name: q, in: body}]}}}\n'), why: 'OpenAPI 3.1 with a parameter in body' },
     { bytes: Buffer.from('swagger: "2.0"\npaths: {}\n'), why: 'Swagger 2.0 without info' },
     { bytes: Buffer.from('swagger: "2.0"\ninfo: {title: T, version: "1"}\npaths:\n  /a: {get: {operationId: x, responses: {200: {description: ok}}}}\n  /b: {get: {operationId: x, responses: {200: {description: ok}}}}\n'), why: 'a duplicate operationId' },
     { bytes: Buffer.from('swagger: "2.0"\ninfo: {title: T, version: "1"}\npaths:\n  /a: {get: {responses: {200: {description: ok, schema: {$ref: "#/definitions/Nope"}}}}}\n'), why: 'a $ref to nothing' },

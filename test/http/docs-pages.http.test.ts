@@ -127,7 +127,7 @@ forEachDatabase('docs pages: rendered documentation of stored APIs and /docs', (
       expect(html).to.include('<span class="sb-method get">GET</span> <code>/pet/{petId}</code>');
       expect(html).to.include('<p class="sb-summary">Find pet by ID</p>');
       expect(html).to.include('<tr><td><code>petId</code> <span class="sb-required">required</span></td><td>path</td><td><code>integer</code> (int64)</td><td>ID of pet to return</td></tr>');
-      expect(html).to.include('<tr><td><code>200</code></td><td>successful operation</td><td><a href="#model-pet"><code>Pet</code></a></td></tr>');
+      expect(html).to.include('<tr><td><code>200</code></td><td>successful operation</td><td><code>application/xml</code>, <code>application/json</code>: <a href="#model-pet"><code>Pet</code></a></td></tr>');
       expect(html).to.include('<section class="sb-model" id="model-pet"><h3>Pet</h3>');
       expect(html).to.include('Only in the latest spec');
       expect(html).to.include(`<a href="/docs/${account}/petstore" aria-current="page">Latest (2.0.0)</a>`);

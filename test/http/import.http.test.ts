@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { parse as parseYaml } from 'yaml';
 import { SCOPES } from '../../src/domain/token/scope.js';
 import { forEachDatabase } from '../support/databases.js';
-import { expectedCounts, swaggerFixture, type SwaggerFixture } from '../support/fixtures.js';
+import { expectedCounts, swaggerFixture, type SpecFixture } from '../support/fixtures.js';
 import { problem, startTestServerOn, type TestServer, type TestUser } from '../support/http-server.js';
 
 interface ImportBody {
@@ -13,9 +13,9 @@ interface ImportBody {
 
 type BodyForm = 'field' | 'json-part' | 'none';
 
-function documentOf(fixture: SwaggerFixture): Record<string, unknown> {
+function documentOf(fixture: SpecFixture): Record<string, unknown> {
   const text = fixture.bytes.toString('utf8');
-  return (fixture.format === 'json' ? JSON.parse(text) : parseYaml(text)) as Record<string, unknown>;
+  return (fixture.syntax === 'json' ? JSON.parse(text) : parseYaml(text)) as Record<string, unknown>;
 }
 
 forEachDatabase('Core-API: import, spec updates and export over HTTP', (target) => {
@@ -33,9 +33,9 @@ forEachDatabase('Core-API: import, spec updates and export over HTTP', (target) 
     await server?.stop();
   });
 
-  function importSpec(fixture: SwaggerFixture, partName: 'spec' | 'file', bodyForm: BodyForm, body: object, token = all): Promise<Response> {
+  function importSpec(fixture: SpecFixture, partName: 'spec' | 'file', bodyForm: BodyForm, body: object, token = all): Promise<Response> {
     const parts: { name: string; value: string | Uint8Array; filename?: string; type?: string }[] = [
-      { name: partName, value: fixture.bytes, filename: fixture.name, type: fixture.format === 'yaml' ? 'text/yaml' : 'application/json' },
+      { name: partName, value: fixture.bytes, filename: fixture.name, type: fixture.syntax === 'yaml' ? 'text/yaml' : 'application/json' },
     ];
     if (bodyForm === 'field') parts.push({ name: 'body', value: JSON.stringify(body) });
     if (bodyForm === 'json-part') parts.push({ name: 'body', value: JSON.stringify(body), type: 'application/json' });
@@ -92,7 +92,7 @@ forEachDatabase('Core-API: import, spec updates and export over HTTP', (target) 
       expect(await walk(`${base}/auth-adapters`, 50)).to.have.length(body.counts.authAdapters);
 
       const asUploaded = await server.request('GET', `${base}/export`, { token: all });
-      expect(asUploaded.headers.get('content-type')).to.match(fixture.format === 'yaml' ? /^application\/yaml/ : /^application\/json/);
+      expect(asUploaded.headers.get('content-type')).to.match(fixture.syntax === 'yaml' ? /^application\/yaml/ : /^application\/json/);
       expect(await asUploaded.text()).to.equal(fixture.bytes.toString('utf8'));
       for (const format of ['yaml', 'json'] as const) {
         const exported = await server.request('GET', `${base}/export?format=${format}`, { token: all });

@@ -16,6 +16,7 @@ export function anApi(): ApiBuilder {
     revision: 1,
     description: null,
     version: null,
+    specFormat: null,
     creationDate: T0,
     updateDate: T0,
   });

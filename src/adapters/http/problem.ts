@@ -1,3 +1,4 @@
+import type { SpecFormat } from '../../domain/spec/spec-document.js';
 import type { ApplicationError } from '../../application/shared/application-error.js';
 import type { FieldError } from '../../domain/shared/field-error.js';
 
@@ -16,6 +17,8 @@ export interface Problem {
 }
 
 /** Problem type URIs: a stable URN per code, documented in docs/http-api.md. */
+const FORMAT_NAMES: Record<SpecFormat, string> = { 'swagger-2.0': 'Swagger 2.0', 'openapi-3.0': 'OpenAPI 3.0', 'openapi-3.1': 'OpenAPI 3.1' };
+
 export function problemType(code: string): string {
   return `urn:specbase:problem:${code}`;
 }
@@ -103,7 +106,7 @@ export function problemFor(error: ApplicationError): Problem {
         status: 422,
         code: 'invalid_spec',
         title: 'Unprocessable Content',
-        detail: `The spec is not valid Swagger 2.0: ${error.errors[0] ? `${error.errors[0].field}: ${error.errors[0].message}` : 'see errors'}`,
+        detail: `${error.format === undefined ? 'The spec is not accepted' : `The spec is not valid ${FORMAT_NAMES[error.format]}`}: ${error.errors[0] ? `${error.errors[0].field}: ${error.errors[0].message}` : 'see errors'}`,
         errors: error.errors,
       };
     case 'RevisionConflict':

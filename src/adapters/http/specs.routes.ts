@@ -5,7 +5,7 @@ import type { ImportApi, SpecResult } from '../../application/specs/import-api.u
 import type { ListDerived } from '../../application/specs/list-derived.use-case.js';
 import type { ReplaceSpec } from '../../application/specs/replace-spec.use-case.js';
 import type { DerivedKind } from '../../application/ports/spec-repository.port.js';
-import type { SpecFormat } from '../../domain/spec/spec-document.js';
+import type { SpecSyntax } from '../../domain/spec/spec-document.js';
 import { principalOf } from './authenticate.js';
 import { expectedRevision } from './conditional.js';
 import { throwProblem } from './middleware.js';
@@ -52,7 +52,7 @@ function specParts<T extends object>(parts: readonly Part[], Body: new () => T):
     seen.add(part.name);
   }
   const specs = parts.filter((p) => p.name !== undefined && SPEC_PART_NAMES.includes(p.name));
-  if (specs.length === 0) invalid('spec', 'is required: a part named spec or file holding the Swagger 2.0 document');
+  if (specs.length === 0) invalid('spec', 'is required: a part named spec or file holding the Swagger 2.0, OpenAPI 3.0 or 3.1 document');
   if (specs.length > 1) invalid('spec', 'send the document once, as spec or as file');
   const bodyPart = parts.find((p) => p.name === 'body');
   let body: T | undefined;
@@ -80,14 +80,14 @@ function sendSpecResult(ctx: Context, accountId: number, result: SpecResult, sta
   ctx.body = result;
 }
 
-const FORMATS: readonly SpecFormat[] = ['yaml', 'json'];
-const MEDIA_TYPES: Record<SpecFormat, string> = { yaml: 'application/yaml; charset=utf-8', json: 'application/json; charset=utf-8' };
+const SYNTAXES: readonly SpecSyntax[] = ['yaml', 'json'];
+const MEDIA_TYPES: Record<SpecSyntax, string> = { yaml: 'application/yaml; charset=utf-8', json: 'application/json; charset=utf-8' };
 
 const DERIVED: readonly [string, DerivedKind, string][] = [
   ['endpoints', 'endpoints', 'Endpoints: one per path and method'],
-  ['models', 'models', 'Domain models: one per definition'],
-  ['environments', 'environments', 'Environments: one per scheme, host and basePath'],
-  ['auth-adapters', 'authAdapters', 'Authentication adapters: one per securityDefinition'],
+  ['models', 'models', 'Domain models: one per definition (2.0) or components.schemas entry (3.x)'],
+  ['environments', 'environments', 'Environments: one per scheme (2.0) or server (3.x)'],
+  ['auth-adapters', 'authAdapters', 'Authentication adapters: one per security scheme'],
 ];
 
 export function specRoutes(useCases: SpecUseCases, importMaxBytes: number): RouteDefinition[] {
@@ -96,7 +96,7 @@ export function specRoutes(useCases: SpecUseCases, importMaxBytes: number): Rout
       method: 'POST',
       path: '/api/:accountId/import',
       scope: 'api',
-      summary: 'Import a Swagger 2.0 document as a new API (multipart: spec or file, body)',
+      summary: 'Import a Swagger 2.0, OpenAPI 3.0 or 3.1 document as a new API (multipart: spec or file, body)',
       handler: async (ctx) => {
         const accountId = accountIdParam(ctx);
         if (!isMultipart(ctx)) {
@@ -138,12 +138,12 @@ export function specRoutes(useCases: SpecUseCases, importMaxBytes: number): Rout
       summary: 'The stored document (?format=yaml|json, ?release=<version> for a release snapshot)',
       handler: async (ctx) => {
         const format = queryParam(ctx, 'format');
-        if (format !== undefined && !(FORMATS as readonly string[]).includes(format)) invalid('format', 'must be yaml or json');
-        const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), format: format as SpecFormat | undefined, release: queryParam(ctx, 'release') };
+        if (format !== undefined && !(SYNTAXES as readonly string[]).includes(format)) invalid('format', 'must be yaml or json');
+        const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), syntax: format as SpecSyntax | undefined, release: queryParam(ctx, 'release') };
         const exported = unwrap(await useCases.export.execute(principalOf(ctx), input));
         const name = exported.release === null ? exported.nickname : `${exported.nickname}-${exported.release}`;
-        ctx.type = MEDIA_TYPES[exported.format];
-        ctx.set('Content-Disposition', `inline; filename="${name}.${exported.format}"`);
+        ctx.type = MEDIA_TYPES[exported.syntax];
+        ctx.set('Content-Disposition', `inline; filename="${name}.${exported.syntax}"`);
         ctx.body = exported.text;
       },
     },

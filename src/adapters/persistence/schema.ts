@@ -1,6 +1,7 @@
 import { EntitySchema, type EntitySchemaColumnOptions } from 'typeorm';
 import type { Scope } from '../../domain/token/scope.js';
 import type { ApiType } from '../../domain/api/api.aggregate.js';
+import type { SpecFormat } from '../../domain/spec/spec-document.js';
 import { dialectTypes, jsonTransformer, timestampTransformer, type Dialect } from './dialect.js';
 
 /** Rows as stored: persistence shapes, mapped to and from aggregates in the repositories. */
@@ -45,6 +46,7 @@ export interface ApiRow {
   revision: number;
   description: string | null;
   version: string | null;
+  specFormat: SpecFormat | null;
   creationDate: Date;
   updateDate: Date;
 }
@@ -304,6 +306,7 @@ export function schemas(dialect: Dialect): Schemas {
       revision: int('revision'),
       description: text('description', true),
       version: text('version', true),
+      specFormat: text('spec_format', true),
       creationDate: timestamp('creation_date'),
       updateDate: timestamp('update_date'),
     },

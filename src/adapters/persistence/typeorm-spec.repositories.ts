@@ -23,7 +23,7 @@ export class TypeOrmSpecRepository implements SpecRepository {
   save(apiId: ApiId, spec: StoredSpec, derived: DerivedResources): Promise<void> {
     return this.run(async (m) => {
       await m.getRepository(this.s.specs).upsert(
-        { apiId, format: spec.format, source: spec.source, document: spec.documentJson, updateDate: new Date() },
+        { apiId, format: spec.syntax, source: spec.source, document: spec.documentJson, updateDate: new Date() },
         ['apiId'],
       );
       await m.getRepository(this.s.derived).delete({ apiId });
@@ -38,7 +38,7 @@ export class TypeOrmSpecRepository implements SpecRepository {
     if (!isUuid(apiId)) return Promise.resolve(undefined);
     return this.run(async (m) => {
       const row = await m.getRepository(this.s.specs).findOneBy({ apiId });
-      return row ? { format: row.format, source: row.source, documentJson: row.document } : undefined;
+      return row ? { syntax: row.format, source: row.source, documentJson: row.document } : undefined;
     });
   }
 
@@ -112,7 +112,7 @@ export class TypeOrmReleaseRepository implements ReleaseRepository {
     return this.run(async (m) => {
       const state = release.snapshot();
       try {
-        await m.getRepository(this.s.releases).insert({ ...state, format: snapshot.format, source: snapshot.source, document: snapshot.documentJson });
+        await m.getRepository(this.s.releases).insert({ ...state, format: snapshot.syntax, source: snapshot.source, document: snapshot.documentJson });
         return ok();
       } catch (error) {
         if (isUniqueViolation(error)) return err({ kind: 'DuplicateVersion' as const });
@@ -138,7 +138,7 @@ export class TypeOrmReleaseRepository implements ReleaseRepository {
     if (!isUuid(apiId) || !isStorableText(version)) return Promise.resolve(undefined);
     return this.run(async (m) => {
       const row = await m.getRepository(this.s.releases).findOne({ where: { apiId, version }, select: { format: true, source: true, document: true } });
-      return row ? { format: row.format, source: row.source, documentJson: row.document } : undefined;
+      return row ? { syntax: row.format, source: row.source, documentJson: row.document } : undefined;
     });
   }
 

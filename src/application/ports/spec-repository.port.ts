@@ -1,12 +1,12 @@
 import type { ApiId } from '../../domain/api/api.aggregate.js';
 import type { DerivedResources } from '../../domain/spec/derived-resources.js';
-import type { SpecFormat } from '../../domain/spec/spec-document.js';
+import type { SpecSyntax } from '../../domain/spec/spec-document.js';
 import type { Page, PageRequest } from '../shared/page.js';
 import { token } from '../shared/token.js';
 
 /** A stored spec: the text as uploaded and its canonical JSON. */
 export interface StoredSpec {
-  readonly format: SpecFormat;
+  readonly syntax: SpecSyntax;
   readonly source: string;
   readonly documentJson: string;
 }

@@ -1,3 +1,4 @@
+import type { SpecFormat } from '../../domain/spec/spec-document.js';
 import type { FieldError } from '../../domain/shared/field-error.js';
 import type { Scope } from '../../domain/token/scope.js';
 
@@ -29,7 +30,8 @@ export type ApplicationError =
   /** A spec part that is not YAML/JSON (400, with position) or too complex to accept safely (400). */
   | { readonly kind: 'UnparseableSpec'; readonly message: string; readonly line: number | null; readonly column: number | null }
   /** Parses, but is not valid Swagger 2.0 (422, with the validator's messages). */
-  | { readonly kind: 'InvalidSpec'; readonly errors: readonly FieldError[] }
+  /** `format`: the format the document declares, when the validator of that format refused it. */
+  | { readonly kind: 'InvalidSpec'; readonly errors: readonly FieldError[]; readonly format?: SpecFormat | undefined }
   /** `actual` is null when another writer changed it between our read and our write. */
   | { readonly kind: 'RevisionConflict'; readonly expected: number; readonly actual: number | null };
 

@@ -1,7 +1,7 @@
 import type { AccountId } from '../../domain/account/account.js';
 import type { ApiId } from '../../domain/api/api.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
-import type { JsonObject, SpecFormat } from '../../domain/spec/spec-document.js';
+import type { JsonObject, SpecSyntax } from '../../domain/spec/spec-document.js';
 import type { ApiAccess } from '../auth/api-access.js';
 import type { Principal } from '../auth/principal.js';
 import type { ApiRepository } from '../ports/api-repository.port.js';
@@ -11,7 +11,7 @@ import type { SpecRepository, StoredSpec } from '../ports/spec-repository.port.j
 import { notFound, type ApplicationError } from '../shared/application-error.js';
 
 export interface ExportedSpec {
-  readonly format: SpecFormat;
+  readonly syntax: SpecSyntax;
   readonly text: string;
   /** For a download name: the API's nickname and the release, if any. */
   readonly nickname: string;
@@ -19,8 +19,8 @@ export interface ExportedSpec {
 }
 
 /**
- * The stored document, or a release's frozen snapshot, in the asked format (default: as uploaded).
- * In its own format the text comes back exactly as uploaded; in the other it is re-serialised.
+ * The stored document, or a release's frozen snapshot, as YAML or JSON (default: as uploaded).
+ * In its own syntax the text comes back exactly as uploaded; in the other it is re-serialised.
  */
 export class ExportSpec {
   constructor(
@@ -33,7 +33,7 @@ export class ExportSpec {
 
   async execute(
     principal: Principal,
-    input: { readonly accountId: AccountId; readonly apiId: ApiId; readonly format?: SpecFormat | undefined; readonly release?: string | undefined },
+    input: { readonly accountId: AccountId; readonly apiId: ApiId; readonly syntax?: SpecSyntax | undefined; readonly release?: string | undefined },
   ): Promise<Result<ExportedSpec, ApplicationError>> {
     const allowed = await this.access.check(principal, 'api', 'read', input);
     if (!allowed.ok) return allowed;
@@ -41,13 +41,13 @@ export class ExportSpec {
     if (!api) return err(notFound('api'));
     const stored = input.release === undefined ? await this.specs.get(api.id) : await this.releases.snapshot(api.id, input.release);
     if (!stored) return err(notFound(input.release === undefined ? 'spec: the API has none yet' : 'release'));
-    const format = input.format ?? stored.format;
-    return ok({ format, text: this.render(stored, format), nickname: api.nickname, release: input.release ?? null });
+    const syntax = input.syntax ?? stored.syntax;
+    return ok({ syntax, text: this.render(stored, syntax), nickname: api.nickname, release: input.release ?? null });
   }
 
-  private render(stored: StoredSpec, format: SpecFormat): string {
-    if (format === stored.format) return stored.source;
-    if (format === 'json') return stored.documentJson;
-    return this.codec.render(JSON.parse(stored.documentJson) as JsonObject, format);
+  private render(stored: StoredSpec, syntax: SpecSyntax): string {
+    if (syntax === stored.syntax) return stored.source;
+    if (syntax === 'json') return stored.documentJson;
+    return this.codec.render(JSON.parse(stored.documentJson) as JsonObject, syntax);
   }
 }

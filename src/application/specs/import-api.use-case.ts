@@ -15,7 +15,7 @@ import { documentFieldError, releaseSpec, specErrorToApplication, storedOf } fro
 
 export interface ImportApiInput {
   readonly accountId: AccountId;
-  /** The spec part's bytes: Swagger 2.0 in YAML or JSON. */
+  /** The spec part's bytes: Swagger 2.0, OpenAPI 3.0 or 3.1, in YAML or JSON. */
   readonly spec: Uint8Array;
   /** Default: made from `info.title`. */
   readonly nickname?: string | undefined;
@@ -33,7 +33,7 @@ export interface SpecResult {
 }
 
 /**
- * Creates an API from a Swagger 2.0 document: the API, its spec, its derived resources and, with
+ * Creates an API from a Swagger 2.0, OpenAPI 3.0 or 3.1 document: the API, its spec, its derived resources and, with
  * `createRelease`, its first release, all in one transaction with their events. The document is
  * parsed and validated before the transaction opens; a rejected request writes nothing.
  */
@@ -67,6 +67,7 @@ export class ImportApi {
         type: input.type,
         description: summary.description,
         version: summary.version,
+        specFormat: summary.format,
       },
       now,
     );

@@ -14,7 +14,7 @@ export function specErrorToApplication(error: SpecError): ApplicationError {
     case 'TooComplex':
       return { kind: 'UnparseableSpec', message: error.message, line: null, column: null };
     case 'InvalidSpec':
-      return { kind: 'InvalidSpec', errors: error.errors.map((e) => ({ field: e.path, message: e.message })) };
+      return { kind: 'InvalidSpec', errors: error.errors.map((e) => ({ field: e.path, message: e.message })), format: error.format };
   }
 }
 
@@ -25,7 +25,7 @@ export function documentFieldError(error: ApplicationError): ApplicationError {
 }
 
 export function storedOf(spec: ParsedSpec): StoredSpec {
-  return { format: spec.format, source: spec.source, documentJson: spec.documentJson };
+  return { syntax: spec.syntax, source: spec.source, documentJson: spec.documentJson };
 }
 
 /**

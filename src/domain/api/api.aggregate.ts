@@ -3,7 +3,7 @@ import type { Actor, DomainEvent } from '../events/domain-event.js';
 import { err, ok, type Result } from '../shared/result.js';
 import type { FieldError } from '../shared/field-error.js';
 import { formatTimestamp } from '../shared/time.js';
-import type { SpecSummary } from '../spec/spec-document.js';
+import type { SpecFormat, SpecSummary } from '../spec/spec-document.js';
 
 export type ApiId = string;
 
@@ -26,6 +26,8 @@ export interface ApiState {
   readonly description: string | null;
   /** `info.version` of the spec, once there is one. */
   readonly version: string | null;
+  /** The format of the current spec; null while the API has none. */
+  readonly specFormat: SpecFormat | null;
   readonly creationDate: Date;
   readonly updateDate: Date;
 }
@@ -40,6 +42,7 @@ export interface ApiRecord {
   readonly type: ApiType;
   readonly description: string | null;
   readonly version: string | null;
+  readonly specFormat: SpecFormat | null;
   readonly creationDate: string;
   readonly updateDate: string;
   readonly [key: string]: unknown;
@@ -126,6 +129,7 @@ export class Api {
       readonly type?: unknown;
       readonly description?: string | null;
       readonly version?: string | null;
+      readonly specFormat?: SpecFormat | null;
     },
     now: Date,
   ): Result<Api, ApiError> {
@@ -146,6 +150,7 @@ export class Api {
         revision: 1,
         description: input.description ?? null,
         version: input.version ?? null,
+        specFormat: input.specFormat ?? null,
         creationDate: now,
         updateDate: now,
       },
@@ -203,8 +208,8 @@ export class Api {
   }
 
   /**
-   * Takes name, description and version from a new spec (`info.title` is the API's name). The
-   * revision grows by one. Errors: `RevisionMismatch` for a stale `expectedRevision`;
+   * Takes format, name, description and version from a new spec (`info.title` is the API's name;
+   * the format may differ from the last spec's). The revision grows by one. Errors: `RevisionMismatch` for a stale `expectedRevision`;
    * `InvalidField` (`info.title`) for a title the API's name rules refuse.
    */
   replaceSpec(summary: SpecSummary, expectedRevision: number | undefined, now: Date): Result<void, ApiError> {
@@ -218,6 +223,7 @@ export class Api {
       name: name.value,
       description: summary.description,
       version: summary.version,
+      specFormat: summary.format,
       revision: this.state.revision + 1,
       updateDate: now,
     };
@@ -259,6 +265,7 @@ export class Api {
         type: s.type,
         description: s.description,
         version: s.version,
+        specFormat: s.specFormat,
         creationDate: formatTimestamp(s.creationDate),
         updateDate: formatTimestamp(s.updateDate),
       });

@@ -1,16 +1,20 @@
-import { OPERATION_METHODS } from './derived-resources.js';
-import { isJsonObject, type JsonObject, type JsonValue } from './spec-document.js';
+import { describeApi, type MediaContent, type SecurityRequirement } from './api-description.js';
+import type { AuthAdapter } from './derived-resources.js';
+import { pointer } from './json-pointer.js';
+import { isJsonObject, type JsonObject, type JsonValue, type SpecFormat } from './spec-document.js';
 
 /**
- * What a reader of an API's documentation needs from its Swagger 2.0 document: operations grouped
- * by tag with their parameters and responses, and the models. Pure and defensive: the document was
- * validated on import, yet nothing here trusts a field's type, follows an external `$ref`, or
- * expands a model into another (a model is named, never inlined, so `$ref` cycles are harmless).
+ * What a reader of an API's documentation needs from its document (Swagger 2.0 or OpenAPI 3.x,
+ * through describeApi): operations grouped by tag with their parameters, request bodies and
+ * responses by media type, and security; the servers, security schemes and models. Schemas are
+ * summarised for a reader: a model is named, never inlined, so `$ref` cycles are harmless.
  */
 export interface ApiReference {
-  readonly baseUrls: readonly string[];
+  readonly format: SpecFormat;
+  readonly servers: readonly { readonly url: string; readonly description: string | null }[];
   readonly groups: readonly OperationGroup[];
   readonly models: readonly ModelDoc[];
+  readonly securitySchemes: readonly AuthAdapter[];
 }
 
 export interface OperationGroup {
@@ -31,24 +35,41 @@ export interface OperationDoc {
   readonly description: string | null;
   readonly deprecated: boolean;
   readonly parameters: readonly ParameterDoc[];
+  readonly requestBody: RequestBodyDoc | null;
   readonly responses: readonly ResponseDoc[];
+  /** Alternatives, each a set of schemes used together; empty when the operation needs none. */
+  readonly security: readonly SecurityRequirement[];
 }
 
 export interface ParameterDoc {
   readonly name: string;
-  /** path, query, header, body or formData; `null` for a parameter that could not be read (an external `$ref`). */
+  /** path, query, header, cookie; `null` for a parameter that could not be read (an external `$ref`). */
   readonly in: string | null;
   readonly required: boolean;
+  readonly deprecated: boolean;
   readonly description: string | null;
   readonly type: TypeRef;
+}
+
+/** Media types sharing one schema, and the schema's properties when it is an object written in place. */
+export interface ContentDoc {
+  readonly mediaTypes: readonly string[];
+  readonly type: TypeRef;
+  readonly properties: readonly PropertyDoc[];
+}
+
+export interface RequestBodyDoc {
+  readonly description: string | null;
+  readonly required: boolean;
+  readonly contents: readonly ContentDoc[];
 }
 
 export interface ResponseDoc {
   /** `200`, `404`, `default`... */
   readonly status: string;
   readonly description: string | null;
-  /** null when the response has no body. */
-  readonly type: TypeRef | null;
+  /** Empty when the response has no body. */
+  readonly contents: readonly ContentDoc[];
 }
 
 export interface ModelDoc {
@@ -68,18 +89,21 @@ export interface PropertyDoc {
   readonly type: TypeRef;
 }
 
-/** A schema, summarised for a reader: a named model, a container of something, or a primitive. */
+/** A schema, summarised for a reader: a named model, a container of something, a choice, or a primitive. */
 export type TypeRef =
   | { readonly kind: 'model'; readonly name: string }
   | { readonly kind: 'array'; readonly items: TypeRef }
   | { readonly kind: 'map'; readonly values: TypeRef }
   | { readonly kind: 'primitive'; readonly type: string; readonly format: string | null; readonly enum: readonly string[] }
-  /** A `$ref` that is not a model of this document: another file, a URL, or a pointer inside something. */
+  /** One of several (`oneOf`, `anyOf`, a 3.1 type list, a nullable type: `null` is a primitive). */
+  | { readonly kind: 'union'; readonly options: readonly TypeRef[] }
+  /** A `$ref` that is not a model of this document and cannot be followed: another file, a URL, a pointer leading nowhere. */
   | { readonly kind: 'reference'; readonly ref: string }
   | { readonly kind: 'any' };
 
 const ANY: TypeRef = { kind: 'any' };
-const DEFINITION = /^#\/definitions\/([^/]+)$/;
+const NULL: TypeRef = { kind: 'primitive', type: 'null', format: null, enum: [] };
+const OBJECT: TypeRef = { kind: 'primitive', type: 'object', format: null, enum: [] };
 
 function text(value: JsonValue | undefined): string | null {
   return typeof value === 'string' ? value : null;
@@ -89,139 +113,122 @@ function objectOr(value: JsonValue | undefined): JsonObject {
   return isJsonObject(value) ? value : {};
 }
 
-/** JSON pointer (RFC 6901) into the document; undefined when it leads nowhere. */
-function pointer(document: JsonObject, ref: string): JsonValue | undefined {
-  if (!ref.startsWith('#/')) return undefined;
-  let node: JsonValue | undefined = document;
-  for (const raw of ref.slice(2).split('/')) {
-    let key: string;
-    try {
-      key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    } catch {
-      return undefined;
-    }
-    if (Array.isArray(node)) node = node[Number(key)];
-    else if (isJsonObject(node)) node = Object.hasOwn(node, key) ? node[key] : undefined;
-    else return undefined;
-  }
-  return node;
+/** References that are not models followed at most, per document: a document cannot make a reader expand it without end. */
+const FOLLOW_BUDGET = 10_000;
+
+/**
+ * How schemas are read in one document: which `$ref`s name models, the references being followed
+ * (a cycle stops) and what is left of the budget of followed references (shared by the whole document).
+ */
+interface Schemas {
+  readonly document: JsonObject;
+  modelName(ref: string): string | null;
+  readonly following: ReadonlySet<string>;
+  readonly budget: { left: number };
 }
 
-/** Follows a chain of internal `$ref`s (parameters, responses); a cycle or an external one stays a reference. */
-function follow(document: JsonObject, value: JsonValue | undefined): { value: JsonObject; ref: string | null } {
-  const seen = new Set<string>();
-  let current = value;
-  while (isJsonObject(current) && typeof current['$ref'] === 'string') {
-    const ref = current['$ref'];
-    const target = seen.has(ref) ? undefined : pointer(document, ref);
-    if (!isJsonObject(target)) return { value: {}, ref };
-    seen.add(ref);
-    current = target;
-  }
-  return { value: objectOr(current), ref: null };
+function within(schemas: Schemas, ref: string): Schemas {
+  return { ...schemas, following: new Set([...schemas.following, ref]) };
 }
 
-function definitionName(ref: string): string | null {
-  const match = DEFINITION.exec(ref);
-  if (!match) return null;
-  try {
-    return decodeURIComponent(match[1]!).replace(/~1/g, '/').replace(/~0/g, '~');
-  } catch {
-    return null;
-  }
+function union(options: TypeRef[]): TypeRef {
+  if (options.length === 0) return ANY;
+  return options.length === 1 ? options[0]! : { kind: 'union', options };
 }
 
-/** A schema or a non-body parameter's type (`type`, `format`, `items`, `enum`), as a reader sees it. */
-function typeOf(schema: JsonValue | undefined, definitions: ReadonlySet<string>): TypeRef {
+const primitive = (type: string, schema: JsonObject): TypeRef => {
+  const values = Array.isArray(schema['enum']) ? schema['enum'] : schema['const'] !== undefined ? [schema['const']] : [];
+  return { kind: 'primitive', type, format: text(schema['format']), enum: values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))) };
+};
+
+/** One `type` of a schema (2.0, 3.0 and each entry of a 3.1 type list). */
+function typeNamed(type: string, schema: JsonObject, schemas: Schemas): TypeRef {
+  if (type === 'array') return { kind: 'array', items: typeOf(schema['items'] ?? schema['prefixItems'], schemas) };
+  if (type === 'object' && isJsonObject(schema['additionalProperties']) && !isJsonObject(schema['properties'])) {
+    return { kind: 'map', values: typeOf(schema['additionalProperties'], schemas) };
+  }
+  return primitive(type, schema);
+}
+
+/** A schema as a reader sees it: 2.0 and 3.0 (`nullable`, `x-nullable`), and 3.1's JSON Schema (type lists, `const`, boolean schemas). */
+function typeOf(schema: JsonValue | undefined, schemas: Schemas): TypeRef {
   if (!isJsonObject(schema)) return ANY;
   const ref = text(schema['$ref']);
   if (ref !== null) {
-    const name = definitionName(ref);
-    return name !== null && definitions.has(name) ? { kind: 'model', name } : { kind: 'reference', ref };
+    const name = schemas.modelName(ref);
+    if (name !== null) return { kind: 'model', name };
+    const target = schemas.following.has(ref) || schemas.budget.left <= 0 ? undefined : pointer(schemas.document, ref);
+    if (target === undefined) return { kind: 'reference', ref };
+    schemas.budget.left--;
+    return typeOf(target, within(schemas, ref));
   }
-  const type = text(schema['type']);
-  if (type === 'array') return { kind: 'array', items: typeOf(schema['items'], definitions) };
-  if ((type === 'object' || type === null) && isJsonObject(schema['additionalProperties'])) {
-    return { kind: 'map', values: typeOf(schema['additionalProperties'], definitions) };
-  }
-  if (type === null) {
+  const type = schema['type'];
+  const nullable = schema['nullable'] === true || schema['x-nullable'] === true;
+  let result: TypeRef;
+  if (Array.isArray(type)) {
+    result = union(type.filter((t): t is string => typeof t === 'string').map((t) => (t === 'null' ? NULL : typeNamed(t, schema, schemas))));
+  } else if (typeof type === 'string') {
+    result = typeNamed(type, schema, schemas);
+  } else {
+    const choices = Array.isArray(schema['oneOf']) ? schema['oneOf'] : Array.isArray(schema['anyOf']) ? schema['anyOf'] : undefined;
     const allOf = Array.isArray(schema['allOf']) ? schema['allOf'] : [];
-    const only = allOf.length === 1 ? typeOf(allOf[0], definitions) : undefined;
-    if (only) return only;
-    return isJsonObject(schema['properties']) ? { kind: 'primitive', type: 'object', format: null, enum: [] } : ANY;
+    if (choices !== undefined && choices.length > 0) result = union(choices.map((c) => typeOf(c, schemas)));
+    else if (allOf.length === 1) result = typeOf(allOf[0], schemas);
+    else if (isJsonObject(schema['additionalProperties']) && !isJsonObject(schema['properties'])) result = { kind: 'map', values: typeOf(schema['additionalProperties'], schemas) };
+    else if (schema['const'] !== undefined) result = primitive(schema['const'] === null ? 'null' : Array.isArray(schema['const']) ? 'array' : typeof schema['const'], schema);
+    else result = isJsonObject(schema['properties']) || allOf.length > 0 ? OBJECT : ANY;
   }
-  const values = Array.isArray(schema['enum']) ? schema['enum'].map((v) => (typeof v === 'string' ? v : JSON.stringify(v))) : [];
-  return { kind: 'primitive', type, format: text(schema['format']), enum: values };
+  return nullable && !(result.kind === 'union' && result.options.includes(NULL)) ? union([result, NULL]) : result;
 }
 
-function parameter(document: JsonObject, raw: JsonValue, definitions: ReadonlySet<string>): ParameterDoc {
-  const { value, ref } = follow(document, raw);
-  if (ref !== null) return { name: ref, in: null, required: false, description: null, type: { kind: 'reference', ref } };
-  const location = text(value['in']);
+/** The properties of a schema written in place (its own and its inline `allOf` members'), required ones marked. */
+function propertiesOf(schema: JsonObject, schemas: Schemas): PropertyDoc[] {
+  const parts = Array.isArray(schema['allOf']) ? schema['allOf'] : [];
+  const inline = [schema, ...parts.filter((p) => isJsonObject(p) && p['$ref'] === undefined)].map(objectOr);
+  const required = new Set(inline.flatMap((s) => (Array.isArray(s['required']) ? s['required'].filter((r): r is string => typeof r === 'string') : [])));
+  return inline.flatMap((s) =>
+    Object.entries(objectOr(s['properties'])).map(([property, value]) => ({
+      name: property,
+      required: required.has(property),
+      description: text(objectOr(value)['description']),
+      type: typeOf(value, schemas),
+    })),
+  );
+}
+
+/** Media types with the same schema side by side (2.0 repeats one schema under every `consumes`/`produces`). */
+function contents(content: readonly MediaContent[], schemas: Schemas): ContentDoc[] {
+  const result: { schema: JsonValue | undefined; doc: ContentDoc & { mediaTypes: string[] } }[] = [];
+  for (const { mediaType, schema } of content) {
+    const same = result.find((r) => r.schema === schema);
+    if (same) {
+      same.doc.mediaTypes.push(mediaType);
+      continue;
+    }
+    const inPlace = isJsonObject(schema) && schema['$ref'] === undefined;
+    result.push({ schema, doc: { mediaTypes: [mediaType], type: schema === undefined ? ANY : typeOf(schema, schemas), properties: inPlace ? propertiesOf(schema, schemas) : [] } });
+  }
+  return result.map((r) => r.doc);
+}
+
+function model(name: string, raw: JsonValue, schemas: Schemas): ModelDoc {
+  const schema = objectOr(raw);
+  const parts = Array.isArray(schema['allOf']) ? schema['allOf'] : [];
   return {
-    name: text(value['name']) ?? '',
-    in: location,
-    required: value['required'] === true,
-    description: text(value['description']),
-    type: location === 'body' ? typeOf(value['schema'], definitions) : typeOf(value, definitions),
+    name,
+    description: text(schema['description']),
+    type: parts.length > 0 ? OBJECT : typeOf(schema, schemas),
+    extends: parts.filter((p) => isJsonObject(p) && p['$ref'] !== undefined).map((p) => typeOf(p, schemas)),
+    properties: propertiesOf(schema, schemas),
   };
 }
 
-/** Path-level parameters apply to every operation; an operation's own one with the same name and place replaces it. */
-function parameters(document: JsonObject, pathLevel: JsonValue | undefined, own: JsonValue | undefined, definitions: ReadonlySet<string>): ParameterDoc[] {
-  const list = (value: JsonValue | undefined) => (Array.isArray(value) ? value.map((p) => parameter(document, p, definitions)) : []);
-  const mine = list(own);
-  const key = (p: ParameterDoc) => `${p.in ?? ''}\u0000${p.name}`;
-  const overridden = new Set(mine.map(key));
-  return [...list(pathLevel).filter((p) => !overridden.has(key(p))), ...mine];
-}
-
-function responses(document: JsonObject, raw: JsonValue | undefined, definitions: ReadonlySet<string>): ResponseDoc[] {
-  return Object.entries(objectOr(raw))
-    .filter(([status]) => !status.startsWith('x-'))
-    .map(([status, response]) => {
-      const { value, ref } = follow(document, response);
-      if (ref !== null) return { status, description: null, type: { kind: 'reference', ref } };
-      return { status, description: text(value['description']), type: value['schema'] === undefined ? null : typeOf(value['schema'], definitions) };
-    });
-}
-
-function operations(document: JsonObject, definitions: ReadonlySet<string>): (OperationDoc & { readonly tag: string | null })[] {
-  const result: (OperationDoc & { readonly tag: string | null })[] = [];
-  for (const [path, raw] of Object.entries(objectOr(document['paths']))) {
-    if (path.startsWith('x-')) continue;
-    const { value: item } = follow(document, raw);
-    for (const method of OPERATION_METHODS) {
-      const operation = item[method];
-      if (!isJsonObject(operation)) continue;
-      const tags = Array.isArray(operation['tags']) ? operation['tags'].filter((t): t is string => typeof t === 'string') : [];
-      result.push({
-        tag: tags[0] ?? null,
-        method: method.toUpperCase(),
-        path,
-        operationId: text(operation['operationId']),
-        summary: text(operation['summary']),
-        description: text(operation['description']),
-        deprecated: operation['deprecated'] === true,
-        parameters: parameters(document, item['parameters'], operation['parameters'], definitions),
-        responses: responses(document, operation['responses'], definitions),
-      });
-    }
-  }
-  return result;
-}
-
 /** Groups in the order of the document's `tags` list, then of first appearance; untagged operations last. */
-function groups(document: JsonObject, all: readonly (OperationDoc & { readonly tag: string | null })[]): OperationGroup[] {
-  const described = new Map<string, string | null>();
-  for (const tag of Array.isArray(document['tags']) ? document['tags'] : []) {
-    const name = isJsonObject(tag) ? text(tag['name']) : null;
-    if (name !== null && !described.has(name)) described.set(name, text(objectOr(tag)['description']));
-  }
+function groups(described: ReadonlyMap<string, string | null>, all: readonly { readonly tag: string | null; readonly op: OperationDoc }[]): OperationGroup[] {
   const order = [...described.keys()];
-  for (const op of all) if (op.tag !== null && !order.includes(op.tag)) order.push(op.tag);
+  for (const { tag } of all) if (tag !== null && !order.includes(tag)) order.push(tag);
   const byTag = new Map<string | null, OperationDoc[]>();
-  for (const { tag, ...op } of all) {
+  for (const { tag, op } of all) {
     const list = byTag.get(tag);
     if (list) list.push(op);
     else byTag.set(tag, [op]);
@@ -231,44 +238,46 @@ function groups(document: JsonObject, all: readonly (OperationDoc & { readonly t
   return untagged ? [...named, { tag: null, description: null, operations: untagged }] : named;
 }
 
-function model(name: string, raw: JsonValue, definitions: ReadonlySet<string>): ModelDoc {
-  const schema = objectOr(raw);
-  const parts = Array.isArray(schema['allOf']) ? schema['allOf'] : [];
-  const inline = [schema, ...parts.filter((p) => isJsonObject(p) && p['$ref'] === undefined)].map(objectOr);
-  const required = new Set(inline.flatMap((s) => (Array.isArray(s['required']) ? s['required'].filter((r): r is string => typeof r === 'string') : [])));
-  const properties = inline.flatMap((s) =>
-    Object.entries(objectOr(s['properties'])).map(([property, value]) => ({
-      name: property,
-      required: required.has(property),
-      description: text(objectOr(value)['description']),
-      type: typeOf(value, definitions),
-    })),
-  );
-  return {
-    name,
-    description: text(schema['description']),
-    type: parts.length > 0 ? { kind: 'primitive', type: 'object', format: null, enum: [] } : typeOf(schema, definitions),
-    extends: parts.filter((p) => isJsonObject(p) && p['$ref'] !== undefined).map((p) => typeOf(p, definitions)),
-    properties,
-  };
-}
-
-function baseUrls(document: JsonObject): string[] {
-  const host = text(document['host']);
-  if (host === null) return [];
-  const basePath = text(document['basePath']) ?? '';
-  const schemes = Array.isArray(document['schemes']) ? document['schemes'].filter((s): s is string => typeof s === 'string') : [];
-  const rest = `${host}${basePath === '/' ? '' : basePath}`;
-  // Without `schemes` the document's own scheme applies, which a stored document no longer has.
-  return schemes.length > 0 ? [...new Set(schemes)].map((scheme) => `${scheme}://${rest}`) : [rest];
-}
-
 export function describeReference(document: JsonObject): ApiReference {
-  const definitions = objectOr(document['definitions']);
-  const names = new Set(Object.keys(definitions));
+  const api = describeApi(document);
+  const schemas: Schemas = { document, modelName: (ref) => api.modelName(ref), following: new Set(), budget: { left: FOLLOW_BUDGET } };
+  const described = new Map<string, string | null>();
+  for (const tag of api.tags) if (!described.has(tag.name)) described.set(tag.name, tag.description);
+  const operations = api.operations.map((op) => ({
+    tag: op.tags[0] ?? null,
+    op: {
+      method: op.method,
+      path: op.path,
+      operationId: op.operationId,
+      summary: op.summary,
+      description: op.description,
+      deprecated: op.deprecated,
+      parameters: op.parameters.map((p) => ({
+        name: p.name,
+        in: p.in,
+        required: p.required,
+        deprecated: p.deprecated,
+        description: p.description,
+        type: p.ref !== null ? { kind: 'reference' as const, ref: p.ref } : typeOf(p.schema, schemas),
+      })),
+      requestBody:
+        op.requestBody &&
+        (op.requestBody.ref !== null
+          ? { description: null, required: false, contents: [{ mediaTypes: [], type: { kind: 'reference' as const, ref: op.requestBody.ref }, properties: [] }] }
+          : { description: op.requestBody.description, required: op.requestBody.required, contents: contents(op.requestBody.content, schemas) }),
+      responses: op.responses.map((r) => ({
+        status: r.status,
+        description: r.description,
+        contents: r.ref !== null ? [{ mediaTypes: [], type: { kind: 'reference' as const, ref: r.ref }, properties: [] }] : contents(r.content, schemas),
+      })),
+      security: op.security,
+    },
+  }));
   return {
-    baseUrls: baseUrls(document),
-    groups: groups(document, operations(document, names)),
-    models: Object.entries(definitions).map(([name, schema]) => model(name, schema, names)),
+    format: api.format,
+    servers: api.servers,
+    groups: groups(described, operations),
+    models: api.models.map((m) => model(m.name, m.schema, schemas)),
+    securitySchemes: api.securitySchemes,
   };
 }

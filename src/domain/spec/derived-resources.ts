@@ -1,9 +1,16 @@
-import { isJsonObject, type JsonObject, type JsonValue } from './spec-document.js';
+import { follow } from './json-pointer.js';
+import { isJsonObject, specFormatOf, type JsonObject, type JsonValue } from './spec-document.js';
 
-/** The operation methods of Swagger 2.0, in the order the derived list uses within a path. */
-export const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'] as const;
+/** The operation methods of a path item, in the order the derived list uses within a path; `trace` is OpenAPI 3 only. */
+export const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+export type OperationMethod = (typeof OPERATION_METHODS)[number];
 
-/** One per path and method. `path` is the key of `paths`, without `basePath`. */
+/** The methods a path item of this format has operations under. */
+export function operationMethods(openApi3: boolean): readonly OperationMethod[] {
+  return openApi3 ? OPERATION_METHODS : OPERATION_METHODS.filter((m) => m !== 'trace');
+}
+
+/** One per path and method. `path` is the key of `paths` (in Swagger 2.0, without `basePath`). */
 export interface Endpoint {
   /** Upper case; null only when the path item is an external `$ref` that was not read. */
   readonly method: string | null;
@@ -15,15 +22,15 @@ export interface Endpoint {
   readonly unresolved: boolean;
 }
 
-/** One per entry of `definitions`, with the schema as written (internal `$ref`s kept). */
+/** One per entry of `definitions` (2.0) or `components.schemas` (3.x), with the schema as written (internal `$ref`s kept). */
 export interface DomainModel {
   readonly name: string;
   readonly schema: JsonValue;
   readonly unresolved: boolean;
 }
 
-/** One per scheme of the document; scheme and host are null when the document leaves them out. */
-export interface Environment {
+/** Swagger 2.0: one per scheme of the document; scheme and host are null when the document leaves them out. */
+export interface Swagger2Environment {
   readonly scheme: string | null;
   readonly host: string | null;
   readonly basePath: string;
@@ -31,8 +38,24 @@ export interface Environment {
   readonly url: string | null;
 }
 
-/** One per entry of `securityDefinitions`. */
-export interface AuthAdapter {
+/** OpenAPI 3: one per entry of the top-level `servers`, or `{ url: "/" }` when there is none. */
+export interface OpenApi3Environment {
+  /** As written, `{variable}` templates and all. */
+  readonly url: string;
+  readonly description: string | null;
+  /** The server's variables as written (`default`, `enum`, `description`). */
+  readonly variables: JsonObject;
+}
+
+export type Environment = Swagger2Environment | OpenApi3Environment;
+
+export interface OAuthScope {
+  readonly name: string;
+  readonly description: string;
+}
+
+/** Swagger 2.0: one per entry of `securityDefinitions`. */
+export interface Swagger2AuthAdapter {
   readonly name: string;
   readonly type: string;
   readonly description: string | null;
@@ -40,11 +63,40 @@ export interface AuthAdapter {
   readonly flow: string | null;
   readonly authorizationUrl: string | null;
   readonly tokenUrl: string | null;
-  readonly scopes: readonly { readonly name: string; readonly description: string }[];
+  readonly scopes: readonly OAuthScope[];
   /** apiKey only: where the key goes (header or query) and the parameter's name. */
   readonly in: string | null;
   readonly parameterName: string | null;
 }
+
+/** An OAuth 2.0 flow of an OpenAPI 3 security scheme. */
+export interface OAuthFlow {
+  readonly authorizationUrl: string | null;
+  readonly tokenUrl: string | null;
+  readonly refreshUrl: string | null;
+  readonly scopes: readonly OAuthScope[];
+}
+
+/** OpenAPI 3: one per entry of `components.securitySchemes`, each with its own type's fields (null for the others'). */
+export interface OpenApi3AuthAdapter {
+  readonly name: string;
+  /** apiKey, http, oauth2, openIdConnect or mutualTLS; `unknown` for a scheme that could not be read. */
+  readonly type: string;
+  readonly description: string | null;
+  /** http: the HTTP authentication scheme (`basic`, `bearer`, ...) and the bearer token's format. */
+  readonly scheme: string | null;
+  readonly bearerFormat: string | null;
+  /** apiKey: header, query or cookie, and the parameter's name. */
+  readonly in: string | null;
+  readonly paramName: string | null;
+  /** oauth2: its flows by name (implicit, password, clientCredentials, authorizationCode). */
+  readonly flows: { readonly [flow: string]: OAuthFlow } | null;
+  readonly openIdConnectUrl: string | null;
+  /** The scheme is an external `$ref`, or an internal one that leads nowhere or in a circle. */
+  readonly unresolved: boolean;
+}
+
+export type AuthAdapter = Swagger2AuthAdapter | OpenApi3AuthAdapter;
 
 export interface DerivedResources {
   readonly endpoints: readonly Endpoint[];
@@ -73,47 +125,24 @@ function text(value: JsonValue | undefined): string | null {
   return typeof value === 'string' ? value : null;
 }
 
-function isRef(value: JsonValue | undefined): value is { $ref: string } {
-  return isJsonObject(value) && typeof value['$ref'] === 'string';
+function objectOr(value: JsonValue | undefined): JsonObject {
+  return isJsonObject(value) ? value : {};
 }
 
-/** Resolves `#/...` JSON pointers within the document; external references are not followed. */
-function resolveInternal(document: JsonObject, value: JsonValue | undefined): { value: JsonValue | undefined; unresolved: boolean } {
-  const seen = new Set<string>();
-  let current = value;
-  while (isRef(current)) {
-    const ref = current.$ref;
-    if (!ref.startsWith('#') || seen.has(ref)) return { value: current, unresolved: true };
-    seen.add(ref);
-    current = pointer(document, ref.slice(1));
-    if (current === undefined) return { value: undefined, unresolved: true };
-  }
-  return { value: current, unresolved: false };
+function scopesOf(value: JsonValue | undefined): OAuthScope[] {
+  return Object.entries(objectOr(value)).map(([name, description]) => ({ name, description: text(description) ?? '' }));
 }
 
-function pointer(document: JsonObject, path: string): JsonValue | undefined {
-  if (path === '') return document;
-  let node: JsonValue | undefined = document;
-  for (const raw of path.split('/').slice(1)) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (Array.isArray(node)) node = node[Number(key)];
-    else if (isJsonObject(node)) node = Object.hasOwn(node, key) ? node[key] : undefined;
-    else return undefined;
-  }
-  return node;
-}
-
-function endpoints(document: JsonObject): Endpoint[] {
-  const paths = isJsonObject(document['paths']) ? document['paths'] : {};
+function endpoints(document: JsonObject, openApi3: boolean): Endpoint[] {
   const result: Endpoint[] = [];
-  for (const [path, raw] of Object.entries(paths)) {
+  for (const [path, raw] of Object.entries(objectOr(document['paths']))) {
     if (path.startsWith('x-')) continue;
-    const item = resolveInternal(document, raw);
-    if (item.unresolved || !isJsonObject(item.value)) {
+    const item = follow(document, raw);
+    if (!isJsonObject(item.value)) {
       result.push({ method: null, path, operationId: null, summary: null, tags: [], deprecated: false, unresolved: true });
       continue;
     }
-    for (const method of OPERATION_METHODS) {
+    for (const method of operationMethods(openApi3)) {
       const operation = item.value[method];
       if (!isJsonObject(operation)) continue;
       const tags = Array.isArray(operation['tags']) ? operation['tags'].filter((t): t is string => typeof t === 'string') : [];
@@ -131,12 +160,11 @@ function endpoints(document: JsonObject): Endpoint[] {
   return result;
 }
 
-function models(document: JsonObject): DomainModel[] {
-  const definitions = isJsonObject(document['definitions']) ? document['definitions'] : {};
-  return Object.entries(definitions).map(([name, schema]) => ({ name, schema, unresolved: resolveInternal(document, schema).unresolved }));
+function models(document: JsonObject, schemas: JsonValue | undefined): DomainModel[] {
+  return Object.entries(objectOr(schemas)).map(([name, schema]) => ({ name, schema, unresolved: follow(document, schema).ref !== null }));
 }
 
-function environments(document: JsonObject): Environment[] {
+function swagger2Environments(document: JsonObject): Swagger2Environment[] {
   const host = text(document['host']);
   const basePath = text(document['basePath']) ?? '/';
   const schemes = Array.isArray(document['schemes']) ? document['schemes'].filter((s): s is string => typeof s === 'string') : [];
@@ -149,11 +177,18 @@ function environments(document: JsonObject): Environment[] {
   }));
 }
 
-function authAdapters(document: JsonObject): AuthAdapter[] {
-  const definitions = isJsonObject(document['securityDefinitions']) ? document['securityDefinitions'] : {};
-  return Object.entries(definitions).map(([name, raw]) => {
-    const scheme = isJsonObject(raw) ? raw : {};
-    const scopes = isJsonObject(scheme['scopes']) ? scheme['scopes'] : {};
+function openApi3Environments(document: JsonObject): OpenApi3Environment[] {
+  const servers = Array.isArray(document['servers']) ? document['servers'] : [];
+  if (servers.length === 0) return [{ url: '/', description: null, variables: {} }];
+  return servers.map((raw) => {
+    const server = objectOr(raw);
+    return { url: text(server['url']) ?? '/', description: text(server['description']), variables: objectOr(server['variables']) };
+  });
+}
+
+function swagger2AuthAdapters(document: JsonObject): Swagger2AuthAdapter[] {
+  return Object.entries(objectOr(document['securityDefinitions'])).map(([name, raw]) => {
+    const scheme = objectOr(raw);
     return {
       name,
       type: text(scheme['type']) ?? 'unknown',
@@ -161,23 +196,68 @@ function authAdapters(document: JsonObject): AuthAdapter[] {
       flow: text(scheme['flow']),
       authorizationUrl: text(scheme['authorizationUrl']),
       tokenUrl: text(scheme['tokenUrl']),
-      scopes: Object.entries(scopes).map(([scope, description]) => ({ name: scope, description: text(description) ?? '' })),
+      scopes: scopesOf(scheme['scopes']),
       in: text(scheme['in']),
       parameterName: text(scheme['name']),
     };
   });
 }
 
+function openApi3AuthAdapters(document: JsonObject): OpenApi3AuthAdapter[] {
+  const components = objectOr(document['components']);
+  return Object.entries(objectOr(components['securitySchemes'])).map(([name, raw]) => {
+    const followed = follow(document, raw);
+    const scheme = objectOr(followed.value);
+    const type = text(scheme['type']) ?? 'unknown';
+    const flows = type === 'oauth2' ? objectOr(scheme['flows']) : undefined;
+    return {
+      name,
+      type,
+      description: text(scheme['description']),
+      scheme: type === 'http' ? text(scheme['scheme']) : null,
+      bearerFormat: type === 'http' ? text(scheme['bearerFormat']) : null,
+      in: type === 'apiKey' ? text(scheme['in']) : null,
+      paramName: type === 'apiKey' ? text(scheme['name']) : null,
+      flows:
+        flows === undefined
+          ? null
+          : Object.fromEntries(
+              Object.entries(flows)
+                .filter(([flow]) => !flow.startsWith('x-'))
+                .map(([flow, value]) => {
+                  const f = objectOr(value);
+                  return [flow, { authorizationUrl: text(f['authorizationUrl']), tokenUrl: text(f['tokenUrl']), refreshUrl: text(f['refreshUrl']), scopes: scopesOf(f['scopes']) }];
+                }),
+            ),
+      openIdConnectUrl: type === 'openIdConnect' ? text(scheme['openIdConnectUrl']) : null,
+      unresolved: followed.ref !== null,
+    };
+  });
+}
+
 /**
- * The read-only resources a document yields, in document order. Internal `$ref`s are followed
- * (cycles are harmless: nothing is expanded); external ones are never read and mark the resource
- * `unresolved`.
+ * The read-only resources a validated document yields, in document order. Internal `$ref`s are
+ * followed (cycles are harmless: nothing is expanded); external ones are never read and mark the
+ * resource `unresolved`.
  */
 export function deriveResources(document: JsonObject): DerivedResources {
+  if (specFormatOf(document) === 'swagger-2.0') {
+    return {
+      endpoints: endpoints(document, false),
+      models: models(document, document['definitions']),
+      environments: swagger2Environments(document),
+      authAdapters: swagger2AuthAdapters(document),
+    };
+  }
   return {
-    endpoints: endpoints(document),
-    models: models(document),
-    environments: environments(document),
-    authAdapters: authAdapters(document),
+    endpoints: endpoints(document, true),
+    models: models(document, objectOr(document['components'])['schemas']),
+    environments: openApi3Environments(document),
+    authAdapters: openApi3AuthAdapters(document),
   };
+}
+
+/** The authentication adapters alone (see deriveResources). */
+export function authAdaptersOf(document: JsonObject): readonly AuthAdapter[] {
+  return specFormatOf(document) === 'swagger-2.0' ? swagger2AuthAdapters(document) : openApi3AuthAdapters(document);
 }

@@ -44,7 +44,7 @@ async function setup() {
     if (!created.ok) throw new Error('api');
     await db.run(async (tx) => {
       await tx.apis.save(created.value);
-      if (spec) await tx.specs.save(created.value.id, { format: 'json', source: JSON.stringify(spec), documentJson: JSON.stringify(spec) }, deriveResources(spec));
+      if (spec) await tx.specs.save(created.value.id, { syntax: 'json', source: JSON.stringify(spec), documentJson: JSON.stringify(spec) }, deriveResources(spec));
       return ok();
     });
     return created.value;
@@ -60,7 +60,7 @@ async function setup() {
     if (version === '1.0.0') release.value.deprecate(pets.asReleased(), owner, T0);
     releaseIds.push(release.value.id);
     const spec = document(version, path);
-    await db.run(async (tx) => ok(await tx.releases.add(release.value, { format: 'json', source: '', documentJson: JSON.stringify(spec) })));
+    await db.run(async (tx) => ok(await tx.releases.add(release.value, { syntax: 'json', source: '', documentJson: JSON.stringify(spec) })));
   }
   for (const [slug, position] of [['second', 20], ['first', 10]] as const) {
     const page = Page.create({ id: ids.next(), apiId: pets.id, accountId: ada.accountId, title: `The ${slug} guide`, slug, body: `# ${slug}\n`, position }, T0);

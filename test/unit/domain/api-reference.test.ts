@@ -10,7 +10,7 @@ const petstore = JSON.parse(readFileSync(fixture('petstore.json'), 'utf8')) as J
 describe('domain: the reference a reader sees (describeReference)', () => {
   it('groups the petstore’s operations by tag in the order of its tags list, with parameters and responses', () => {
     const reference = describeReference(petstore);
-    expect(reference.baseUrls).to.deep.equal(['http://petstore.swagger.io/v2']);
+    expect(reference.servers).to.deep.equal([{ url: 'http://petstore.swagger.io/v2', description: null }]);
     expect(reference.groups.map((g) => [g.tag, g.description, g.operations.length])).to.deep.equal([
       ['pet', 'Everything about your Pets', 8],
       ['store', 'Access to Petstore orders', 4],
@@ -19,17 +19,18 @@ describe('domain: the reference a reader sees (describeReference)', () => {
     const getPet = reference.groups[0]!.operations.find((op) => op.operationId === 'getPetById')!;
     expect(getPet).to.deep.include({ method: 'GET', path: '/pet/{petId}', summary: 'Find pet by ID', description: 'Returns a single pet', deprecated: false });
     expect(getPet.parameters).to.deep.equal([
-      { name: 'petId', in: 'path', required: true, description: 'ID of pet to return', type: { kind: 'primitive', type: 'integer', format: 'int64', enum: [] } },
+      { name: 'petId', in: 'path', required: true, deprecated: false, description: 'ID of pet to return', type: { kind: 'primitive', type: 'integer', format: 'int64', enum: [] } },
     ]);
-    expect(getPet.responses).to.deep.equal([
-      { status: '200', description: 'successful operation', type: { kind: 'model', name: 'Pet' } },
-      { status: '400', description: 'Invalid ID supplied', type: null },
-      { status: '404', description: 'Pet not found', type: null },
+    expect(getPet.responses, 'one schema under every media type of produces').to.deep.equal([
+      { status: '200', description: 'successful operation', contents: [{ mediaTypes: ['application/xml', 'application/json'], type: { kind: 'model', name: 'Pet' }, properties: [] }] },
+      { status: '400', description: 'Invalid ID supplied', contents: [] },
+      { status: '404', description: 'Pet not found', contents: [] },
     ]);
+    expect(getPet.security).to.deep.equal([[{ scheme: 'api_key', scopes: [] }]]);
     const findByStatus = reference.groups[0]!.operations.find((op) => op.operationId === 'findPetsByStatus')!;
     expect(findByStatus.deprecated).to.equal(false);
     expect(findByStatus.parameters[0]!.type).to.deep.equal({ kind: 'array', items: { kind: 'primitive', type: 'string', format: null, enum: ['available', 'pending', 'sold'] } });
-    expect(findByStatus.responses[0]!.type).to.deep.equal({ kind: 'array', items: { kind: 'model', name: 'Pet' } });
+    expect(findByStatus.responses[0]!.contents[0]!.type).to.deep.equal({ kind: 'array', items: { kind: 'model', name: 'Pet' } });
   });
 
   it('lists the models with their properties, required ones marked, and links to other models', () => {
@@ -75,8 +76,8 @@ describe('domain: the reference a reader sees (describeReference)', () => {
       ['header', 'trace', 'mine'],
     ]);
     expect(op.responses).to.deep.equal([
-      { status: '404', description: 'nothing there', type: null },
-      { status: 'default', description: null, type: { kind: 'reference', ref: 'other.yaml#/responses/Error' } },
+      { status: '404', description: 'nothing there', contents: [] },
+      { status: 'default', description: null, contents: [{ mediaTypes: [], type: { kind: 'reference', ref: 'other.yaml#/responses/Error' }, properties: [] }] },
     ]);
   });
 
@@ -94,8 +95,9 @@ describe('domain: the reference a reader sees (describeReference)', () => {
     });
     expect(reference.groups.map((g) => g.tag), 'the first tag, tags without a list in order of appearance').to.deep.equal(['b']);
     const op = reference.groups[0]!.operations[0]!;
-    expect(op.parameters[0]!.type).to.deep.equal({ kind: 'model', name: 'node' });
-    expect(op.responses[0]!.type).to.deep.equal({ kind: 'reference', ref: 'https://example.com/x.json' });
+    expect(op.parameters, 'the body parameter is the request body').to.deep.equal([]);
+    expect(op.requestBody).to.deep.equal({ description: null, required: false, contents: [{ mediaTypes: ['application/json'], type: { kind: 'model', name: 'node' }, properties: [] }] });
+    expect(op.responses[0]!.contents[0]!.type).to.deep.equal({ kind: 'reference', ref: 'https://example.com/x.json' });
     const [node, loop, labelled, dictionary] = reference.models;
     expect(node!.properties.map((p) => p.type)).to.deep.equal([
       { kind: 'array', items: { kind: 'model', name: 'node' } },
@@ -111,7 +113,7 @@ describe('domain: the reference a reader sees (describeReference)', () => {
     const odd = { swagger: '2.0', info: {}, paths: { '/x': { get: { parameters: 'no', responses: [1, 2], tags: [3] } }, '/y': 7, 'x-ext': {} }, definitions: [], tags: 'no' } as unknown as JsonObject;
     const reference = describeReference(odd);
     expect(reference.groups).to.have.length(1);
-    expect(reference.groups[0]!.operations[0]).to.deep.include({ method: 'GET', path: '/x', parameters: [], responses: [] });
+    expect(reference.groups[0]!.operations[0]).to.deep.include({ method: 'GET', path: '/x', parameters: [], requestBody: null, responses: [] });
     expect(reference.models).to.deep.equal([]);
     expect(describeReference({}).groups).to.deep.equal([]);
   });

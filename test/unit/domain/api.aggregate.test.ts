@@ -26,6 +26,7 @@ describe('Api aggregate', () => {
         type: 'private',
         description: null,
         version: null,
+        specFormat: null,
         creationDate: '2026-11-22T11:00:00.000+00:00',
         updateDate: '2026-11-22T11:00:00.000+00:00',
       });

@@ -81,7 +81,7 @@ describe('derived resources', () => {
   });
 
   it('summarises info for the API record', () => {
-    expect(summarizeSpec(doc({ info: { title: 'Pets', version: '2.1', description: 'About' } }))).to.deep.equal({ title: 'Pets', version: '2.1', description: 'About' });
+    expect(summarizeSpec(doc({ info: { title: 'Pets', version: '2.1', description: 'About' } }))).to.deep.equal({ format: 'swagger-2.0', title: 'Pets', version: '2.1', description: 'About' });
   });
 });
 
@@ -102,15 +102,15 @@ describe('API spec rules', () => {
 
   it('replacing the spec renames the API after info.title, takes its version and grows the revision', () => {
     const api = anApi().atRevision(3).build();
-    const result = api.replaceSpec({ title: 'Pet Store', description: 'New', version: '2.0.0' }, 3, new Date('2026-11-23T00:00:00.000Z'));
+    const result = api.replaceSpec({ format: 'openapi-3.1', title: 'Pet Store', description: 'New', version: '2.0.0' }, 3, new Date('2026-11-23T00:00:00.000Z'));
     expect(result.ok).to.equal(true);
-    expect(api.toRecord()).to.include({ name: 'Pet Store', description: 'New', version: '2.0.0', revision: 4, updateDate: '2026-11-23T00:00:00.000+00:00' });
+    expect(api.toRecord()).to.include({ name: 'Pet Store', description: 'New', version: '2.0.0', specFormat: 'openapi-3.1', revision: 4, updateDate: '2026-11-23T00:00:00.000+00:00' });
   });
 
   it('refuses a stale If-Match on a spec replacement, and a title no API name can have', () => {
     const api = anApi().atRevision(3).build();
-    expect(api.replaceSpec({ title: 'X', description: null, version: null }, 2, new Date())).to.deep.equal({ ok: false, error: { kind: 'RevisionMismatch', expected: 2, actual: 3 } });
-    const blank = api.replaceSpec({ title: '  ', description: null, version: null }, undefined, new Date());
+    expect(api.replaceSpec({ format: 'swagger-2.0', title: 'X', description: null, version: null }, 2, new Date())).to.deep.equal({ ok: false, error: { kind: 'RevisionMismatch', expected: 2, actual: 3 } });
+    const blank = api.replaceSpec({ format: 'swagger-2.0', title: '  ', description: null, version: null }, undefined, new Date());
     expect(!blank.ok && blank.error.kind === 'InvalidField' && blank.error.field).to.equal('info.title');
     expect(api.revision).to.equal(3);
   });

@@ -65,7 +65,8 @@ export const CORE_API_DESCRIPTIONS: Readonly<Record<RouteKey, RouteDescription>>
     operationId: 'importApi',
     tag: 'Specs',
     description:
-      'Creates an API from a Swagger 2.0 document (YAML or JSON); its name is `info.title`. `multipart/form-data` with one part `spec` or `file` and an optional JSON `body` part. ' +
+      'Creates an API from a Swagger 2.0, OpenAPI 3.0 or OpenAPI 3.1 document (YAML or JSON), validated for its own version; its name is `info.title`, its `specFormat` the format it declares. ' +
+      '`multipart/form-data` with one part `spec` or `file` and an optional JSON `body` part. Any other format (Swagger 1.x, another OpenAPI version, AsyncAPI): 422 `invalid_spec`. ' +
       'With `createRelease` the token needs `api_release` too. API, spec, derived resources, release and events are written in one transaction.',
     requestBody: { required: true, content: { 'multipart/form-data': { schema: ref('ImportForm') } } },
     responses: { 201: json('The API, its release (or `null`) and the counts of derived resources.', ref('SpecResult'), { ...HEADERS.location, ...HEADERS.etag }) },
@@ -76,14 +77,15 @@ export const CORE_API_DESCRIPTIONS: Readonly<Record<RouteKey, RouteDescription>>
     tag: 'Specs',
     description:
       "Replaces the API's spec (the CI/CD update): multipart as for import (a `body` part may hold `release`), or the raw YAML or JSON document with any other content type. " +
+      'The new document may be of another accepted format than the last (Swagger 2.0 to OpenAPI 3.x and back); `specFormat` follows it. ' +
       'The same text again changes nothing and keeps the revision. With a release the token needs `api_release` too.',
     parameters: [RELEASE_QUERY, IF_MATCH],
     requestBody: {
       required: true,
       content: {
         'multipart/form-data': { schema: ref('SpecUpdateForm') },
-        'application/yaml': { schema: str({ description: 'The Swagger 2.0 document.' }) },
-        'application/json': { schema: { type: 'object', description: 'The Swagger 2.0 document.' } },
+        'application/yaml': { schema: str({ description: 'The Swagger 2.0, OpenAPI 3.0 or OpenAPI 3.1 document.' }) },
+        'application/json': { schema: { type: 'object', description: 'The Swagger 2.0, OpenAPI 3.0 or OpenAPI 3.1 document.' } },
       },
     },
     responses: { 200: json('The API, its release (or `null`) and the counts of derived resources.', ref('SpecResult'), HEADERS.etag) },
@@ -92,9 +94,9 @@ export const CORE_API_DESCRIPTIONS: Readonly<Record<RouteKey, RouteDescription>>
   'GET /api/:accountId/:apiId/export': {
     operationId: 'exportSpec',
     tag: 'Specs',
-    description: 'The stored document: by default in the format it was uploaded in, as uploaded; in the other format re-serialised. 404 for an API without a spec.',
+    description: 'The stored document, in its own spec format (a release snapshot in the format it was released in): by default as uploaded, in YAML or JSON as uploaded; in the other syntax re-serialised. 404 for an API without a spec.',
     parameters: [
-      { name: 'format', in: 'query', description: 'Default: the format it was uploaded in.', schema: str({ enum: ['yaml', 'json'] }) },
+      { name: 'format', in: 'query', description: 'YAML or JSON; default: the one it was uploaded in.', schema: str({ enum: ['yaml', 'json'] }) },
       { name: 'release', in: 'query', description: 'The frozen snapshot of this release instead of the current spec.', schema: str() },
     ],
     responses: {
@@ -106,10 +108,18 @@ export const CORE_API_DESCRIPTIONS: Readonly<Record<RouteKey, RouteDescription>>
     },
     problems: LIST_PROBLEMS,
   },
-  'GET /api/:accountId/:apiId/endpoints': derived('listEndpoints', 'EndpointList', 'One endpoint per path and operation of the spec.'),
-  'GET /api/:accountId/:apiId/models': derived('listModels', 'DomainModelList', 'One domain model per entry of `definitions`.'),
-  'GET /api/:accountId/:apiId/environments': derived('listEnvironments', 'EnvironmentList', 'One environment per scheme of the spec.'),
-  'GET /api/:accountId/:apiId/auth-adapters': derived('listAuthAdapters', 'AuthAdapterList', 'One authentication adapter per entry of `securityDefinitions`.'),
+  'GET /api/:accountId/:apiId/endpoints': derived('listEndpoints', 'EndpointList', 'One endpoint per path and operation of the spec (OpenAPI 3 `trace` included; 3.1 `webhooks` are not endpoints).'),
+  'GET /api/:accountId/:apiId/models': derived('listModels', 'DomainModelList', 'One domain model per entry of `definitions` (Swagger 2.0) or `components.schemas` (OpenAPI 3).'),
+  'GET /api/:accountId/:apiId/environments': derived(
+    'listEnvironments',
+    'EnvironmentList',
+    'One environment per scheme of a Swagger 2.0 spec; one per entry of the top-level `servers` of an OpenAPI 3 spec, or `{ "url": "/" }` when it has none.',
+  ),
+  'GET /api/:accountId/:apiId/auth-adapters': derived(
+    'listAuthAdapters',
+    'AuthAdapterList',
+    'One authentication adapter per entry of `securityDefinitions` (Swagger 2.0) or `components.securitySchemes` (OpenAPI 3), with its own type\'s fields.',
+  ),
 
   'GET /api/:accountId/:apiId/releases': {
     operationId: 'listReleases',

@@ -1,5 +1,6 @@
 import { EVENT_NAMES } from '../../../domain/events/domain-event.js';
 import { SCOPES } from '../../../domain/token/scope.js';
+import { SPEC_FORMATS } from '../../../domain/spec/spec-document.js';
 import type { JsonSchema, SchemaType } from './openapi.types.js';
 
 /**
@@ -29,8 +30,14 @@ export type SchemaName =
   | 'DomainModel'
   | 'DomainModelList'
   | 'Environment'
+  | 'Swagger2Environment'
+  | 'OpenApi3Environment'
   | 'EnvironmentList'
   | 'AuthAdapter'
+  | 'Swagger2AuthAdapter'
+  | 'OpenApi3AuthAdapter'
+  | 'OAuthScope'
+  | 'OAuthFlow'
   | 'AuthAdapterList'
   | 'Release'
   | 'ReleaseList'
@@ -198,6 +205,7 @@ export const SCHEMAS: Readonly<Record<SchemaName, JsonSchema>> = {
       type: API_TYPE,
       description: nullable(str({ description: '`info.description` of the spec.' })),
       version: nullable(str({ description: '`info.version` of the spec.' })),
+      specFormat: nullable(str({ enum: [...SPEC_FORMATS], description: 'The format of the current spec; `null` while the API has none. A later spec may be of another format.' })),
       creationDate: timestamp('When it was created.'),
       updateDate: timestamp('When it last changed.'),
     },
@@ -215,13 +223,13 @@ export const SCHEMAS: Readonly<Record<SchemaName, JsonSchema>> = {
     releaseVersion: { ...VERSION_LABEL, description: 'The release label; default `info.version`. Read only with `createRelease`.' },
   }),
   ImportForm: closed({
-    spec: { ...BINARY, description: 'The Swagger 2.0 document, YAML or JSON. Send it as `spec` or as `file`, once.' },
+    spec: { ...BINARY, description: 'The Swagger 2.0, OpenAPI 3.0 or OpenAPI 3.1 document, YAML or JSON. Send it as `spec` or as `file`, once.' },
     file: { ...BINARY, description: 'The same as `spec`, under the other accepted name.' },
     body: { ...ref('ImportOptions'), description: 'A JSON object, as a plain field or a part with its own content type.' },
   }),
   SpecUpdateOptions: closed({ release: { ...VERSION_LABEL, description: 'Release the new document under this label (or give `?release=`, not both).' } }),
   SpecUpdateForm: closed({
-    spec: { ...BINARY, description: 'The Swagger 2.0 document, YAML or JSON. Send it as `spec` or as `file`, once.' },
+    spec: { ...BINARY, description: 'The Swagger 2.0, OpenAPI 3.0 or OpenAPI 3.1 document, YAML or JSON. Send it as `spec` or as `file`, once.' },
     file: { ...BINARY, description: 'The same as `spec`, under the other accepted name.' },
     body: { ...ref('SpecUpdateOptions'), description: 'A JSON object, as a plain field or a part with its own content type.' },
   }),
@@ -232,8 +240,8 @@ export const SCHEMAS: Readonly<Record<SchemaName, JsonSchema>> = {
   }),
   DerivedCounts: object({ endpoints: int({ minimum: 0 }), models: int({ minimum: 0 }), environments: int({ minimum: 0 }), authAdapters: int({ minimum: 0 }) }),
   Endpoint: object({
-    method: nullable(str({ enum: ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH'], description: '`null` when the path item is a `$ref` that could not be followed.' })),
-    path: str({ description: 'The key of `paths`, without `basePath`.' }),
+    method: nullable(str({ enum: ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE'], description: '`null` when the path item is a `$ref` that could not be followed. `TRACE` in OpenAPI 3 only.' })),
+    path: str({ description: 'The key of `paths` as written (in Swagger 2.0 without `basePath`).' }),
     operationId: nullable(str()),
     summary: nullable(str()),
     tags: array(str()),
@@ -242,30 +250,67 @@ export const SCHEMAS: Readonly<Record<SchemaName, JsonSchema>> = {
   }),
   EndpointList: listOf('Endpoint', 'Endpoints in document order.'),
   DomainModel: object({
-    name: str(),
-    schema: { description: 'The definition as written, internal `$ref`s kept.' },
+    name: str({ description: 'The key in `definitions` (Swagger 2.0) or `components.schemas` (OpenAPI 3).' }),
+    schema: { description: 'The schema as written, internal `$ref`s kept.' },
     unresolved: bool(),
   }),
   DomainModelList: listOf('DomainModel', 'Domain models in document order.'),
-  Environment: object({
-    scheme: nullable(str()),
-    host: nullable(str()),
-    basePath: str({ description: 'Default `/`.' }),
-    url: nullable(str({ description: '`<scheme>://<host><basePath>` when scheme and host are known.' })),
-  }),
-  EnvironmentList: listOf('Environment', 'One environment per scheme of the document.'),
-  AuthAdapter: object({
-    name: str(),
-    type: str(),
-    description: nullable(str()),
-    flow: nullable(str()),
-    authorizationUrl: nullable(str()),
-    tokenUrl: nullable(str()),
-    scopes: array(object({ name: str(), description: str() })),
-    in: nullable(str()),
-    parameterName: nullable(str()),
-  }),
-  AuthAdapterList: listOf('AuthAdapter', 'One adapter per entry of `securityDefinitions`.'),
+  Environment: { oneOf: [ref('Swagger2Environment'), ref('OpenApi3Environment')], description: 'An environment of a Swagger 2.0 or of an OpenAPI 3 document.' },
+  Swagger2Environment: object(
+    {
+      scheme: nullable(str()),
+      host: nullable(str()),
+      basePath: str({ description: 'Default `/`.' }),
+      url: nullable(str({ description: '`<scheme>://<host><basePath>` when scheme and host are known.' })),
+    },
+    undefined,
+    { description: 'Swagger 2.0: one per scheme of the document.' },
+  ),
+  OpenApi3Environment: object(
+    {
+      url: str({ description: 'As written, `{variable}` templates and all; `/` when the document has no `servers`.' }),
+      description: nullable(str()),
+      variables: { type: 'object', additionalProperties: { type: 'object' }, description: 'The server variables as written (`default`, `enum`, `description`).' },
+    },
+    undefined,
+    { description: 'OpenAPI 3: one per entry of the top-level `servers`.' },
+  ),
+  EnvironmentList: listOf('Environment', 'One environment per scheme (Swagger 2.0) or per server (OpenAPI 3) of the document.'),
+  AuthAdapter: { oneOf: [ref('Swagger2AuthAdapter'), ref('OpenApi3AuthAdapter')], description: 'A security scheme of a Swagger 2.0 or of an OpenAPI 3 document.' },
+  OAuthScope: object({ name: str(), description: str() }),
+  OAuthFlow: object({ authorizationUrl: nullable(str()), tokenUrl: nullable(str()), refreshUrl: nullable(str()), scopes: array(ref('OAuthScope')) }),
+  Swagger2AuthAdapter: object(
+    {
+      name: str(),
+      type: str({ description: '`basic`, `apiKey` or `oauth2`.' }),
+      description: nullable(str()),
+      flow: nullable(str({ description: 'oauth2: implicit, password, application or accessCode.' })),
+      authorizationUrl: nullable(str()),
+      tokenUrl: nullable(str()),
+      scopes: array(ref('OAuthScope')),
+      in: nullable(str()),
+      parameterName: nullable(str()),
+    },
+    undefined,
+    { description: 'Swagger 2.0: one per entry of `securityDefinitions`.' },
+  ),
+  OpenApi3AuthAdapter: object(
+    {
+      name: str(),
+      type: str({ description: '`apiKey`, `http`, `oauth2`, `openIdConnect` or `mutualTLS`; `unknown` when the scheme is a `$ref` that could not be followed.' }),
+      description: nullable(str()),
+      scheme: nullable(str({ description: 'http: `basic`, `bearer`, ...' })),
+      bearerFormat: nullable(str({ description: 'http bearer: the token format, e.g. `JWT`.' })),
+      in: nullable(str({ description: 'apiKey: `header`, `query` or `cookie`.' })),
+      paramName: nullable(str({ description: 'apiKey: the header, query parameter or cookie name.' })),
+      flows: nullable({ type: 'object', additionalProperties: ref('OAuthFlow'), description: 'oauth2: the flows by name (`implicit`, `password`, `clientCredentials`, `authorizationCode`).' }),
+      openIdConnectUrl: nullable(str()),
+      unresolved: bool('The scheme is an external `$ref`, or an internal one that leads nowhere or in a circle.'),
+    },
+    undefined,
+    { description: 'OpenAPI 3: one per entry of `components.securitySchemes`.' },
+  ),
+  AuthAdapterList: listOf('AuthAdapter', 'One adapter per entry of `securityDefinitions` (Swagger 2.0) or `components.securitySchemes` (OpenAPI 3).'),
 
   Release: object({
     id: uuid('UUIDv7'),
