@@ -110,6 +110,19 @@ forEachDatabase('Core-API: import, spec updates and export over HTTP', (target) 
     expect(((await response.json()) as ImportBody).release).to.include({ version: '2026.1', status: 'released' });
   });
 
+  it('takes a document whatever its title: a blank one names the API after its nickname, a long one is cut to 200 characters', async () => {
+    const petstore = swaggerFixture('petstore.yaml').bytes.toString('utf8');
+    const withTitle = (title: string) => ({ ...swaggerFixture('petstore.yaml'), bytes: Buffer.from(petstore.replace('title: Swagger Petstore', `title: ${title}`)) });
+    const blank = await importSpec(withTitle('""'), 'spec', 'field', { nickname: 'untitled-pets' });
+    expect(blank.status, await blank.clone().text()).to.equal(201);
+    expect(((await blank.json()) as ImportBody).api).to.include({ name: 'untitled-pets', nickname: 'untitled-pets' });
+    const anonymous = await importSpec(withTitle('"  "'), 'spec', 'none', {});
+    expect(((await anonymous.json()) as ImportBody).api).to.include({ name: 'Untitled API', nickname: 'api' });
+    const long = await importSpec(withTitle('x'.repeat(300)), 'spec', 'field', { nickname: 'long-title' });
+    expect(long.status).to.equal(201);
+    expect(((await long.json()) as ImportBody).api.name).to.equal(`${'x'.repeat(199)}…`);
+  });
+
   it('releases info.version when createRelease names no version', async () => {
     const response = await importSpec(swaggerFixture('petstore.json'), 'spec', 'field', { nickname: 'default-version', createRelease: true });
     expect(((await response.json()) as ImportBody).release).to.include({ version: '1.0.0' });

@@ -1,5 +1,5 @@
 import type { AccountId } from '../../domain/account/account.js';
-import { Api, nicknameFromTitle, type ApiRecord } from '../../domain/api/api.aggregate.js';
+import { Api, nameFromTitle, nicknameFromTitle, type ApiRecord } from '../../domain/api/api.aggregate.js';
 import type { ReleaseRecord } from '../../domain/release/release.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import { countsOf, deriveResources, type DerivedCounts } from '../../domain/spec/derived-resources.js';
@@ -11,7 +11,10 @@ import type { IdGenerator } from '../ports/id-generator.port.js';
 import type { SpecCodec } from '../ports/spec-codec.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import type { ApplicationError } from '../shared/application-error.js';
-import { documentFieldError, releaseSpec, specErrorToApplication, storedOf } from './spec-helpers.js';
+import { releaseSpec, specErrorToApplication, storedOf } from './spec-helpers.js';
+
+/** The name of an API imported from a document with a blank `info.title` and no nickname given. */
+const UNTITLED = 'Untitled API';
 
 export interface ImportApiInput {
   readonly accountId: AccountId;
@@ -62,7 +65,7 @@ export class ImportApi {
         id: this.ids.next(),
         accountId: input.accountId,
         owner: actorOf(principal),
-        name: summary.title,
+        name: nameFromTitle(summary.title, input.nickname ?? UNTITLED),
         nickname: input.nickname ?? nicknameFromTitle(summary.title),
         type: input.type,
         description: summary.description,
@@ -71,10 +74,7 @@ export class ImportApi {
       },
       now,
     );
-    if (!created.ok) {
-      const error = created.error;
-      return err(documentFieldError(apiErrorToApplication(error.kind === 'InvalidField' && error.field === 'name' ? { ...error, field: 'info.title' } : error)));
-    }
+    if (!created.ok) return err(apiErrorToApplication(created.error));
     const api = created.value;
     const derived = deriveResources(spec.document);
     return this.uow.run(async (tx): Promise<Result<SpecResult, ApplicationError>> => {

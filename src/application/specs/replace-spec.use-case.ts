@@ -12,7 +12,7 @@ import type { SpecCodec } from '../ports/spec-codec.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import { notFound, type ApplicationError } from '../shared/application-error.js';
 import type { SpecResult } from './import-api.use-case.js';
-import { documentFieldError, releaseSpec, specErrorToApplication, storedOf } from './spec-helpers.js';
+import { releaseSpec, specErrorToApplication, storedOf } from './spec-helpers.js';
 
 export interface ReplaceSpecInput {
   readonly accountId: AccountId;
@@ -56,7 +56,7 @@ export class ReplaceSpec {
       const current = await tx.specs.get(api.id);
       if (current?.source !== spec.source) {
         const replaced = api.replaceSpec(summarizeSpec(spec.document), input.expectedRevision, now);
-        if (!replaced.ok) return err(documentFieldError(apiErrorToApplication(replaced.error)));
+        if (!replaced.ok) return err(apiErrorToApplication(replaced.error));
         const saved = await tx.apis.save(api);
         if (!saved.ok) return err(apiSaveErrorToApplication(saved.error, api));
         await tx.specs.save(api.id, storedOf(spec), derived);

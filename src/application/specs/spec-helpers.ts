@@ -18,12 +18,6 @@ export function specErrorToApplication(error: SpecError): ApplicationError {
   }
 }
 
-/** A field of the document that the API's rules refuse is a problem with the document (422), not the request. */
-export function documentFieldError(error: ApplicationError): ApplicationError {
-  if (error.kind === 'Validation' && error.errors.every((e) => e.field.startsWith('info.'))) return { kind: 'InvalidSpec', errors: error.errors };
-  return error;
-}
-
 export function storedOf(spec: ParsedSpec): StoredSpec {
   return { syntax: spec.syntax, source: spec.source, documentJson: spec.documentJson };
 }

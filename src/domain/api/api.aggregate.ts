@@ -81,6 +81,19 @@ export function nicknameFromTitle(title: string): string {
   return slug === '' ? 'api' : slug;
 }
 
+/**
+ * The API's name for a document's `info.title`: the title itself, cut to 200 characters (the last
+ * one an ellipsis) when longer, or `fallback` when it is empty or only spaces. OpenAPI allows any
+ * string as a title, and a valid description is never refused for its title.
+ */
+export function nameFromTitle(title: string, fallback: string): string {
+  if (title.trim().length === 0) return fallback;
+  if (title.length <= NAME_MAX_LENGTH) return title;
+  const cut = title.slice(0, NAME_MAX_LENGTH - 1);
+  // Never half of a surrogate pair.
+  return `${/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
+}
+
 export function checkNickname(value: unknown): Result<string, ApiError> {
   if (typeof value !== 'string' || !NICKNAME.test(value) || /^\.+$/.test(value)) {
     return invalid('nickname', 'must be 1-64 of a-z, 0-9, "-", "_", "." and not only dots');
@@ -208,19 +221,17 @@ export class Api {
   }
 
   /**
-   * Takes format, name, description and version from a new spec (`info.title` is the API's name;
-   * the format may differ from the last spec's). The revision grows by one. Errors: `RevisionMismatch` for a stale `expectedRevision`;
-   * `InvalidField` (`info.title`) for a title the API's name rules refuse.
+   * Takes format, name, description and version from a new spec (the name is `info.title`, see
+   * nameFromTitle; a blank title keeps the current name; the format may differ from the last
+   * spec's). The revision grows by one. Errors: `RevisionMismatch` for a stale `expectedRevision`.
    */
   replaceSpec(summary: SpecSummary, expectedRevision: number | undefined, now: Date): Result<void, ApiError> {
     if (expectedRevision !== undefined && expectedRevision !== this.state.revision) {
       return err({ kind: 'RevisionMismatch', expected: expectedRevision, actual: this.state.revision });
     }
-    const name = checkName(summary.title);
-    if (!name.ok) return invalid('info.title', `must be 1-${NAME_MAX_LENGTH} characters, not only spaces`);
     this.state = {
       ...this.state,
-      name: name.value,
+      name: nameFromTitle(summary.title, this.state.name),
       description: summary.description,
       version: summary.version,
       specFormat: summary.format,

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { countsOf, deriveResources } from '../../../src/domain/spec/derived-resources.js';
 import { summarizeSpec, type JsonObject } from '../../../src/domain/spec/spec-document.js';
-import { nicknameFromTitle } from '../../../src/domain/api/api.aggregate.js';
+import { nameFromTitle, nicknameFromTitle } from '../../../src/domain/api/api.aggregate.js';
 import { anApi } from '../../support/builders.js';
 
 const doc = (extra: JsonObject): JsonObject => ({ swagger: '2.0', info: { title: 'T', version: '1' }, paths: {}, ...extra });
@@ -107,11 +107,30 @@ describe('API spec rules', () => {
     expect(api.toRecord()).to.include({ name: 'Pet Store', description: 'New', version: '2.0.0', specFormat: 'openapi-3.1', revision: 4, updateDate: '2026-11-23T00:00:00.000+00:00' });
   });
 
-  it('refuses a stale If-Match on a spec replacement, and a title no API name can have', () => {
+  it('refuses a stale If-Match on a spec replacement, changing nothing', () => {
     const api = anApi().atRevision(3).build();
     expect(api.replaceSpec({ format: 'swagger-2.0', title: 'X', description: null, version: null }, 2, new Date())).to.deep.equal({ ok: false, error: { kind: 'RevisionMismatch', expected: 2, actual: 3 } });
-    const blank = api.replaceSpec({ format: 'swagger-2.0', title: '  ', description: null, version: null }, undefined, new Date());
-    expect(!blank.ok && blank.error.kind === 'InvalidField' && blank.error.field).to.equal('info.title');
-    expect(api.revision).to.equal(3);
+    expect(api.toRecord()).to.include({ revision: 3, name: 'Pets' });
   });
+
+  it('keeps the name for a blank title, and cuts a title over 200 characters to 199 and an ellipsis', () => {
+    const api = anApi().build();
+    expect(api.replaceSpec({ format: 'openapi-3.0', title: '  ', description: null, version: null }, undefined, new Date()).ok).to.equal(true);
+    expect(api.toRecord()).to.include({ name: 'Pets', revision: 2, specFormat: 'openapi-3.0' });
+    api.replaceSpec({ format: 'openapi-3.0', title: 'x'.repeat(201), description: null, version: null }, undefined, new Date());
+    expect(api.toRecord().name).to.equal(`${'x'.repeat(199)}…`);
+  });
+
+  for (const [title, name] of <[string, string][]>[
+    ['Pets', 'Pets'],
+    ['', 'fallback'],
+    [' \t ', 'fallback'],
+    ['x'.repeat(200), 'x'.repeat(200)],
+    ['y'.repeat(300), `${'y'.repeat(199)}…`],
+    [`${'z'.repeat(198)}😀😀`, `${'z'.repeat(198)}…`],
+  ]) {
+    it(`names an API ${JSON.stringify(name.slice(0, 12))}${name.length > 12 ? '...' : ''} (${name.length}) for the title ${JSON.stringify(title.slice(0, 12))} (${title.length})`, () => {
+      expect(nameFromTitle(title, 'fallback')).to.equal(name);
+    });
+  }
 });
