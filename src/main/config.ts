@@ -130,7 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     bootstrap: !flag(env, 'SPECBASE_NO_BOOTSTRAP'),
     jsonMaxBytes: integer(env, 'JSON_MAX_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
-    importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     mail,
     identity: { scopeBase: absoluteUrl('SCOPE_BASE', (env['SCOPE_BASE'] || publicUrl).replace(/\/+$/, '')) },
     trustProxy: flag(env, 'TRUST_PROXY'),

@@ -30,6 +30,11 @@ describe('configuration', () => {
     expect(() => loadConfig({ TOKEN_CACHE_REVALIDATE_MS: '120000' })).to.throw(ConfigError, /TOKEN_CACHE_REVALIDATE_MS/);
   });
 
+  it('takes imports of up to 32 MiB by default, as the contract says (GitHub: 13 MB, Microsoft Graph: 20 MB)', () => {
+    expect(loadConfig({}).importMaxBytes).to.equal(32 * 1024 * 1024);
+    expect(loadConfig({ IMPORT_MAX_BYTES: '2048' }).importMaxBytes).to.equal(2048);
+  });
+
   it('leaves /metrics open and stops without a drain by default', () => {
     const config = loadConfig({});
     expect(config.metricsToken).to.equal(null);
