@@ -17,7 +17,7 @@ import { startTestServer, type TestServer, type TestUser } from '../support/http
 const SCRIPT = join(ROOT, 'examples/ci/publish-spec.sh');
 const PETSTORE = readFileSync(join(ROOT, 'test/fixtures/swagger/petstore.yaml'), 'utf8');
 const PETSTORE_1_1 = PETSTORE.replace('  version: 1.0.0\n', '  version: 1.1.0\n');
-const OPENAPI_3 = 'openapi: 3.0.3\ninfo:\n  title: Not Swagger\n  version: 1.0.0\npaths: {}\n';
+const INVALID_OPENAPI_3 = 'openapi: 3.0.3\ninfo:\n  title: No responses\n  version: 1.0.0\npaths:\n  /pets:\n    get:\n      summary: List pets\n';
 
 interface Run {
   readonly code: number | null;
@@ -156,7 +156,7 @@ describe('CI/CD publishing (docs/ci-cd.md, examples/ci/publish-spec.sh) against 
       expect((await get(`/api/${owner.accountId}/${apiId}/export`)).text, 'the spec was rolled back with the release').to.equal(PETSTORE);
       expect((await get<{ revision: number }>(`/api/${owner.accountId}/${apiId}`)).body.revision).to.equal(2);
 
-      const invalid = await script(scriptEnv(apiId, { SPEC_FILE: specFile('openapi3.yaml', OPENAPI_3) }));
+      const invalid = await script(scriptEnv(apiId, { SPEC_FILE: specFile('openapi3.yaml', INVALID_OPENAPI_3) }));
       expect(invalid.code).to.equal(1);
       expect(JSON.parse(invalid.stderr.trimEnd().split('\n')[1]!)).to.include({ status: 422, code: 'invalid_spec' });
 

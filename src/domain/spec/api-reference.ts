@@ -1,6 +1,6 @@
 import { describeApi, type MediaContent, type SecurityRequirement } from './api-description.js';
 import type { AuthAdapter } from './derived-resources.js';
-import { pointer } from './json-pointer.js';
+import { pointer, refOf } from './json-pointer.js';
 import { isJsonObject, type JsonObject, type JsonValue, type SpecFormat } from './spec-document.js';
 
 /**
@@ -196,11 +196,18 @@ function propertiesOf(schema: JsonObject, schemas: Schemas): PropertyDoc[] {
   );
 }
 
-/** Media types with the same schema side by side (2.0 repeats one schema under every `consumes`/`produces`). */
+/** Whether two media types carry the same schema: the same one (2.0 repeats one under every `consumes`/`produces`), or the same `$ref`. */
+function sameSchema(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  if (a === b) return true;
+  const ref = refOf(a);
+  return ref !== null && ref === refOf(b);
+}
+
+/** Media types with the same schema side by side. */
 function contents(content: readonly MediaContent[], schemas: Schemas): ContentDoc[] {
   const result: { schema: JsonValue | undefined; doc: ContentDoc & { mediaTypes: string[] } }[] = [];
   for (const { mediaType, schema } of content) {
-    const same = result.find((r) => r.schema === schema);
+    const same = result.find((r) => sameSchema(r.schema, schema));
     if (same) {
       same.doc.mediaTypes.push(mediaType);
       continue;
