@@ -254,6 +254,9 @@ forEachDatabase('Core-API: OpenAPI 3.0 and 3.1 import, spec updates, export and 
     expect(html).to.include('Servers: <code>https://{region}.bookshelf.example/v1</code> (Production), <code>http://localhost:3000/v1</code>');
     expect(html).to.include('Security: <a href="#security-oauth"><code>oauth</code></a> (<code>books:write</code>) or <a href="#security-apikey"><code>apiKey</code></a>');
     expect(html).to.include('Mutual TLS (a client certificate)');
+    expect(html, "3.1's webhooks, apart from the endpoints").to.include(
+      '<section class="sb-group" id="section-webhooks"><h2>Webhooks</h2><p>Requests the API sends to its subscribers.</p><section class="sb-operation" id="webhook-post-bookadded"><h3><span class="sb-method post">POST</span> <code>bookAdded</code></h3>',
+    );
     expect(html).to.include('HTTP <code>bearer</code> authentication (JWT)');
   });
 });

@@ -17,6 +17,8 @@ export interface ApiDescription {
   /** From the document's `tags` list, with their Markdown descriptions. */
   readonly tags: readonly { readonly name: string; readonly description: string | null }[];
   readonly operations: readonly OperationDescription[];
+  /** OpenAPI 3.1 `webhooks`: requests the API sends, each named by its key (in `path`). */
+  readonly webhooks: readonly OperationDescription[];
   /** `definitions` (2.0) or `components.schemas` (3.x), in document order. */
   readonly models: readonly { readonly name: string; readonly schema: JsonValue }[];
   readonly securitySchemes: readonly AuthAdapter[];
@@ -276,10 +278,11 @@ function parametersOf(document: JsonObject, pathLevel: JsonValue | undefined, ow
   return { read, unread };
 }
 
-function operations(document: JsonObject, reader: Reader): OperationDescription[] {
+/** The operations of the path items under `key` (`paths`, or 3.1's `webhooks`), in document order. */
+function operations(document: JsonObject, reader: Reader, key: 'paths' | 'webhooks'): OperationDescription[] {
   const result: OperationDescription[] = [];
   const documentSecurity = securityOf(document['security']);
-  for (const [path, raw] of Object.entries(objectOr(document['paths']))) {
+  for (const [path, raw] of Object.entries(objectOr(document[key]))) {
     if (path.startsWith('x-')) continue;
     const item = objectOr(follow(document, raw).value);
     for (const method of operationMethods(reader.format !== 'swagger-2.0')) {
@@ -293,7 +296,7 @@ function operations(document: JsonObject, reader: Reader): OperationDescription[
       result.push({
         method: method.toUpperCase(),
         path,
-        pointer: `/paths/${escapePointer(path)}/${method}`,
+        pointer: `/${key}/${escapePointer(path)}/${method}`,
         operationId: text(operation['operationId']),
         summary: text(operation['summary']),
         description: text(operation['description']),
@@ -325,7 +328,8 @@ export function describeApi(document: JsonObject): ApiDescription {
     format: reader.format,
     servers: reader.servers,
     tags,
-    operations: operations(document, reader),
+    operations: operations(document, reader, 'paths'),
+    webhooks: reader.format === 'openapi-3.1' ? operations(document, reader, 'webhooks') : [],
     models,
     securitySchemes: authAdaptersOf(document),
     modelName: (ref) => {

@@ -1,4 +1,4 @@
-import { describeApi, type MediaContent, type SecurityRequirement } from './api-description.js';
+import { describeApi, type MediaContent, type OperationDescription, type SecurityRequirement } from './api-description.js';
 import type { AuthAdapter } from './derived-resources.js';
 import { pointer, refOf } from './json-pointer.js';
 import { isJsonObject, type JsonObject, type JsonValue, type SpecFormat } from './spec-document.js';
@@ -13,6 +13,8 @@ export interface ApiReference {
   readonly format: SpecFormat;
   readonly servers: readonly { readonly url: string; readonly description: string | null }[];
   readonly groups: readonly OperationGroup[];
+  /** OpenAPI 3.1 `webhooks`: what the API sends to its subscribers, `path` the webhook's name. */
+  readonly webhooks: readonly OperationDoc[];
   readonly models: readonly ModelDoc[];
   readonly securitySchemes: readonly AuthAdapter[];
 }
@@ -250,40 +252,39 @@ export function describeReference(document: JsonObject): ApiReference {
   const schemas: Schemas = { document, modelName: (ref) => api.modelName(ref), following: new Set(), budget: { left: FOLLOW_BUDGET } };
   const described = new Map<string, string | null>();
   for (const tag of api.tags) if (!described.has(tag.name)) described.set(tag.name, tag.description);
-  const operations = api.operations.map((op) => ({
-    tag: op.tags[0] ?? null,
-    op: {
-      method: op.method,
-      path: op.path,
-      operationId: op.operationId,
-      summary: op.summary,
-      description: op.description,
-      deprecated: op.deprecated,
-      parameters: op.parameters.map((p) => ({
-        name: p.name,
-        in: p.in,
-        required: p.required,
-        deprecated: p.deprecated,
-        description: p.description,
-        type: p.ref !== null ? { kind: 'reference' as const, ref: p.ref } : typeOf(p.schema, schemas),
-      })),
-      requestBody:
-        op.requestBody &&
-        (op.requestBody.ref !== null
-          ? { description: null, required: false, contents: [{ mediaTypes: [], type: { kind: 'reference' as const, ref: op.requestBody.ref }, properties: [] }] }
-          : { description: op.requestBody.description, required: op.requestBody.required, contents: contents(op.requestBody.content, schemas) }),
-      responses: op.responses.map((r) => ({
-        status: r.status,
-        description: r.description,
-        contents: r.ref !== null ? [{ mediaTypes: [], type: { kind: 'reference' as const, ref: r.ref }, properties: [] }] : contents(r.content, schemas),
-      })),
-      security: op.security,
-    },
-  }));
+  const operation = (op: OperationDescription): OperationDoc => ({
+    method: op.method,
+    path: op.path,
+    operationId: op.operationId,
+    summary: op.summary,
+    description: op.description,
+    deprecated: op.deprecated,
+    parameters: op.parameters.map((p) => ({
+      name: p.name,
+      in: p.in,
+      required: p.required,
+      deprecated: p.deprecated,
+      description: p.description,
+      type: p.ref !== null ? { kind: 'reference' as const, ref: p.ref } : typeOf(p.schema, schemas),
+    })),
+    requestBody:
+      op.requestBody &&
+      (op.requestBody.ref !== null
+        ? { description: null, required: false, contents: [{ mediaTypes: [], type: { kind: 'reference' as const, ref: op.requestBody.ref }, properties: [] }] }
+        : { description: op.requestBody.description, required: op.requestBody.required, contents: contents(op.requestBody.content, schemas) }),
+    responses: op.responses.map((r) => ({
+      status: r.status,
+      description: r.description,
+      contents: r.ref !== null ? [{ mediaTypes: [], type: { kind: 'reference' as const, ref: r.ref }, properties: [] }] : contents(r.content, schemas),
+    })),
+    security: op.security,
+  });
+  const operations = api.operations.map((op) => ({ tag: op.tags[0] ?? null, op: operation(op) }));
   return {
     format: api.format,
     servers: api.servers,
     groups: groups(described, operations),
+    webhooks: api.webhooks.map(operation),
     models: api.models.map((m) => model(m.name, m.schema, schemas)),
     securitySchemes: api.securitySchemes,
   };

@@ -118,6 +118,114 @@ describe('domain: the reference a reader sees (describeReference)', () => {
     expect(describeReference({}).groups).to.deep.equal([]);
   });
 
+  it('reads an OpenAPI 3.1 document: parameters by schema or content, request bodies and responses by media type, security, servers, webhooks', () => {
+    const reference = describeReference({
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      servers: [{ url: 'https://{env}.example.com', description: 'main', variables: { env: { default: 'api' } } }],
+      security: [{ key: [] }],
+      paths: {
+        '/items': {
+          parameters: [{ name: 'trace', in: 'header', schema: { type: 'string' } }],
+          post: {
+            tags: ['items'],
+            security: [{ oauth: ['write'] }, {}],
+            parameters: [{ name: 'filter', in: 'query', content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' } } } }, { name: 'old', in: 'cookie', deprecated: true, schema: { type: ['integer', 'null'] } }],
+            requestBody: { $ref: '#/components/requestBodies/NewItem' },
+            responses: {
+              '201': { description: 'made', content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' } }, 'application/xml': { schema: { $ref: '#/components/schemas/Item' } } } },
+              '4XX': { $ref: '#/components/responses/Problem' },
+            },
+          },
+          trace: { responses: { '200': { description: 'echo' } } },
+        },
+      },
+      webhooks: { created: { post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' } } } }, responses: { '200': { description: 'ok' } } } } },
+      components: {
+        schemas: {
+          Item: { type: 'object', required: ['id'], properties: { id: { const: 7 }, kind: { oneOf: [{ type: 'string' }, { $ref: '#/components/schemas/Item/$defs/Kind' }] }, note: { type: 'string', nullable: true } }, $defs: { Kind: { enum: ['a', 'b'], type: 'string' } } },
+        },
+        requestBodies: { NewItem: { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } } } } },
+        responses: { Problem: { description: 'a problem', content: { 'application/problem+json': { schema: { type: 'object' } } } } },
+        securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Key' }, oauth: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: 'https://t', scopes: { write: 'w' } } } } },
+      },
+    });
+    expect(reference.format).to.equal('openapi-3.1');
+    expect(reference.servers).to.deep.equal([{ url: 'https://{env}.example.com', description: 'main' }]);
+    const [post, trace] = reference.groups.flatMap((g) => g.operations);
+    expect(post!.parameters.map((p) => [p.name, p.in, p.deprecated, p.type])).to.deep.equal([
+      ['trace', 'header', false, { kind: 'primitive', type: 'string', format: null, enum: [] }],
+      ['filter', 'query', false, { kind: 'model', name: 'Item' }],
+      ['old', 'cookie', true, { kind: 'union', options: [{ kind: 'primitive', type: 'integer', format: null, enum: [] }, { kind: 'primitive', type: 'null', format: null, enum: [] }] }],
+    ]);
+    expect(post!.requestBody).to.deep.equal({
+      description: null,
+      required: true,
+      contents: [{ mediaTypes: ['multipart/form-data'], type: { kind: 'primitive', type: 'object', format: null, enum: [] }, properties: [{ name: 'file', required: false, description: null, type: { kind: 'primitive', type: 'string', format: 'binary', enum: [] } }] }],
+    });
+    expect(post!.responses).to.deep.equal([
+      { status: '201', description: 'made', contents: [{ mediaTypes: ['application/json', 'application/xml'], type: { kind: 'model', name: 'Item' }, properties: [] }] },
+      { status: '4XX', description: 'a problem', contents: [{ mediaTypes: ['application/problem+json'], type: { kind: 'primitive', type: 'object', format: null, enum: [] }, properties: [] }] },
+    ]);
+    expect(post!.security, 'its own, the empty alternative included').to.deep.equal([[{ scheme: 'oauth', scopes: ['write'] }], []]);
+    expect(trace).to.deep.include({ method: 'TRACE', security: [[{ scheme: 'key', scopes: [] }]] });
+    expect(reference.webhooks.map((w) => [w.method, w.path, w.requestBody?.contents[0]?.type])).to.deep.equal([['POST', 'created', { kind: 'model', name: 'Item' }]]);
+    const item = reference.models[0]!;
+    expect(item.properties.map((p) => [p.name, p.required, p.type])).to.deep.equal([
+      ['id', true, { kind: 'primitive', type: 'number', format: null, enum: ['7'] }],
+      ['kind', false, { kind: 'union', options: [{ kind: 'primitive', type: 'string', format: null, enum: [] }, { kind: 'primitive', type: 'string', format: null, enum: ['a', 'b'] }] }],
+      ['note', false, { kind: 'union', options: [{ kind: 'primitive', type: 'string', format: null, enum: [] }, { kind: 'primitive', type: 'null', format: null, enum: [] }] }],
+    ]);
+    expect(reference.securitySchemes.map((s) => [s.name, s.type])).to.deep.equal([
+      ['key', 'apiKey'],
+      ['oauth', 'oauth2'],
+    ]);
+  });
+
+  it('reads a Swagger 2.0 formData operation as an object request body under its form media type, and a missing consumes as JSON', () => {
+    const op = describeReference({
+      swagger: '2.0',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/upload': {
+          post: {
+            parameters: [
+              { name: 'file', in: 'formData', type: 'file', required: true, description: 'the file' },
+              { name: 'tags', in: 'formData', type: 'array', items: { type: 'string', enum: ['a'] } },
+            ],
+            responses: { '200': { description: 'ok', schema: { type: 'string' } } },
+          },
+        },
+      },
+    }).groups[0]!.operations[0]!;
+    expect(op.parameters).to.deep.equal([]);
+    expect(op.requestBody).to.deep.equal({
+      description: null,
+      required: true,
+      contents: [
+        {
+          mediaTypes: ['multipart/form-data'],
+          type: { kind: 'primitive', type: 'object', format: null, enum: [] },
+          properties: [
+            { name: 'file', required: true, description: 'the file', type: { kind: 'primitive', type: 'string', format: 'binary', enum: [] } },
+            { name: 'tags', required: false, description: null, type: { kind: 'array', items: { kind: 'primitive', type: 'string', format: null, enum: ['a'] } } },
+          ],
+        },
+      ],
+    });
+    expect(op.responses[0]!.contents).to.deep.equal([{ mediaTypes: ['application/json'], type: { kind: 'primitive', type: 'string', format: null, enum: [] }, properties: [] }]);
+  });
+
+  it('follows references that are not models within a budget: a document cannot make the reader expand it without end', () => {
+    // 40 levels of $defs, each offering the next twice: 2^40 expansions if nothing stopped them.
+    const defs: JsonObject = { L40: { type: 'string' } };
+    for (let i = 39; i >= 0; i--) defs[`L${i}`] = { oneOf: [{ $ref: `#/components/schemas/M/$defs/L${i + 1}` }, { $ref: `#/components/schemas/M/$defs/L${i + 1}` }] };
+    const started = performance.now();
+    const reference = describeReference({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: {}, components: { schemas: { M: { properties: { p: { $ref: '#/components/schemas/M/$defs/L0' } }, $defs: defs } } } });
+    expect(performance.now() - started, 'milliseconds').to.be.below(2000);
+    expect(JSON.stringify(reference.models[0]!.properties[0]!.type)).to.include('"kind":"reference"');
+  });
+
   it('reads the Kubernetes document (520 paths, 891 models, $ref cycles) quickly', () => {
     const kubernetes = JSON.parse(gunzipSync(readFileSync(fixture('kubernetes-1.13.json.gz'))).toString('utf8')) as JsonObject;
     const started = performance.now();

@@ -171,16 +171,17 @@ function modelHtml(model: ModelDoc, id: string, models: ReadonlyMap<string, stri
   return `<section class="sb-model" id="${id}"><h3>${escapeHtml(model.name)}</h3>${md(model.description, 3)}${kind}${parents}${propertiesTable(model.properties, models)}</section>`;
 }
 
-/** Servers, operations by tag, security schemes, then the models; every name and text is the owner's, escaped or rendered as safe Markdown. */
+/** Servers, operations by tag, webhooks, security schemes, then the models; every name and text is the owner's, escaped or rendered as safe Markdown. */
 export function renderReference(reference: ApiReference, anchors: Anchors): RenderedReference {
   const models = new Map(reference.models.map((m) => [m.name, anchors.make('model', m.name)]));
   const schemes = new Map(reference.securitySchemes.map((s) => [s.name, anchors.make('security', s.name)]));
   const groups = reference.groups.map((group) => ({ group, id: anchors.make('tag', group.tag ?? 'other') }));
+  const webhooksId = anchors.make('section', 'webhooks');
   const schemesId = anchors.make('section', 'security');
   const modelsId = anchors.make('section', 'models');
   const contents = `<ul>${groups.map(({ group, id }) => `<li><a href="#${id}">${escapeHtml(group.tag ?? 'Other operations')}</a></li>`).join('')}${
-    reference.securitySchemes.length > 0 ? `<li><a href="#${schemesId}">Authentication</a></li>` : ''
-  }${reference.models.length > 0 ? `<li><a href="#${modelsId}">Models</a></li>` : ''}</ul>`;
+    reference.webhooks.length > 0 ? `<li><a href="#${webhooksId}">Webhooks</a></li>` : ''
+  }${reference.securitySchemes.length > 0 ? `<li><a href="#${schemesId}">Authentication</a></li>` : ''}${reference.models.length > 0 ? `<li><a href="#${modelsId}">Models</a></li>` : ''}</ul>`;
   const servers =
     reference.servers.length === 0
       ? ''
@@ -191,8 +192,14 @@ export function renderReference(reference: ApiReference, anchors: Anchors): Rend
     reference.securitySchemes.length === 0
       ? ''
       : `<section class="sb-group" id="${schemesId}"><h2>Authentication</h2>${reference.securitySchemes.map((s) => schemeHtml(s, schemes.get(s.name)!)).join('\n')}</section>`;
-  const body = `${servers}${groups.map(({ group, id }) => groupHtml(group, id, anchors, models, schemes)).join('\n')}${security}${
+  const webhooks =
+    reference.webhooks.length === 0
+      ? ''
+      : `<section class="sb-group" id="${webhooksId}"><h2>Webhooks</h2><p>Requests the API sends to its subscribers.</p>${reference.webhooks
+          .map((op) => operationHtml(op, anchors.make(`webhook-${op.method}`, op.path), models, schemes))
+          .join('\n')}</section>`;
+  const body = `${servers}${groups.map(({ group, id }) => groupHtml(group, id, anchors, models, schemes)).join('\n')}${webhooks}${security}${
     reference.models.length > 0 ? `<section class="sb-group" id="${modelsId}"><h2>Models</h2>${reference.models.map((m) => modelHtml(m, models.get(m.name)!, models)).join('\n')}</section>` : ''
-  }${reference.groups.length === 0 && reference.models.length === 0 ? '<p class="sb-empty">The spec describes no operations and no models.</p>' : ''}`;
+  }${reference.groups.length === 0 && reference.webhooks.length === 0 && reference.models.length === 0 ? '<p class="sb-empty">The spec describes no operations and no models.</p>' : ''}`;
   return { contents, body };
 }
