@@ -14,6 +14,17 @@ const codec = new SwaggerSpecCodec();
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const minimal = (body = '') => `swagger: "2.0"\ninfo: {title: T, version: "1"}\npaths: {}\n${body}`;
 
+/** A loopback server that counts what it is asked: a spec must never make the codec fetch anything. */
+async function countingServer(): Promise<{ url: string; fetched: () => number; close: () => void }> {
+  let fetched = 0;
+  const server = createServer((_req, res) => {
+    fetched += 1;
+    res.end('{}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/x.json`, fetched: () => fetched, close: () => server.close() };
+}
+
 async function parseError(text: string | Uint8Array) {
   const result = await codec.parse(typeof text === 'string' ? utf8(text) : text);
   if (result.ok) throw new Error('expected an error');
@@ -62,23 +73,17 @@ describe('SpecCodec: SwaggerSpecCodec', function () {
     it('accepts them as written and marks what needs them unresolved, reading no file and fetching no URL', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'specbase-ref-'));
       writeFileSync(join(dir, 'evil.yaml'), 'this: [is not: valid yaml');
-      let fetched = 0;
-      const server = createServer((_req, res) => {
-        fetched += 1;
-        res.end('{}');
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/x.json`;
+      const { url, fetched, close } = await countingServer();
       try {
         const text = minimal(`definitions:\n  Local: {$ref: "${join(dir, 'evil.yaml')}#/A"}\n  Remote: {$ref: "${url}#/X"}\n`).replace('paths: {}', `paths:\n  /far: {$ref: "${url}#/paths/far"}`);
         const result = await codec.parse(utf8(text));
         if (!result.ok) throw new Error(JSON.stringify(result.error));
-        expect(fetched).to.equal(0);
+        expect(fetched()).to.equal(0);
         const derived = deriveResources(result.value.document);
         expect(derived.models.map((m) => m.unresolved)).to.deep.equal([true, true]);
         expect(derived.endpoints).to.deep.equal([{ method: null, path: '/far', operationId: null, summary: null, tags: [], deprecated: false, unresolved: true }]);
       } finally {
-        server.close();
+        close();
         rmSync(dir, { recursive: true, force: true });
       }
     });
@@ -238,18 +243,12 @@ describe('SpecCodec: SwaggerSpecCodec', function () {
     });
 
     it('keeps external $refs as written, fetching nothing, and marks what needs them unresolved', async () => {
-      let fetched = 0;
-      const server = createServer((_req, res) => {
-        fetched += 1;
-        res.end('{}');
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/x.json`;
+      const { url, fetched, close } = await countingServer();
       try {
         const text = minimal3('3.0.3', `components:\n  schemas:\n    Remote: {$ref: "${url}#/X"}\n  securitySchemes:\n    far: {$ref: "${url}#/S"}\n`).replace('paths: {}', `paths:\n  /far: {$ref: "${url}#/paths/far"}`);
         const result = await codec.parse(utf8(text));
         if (!result.ok) throw new Error(JSON.stringify(result.error));
-        expect(fetched).to.equal(0);
+        expect(fetched()).to.equal(0);
         const derived = deriveResources(result.value.document);
         expect(derived.models.map((m) => [m.name, m.unresolved])).to.deep.equal([['Remote', true]]);
         expect(derived.endpoints).to.deep.equal([{ method: null, path: '/far', operationId: null, summary: null, tags: [], deprecated: false, unresolved: true }]);
@@ -257,7 +256,7 @@ describe('SpecCodec: SwaggerSpecCodec', function () {
           { name: 'far', type: 'unknown', description: null, scheme: null, bearerFormat: null, in: null, paramName: null, flows: null, openIdConnectUrl: null, unresolved: true },
         ]);
       } finally {
-        server.close();
+        close();
       }
     });
 

@@ -33,27 +33,8 @@ forEachDatabase('Core-API: import, spec updates and export over HTTP', (target) 
     await server?.stop();
   });
 
-  function importSpec(fixture: SpecFixture, partName: 'spec' | 'file', bodyForm: BodyForm, body: object, token = all): Promise<Response> {
-    const parts: { name: string; value: string | Uint8Array; filename?: string; type?: string }[] = [
-      { name: partName, value: fixture.bytes, filename: fixture.name, type: fixture.syntax === 'yaml' ? 'text/yaml' : 'application/json' },
-    ];
-    if (bodyForm === 'field') parts.push({ name: 'body', value: JSON.stringify(body) });
-    if (bodyForm === 'json-part') parts.push({ name: 'body', value: JSON.stringify(body), type: 'application/json' });
-    return server.multipart('POST', `/api/${ada.accountId}/import`, token, parts);
-  }
-
-  async function walk(path: string, limit: number): Promise<unknown[]> {
-    const items: unknown[] = [];
-    let cursor: string | null = null;
-    do {
-      const response = await server.request('GET', `${path}?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`, { token: all });
-      expect(response.status).to.equal(200);
-      const page = (await response.json()) as { items: unknown[]; nextCursor: string | null };
-      items.push(...page.items);
-      cursor = page.nextCursor;
-    } while (cursor !== null);
-    return items;
-  }
+  const importSpec = (fixture: SpecFixture, partName: 'spec' | 'file', bodyForm: BodyForm, body: object, token = all) => server.importSpec(ada.accountId, token, fixture, partName, bodyForm, body);
+  const walk = (path: string, limit: number) => server.walk<unknown>(path, all, limit);
 
   const cases: [string, 'spec' | 'file', BodyForm][] = [
     ['petstore.yaml', 'spec', 'json-part'],

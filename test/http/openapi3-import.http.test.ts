@@ -64,27 +64,8 @@ forEachDatabase('Core-API: OpenAPI 3.0 and 3.1 import, spec updates, export and 
     await server?.stop();
   });
 
-  function importSpec(fixture: SpecFixture, partName: 'spec' | 'file', bodyForm: 'field' | 'json-part' | 'none', body: object): Promise<Response> {
-    const parts: { name: string; value: string | Uint8Array; filename?: string; type?: string }[] = [
-      { name: partName, value: fixture.bytes, filename: fixture.name, type: fixture.syntax === 'yaml' ? 'text/yaml' : 'application/json' },
-    ];
-    if (bodyForm === 'field') parts.push({ name: 'body', value: JSON.stringify(body) });
-    if (bodyForm === 'json-part') parts.push({ name: 'body', value: JSON.stringify(body), type: 'application/json' });
-    return server.multipart('POST', `/api/${ada.accountId}/import`, all, parts);
-  }
-
-  async function walk<T>(path: string, limit: number): Promise<T[]> {
-    const items: T[] = [];
-    let cursor: string | null = null;
-    do {
-      const response = await server.request('GET', `${path}?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`, { token: all });
-      expect(response.status).to.equal(200);
-      const page = (await response.json()) as { items: T[]; nextCursor: string | null };
-      items.push(...page.items);
-      cursor = page.nextCursor;
-    } while (cursor !== null);
-    return items;
-  }
+  const importSpec = (fixture: SpecFixture, partName: 'spec' | 'file', bodyForm: 'field' | 'json-part' | 'none', body: object) => server.importSpec(ada.accountId, all, fixture, partName, bodyForm, body);
+  const walk = <T>(path: string, limit: number) => server.walk<T>(path, all, limit);
 
   /** Imports `fixture` and checks the answer, every derived list and the export round trip against the document itself. */
   async function importAndCheck(fixture: SpecFixture, partName: 'spec' | 'file', bodyForm: 'field' | 'json-part' | 'none', nickname: string): Promise<ImportBody> {

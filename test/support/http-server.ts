@@ -122,6 +122,40 @@ export class TestServer {
     return this.described(method, path, await fetch(this.url + path, { method, headers: { Authorization: `Bearer ${token}` }, body: form }));
   }
 
+  /**
+   * POST .../import of a fixture as one part (`spec` or `file`), with the options as a `body`
+   * field, as a `body` part of type application/json, or without a body.
+   */
+  importSpec(
+    accountId: number,
+    token: string,
+    fixture: { readonly name: string; readonly syntax: 'yaml' | 'json'; readonly bytes: Uint8Array },
+    partName: 'spec' | 'file',
+    bodyForm: 'field' | 'json-part' | 'none',
+    body: object,
+  ): Promise<Response> {
+    const parts: { name: string; value: string | Uint8Array; filename?: string; type?: string }[] = [
+      { name: partName, value: fixture.bytes, filename: fixture.name, type: fixture.syntax === 'yaml' ? 'text/yaml' : 'application/json' },
+    ];
+    if (bodyForm === 'field') parts.push({ name: 'body', value: JSON.stringify(body) });
+    if (bodyForm === 'json-part') parts.push({ name: 'body', value: JSON.stringify(body), type: 'application/json' });
+    return this.multipart('POST', `/api/${accountId}/import`, token, parts);
+  }
+
+  /** Every item of a paged list, following `nextCursor` `limit` items at a time. */
+  async walk<T>(path: string, token: string, limit: number): Promise<T[]> {
+    const items: T[] = [];
+    let cursor: string | null = null;
+    do {
+      const response = await this.request('GET', `${path}?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`, { token });
+      if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
+      const page = (await response.json()) as { items: T[]; nextCursor: string | null };
+      items.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    return items;
+  }
+
   async request(method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
     if (options.token !== undefined) headers['Authorization'] = `Bearer ${options.token}`;
