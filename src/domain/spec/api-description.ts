@@ -1,5 +1,5 @@
 import { authAdaptersOf, operationMethods, type AuthAdapter } from './derived-resources.js';
-import { follow, nameUnder } from './json-pointer.js';
+import { escapePointer, follow, nameUnder } from './json-pointer.js';
 import { isJsonObject, specFormatOf, type JsonObject, type JsonValue, type SpecFormat } from './spec-document.js';
 
 /**
@@ -8,7 +8,8 @@ import { isJsonObject, specFormatOf, type JsonObject, type JsonValue, type SpecF
  * servers and models. A 2.0 `body` parameter becomes the request body and its `formData`
  * parameters an object body, each under the operation's `consumes`; a 2.0 response schema is
  * content under `produces`; a non-body parameter's `type`, `items`, `enum`... become its schema.
- * Schemas are kept as written, `$ref`s and all: `modelName` says which of them name a model.
+ * Schemas are kept as written, `$ref`s and all: `modelName` says which of them name a model, and
+ * every part carries the JSON pointer of where the document says it (after internal `$ref`s).
  * Pure and defensive: nothing here trusts a field's type or follows an external `$ref`.
  */
 export interface ApiDescription {
@@ -19,9 +20,11 @@ export interface ApiDescription {
   readonly operations: readonly OperationDescription[];
   /** OpenAPI 3.1 `webhooks`: requests the API sends, each named by its key (in `path`). */
   readonly webhooks: readonly OperationDescription[];
-  /** `definitions` (2.0) or `components.schemas` (3.x), in document order. */
-  readonly models: readonly { readonly name: string; readonly schema: JsonValue }[];
+  /** `definitions` (2.0) or `components.schemas` (3.x), in document order, with the pointer of each. */
+  readonly models: readonly { readonly name: string; readonly schema: JsonValue; readonly pointer: string }[];
   readonly securitySchemes: readonly AuthAdapter[];
+  /** Where the security schemes are: `/securityDefinitions` (2.0) or `/components/securitySchemes` (3.x). */
+  readonly securitySchemesPointer: string;
   /** The model a `$ref` names (`#/definitions/X` in 2.0, `#/components/schemas/X` in 3.x), if the document has it. */
   modelName(ref: string): string | null;
 }
@@ -30,6 +33,8 @@ export interface ServerDescription {
   /** As written: in 3.x with its `{variable}` templates; in 2.0 `scheme://host/basePath`, or `host/basePath` without schemes. */
   readonly url: string;
   readonly description: string | null;
+  /** JSON pointer to the server (3.x), or to what the 2.0 URL is made of (`/host`). */
+  readonly pointer: string;
 }
 
 export interface OperationDescription {
@@ -44,6 +49,8 @@ export interface OperationDescription {
   /** Markdown. */
   readonly description: string | null;
   readonly deprecated: boolean;
+  /** `x-sunset`: when a deprecated operation goes away (a date, as written). */
+  readonly sunset: string | null;
   readonly tags: readonly string[];
   /** Path-level ones first, unless the operation redefines them (same name and place). */
   readonly parameters: readonly ParameterDescription[];
@@ -63,6 +70,9 @@ export interface ParameterDescription {
   readonly deprecated: boolean;
   readonly description: string | null;
   readonly schema: JsonValue | undefined;
+  /** JSON pointer to the parameter; its schema is at `schemaPointer`. */
+  readonly pointer: string;
+  readonly schemaPointer: string;
   /** An external `$ref`, or an internal one leading nowhere or in a circle. */
   readonly ref: string | null;
 }
@@ -70,13 +80,23 @@ export interface ParameterDescription {
 export interface MediaContent {
   readonly mediaType: string;
   readonly schema: JsonValue | undefined;
+  /** JSON pointer to the schema (for a 2.0 `formData` body, to the operation's parameters). */
+  readonly pointer: string;
 }
 
 export interface RequestBodyDescription {
   readonly description: string | null;
   readonly required: boolean;
   readonly content: readonly MediaContent[];
+  readonly pointer: string;
   readonly ref: string | null;
+}
+
+export interface HeaderDescription {
+  readonly name: string;
+  readonly required: boolean;
+  readonly schema: JsonValue | undefined;
+  readonly pointer: string;
 }
 
 export interface ResponseDescription {
@@ -84,6 +104,8 @@ export interface ResponseDescription {
   readonly status: string;
   readonly description: string | null;
   readonly content: readonly MediaContent[];
+  readonly headers: readonly HeaderDescription[];
+  readonly pointer: string;
   readonly ref: string | null;
 }
 
@@ -119,16 +141,12 @@ function strings(value: JsonValue | undefined): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
-function escapePointer(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
 function securityOf(value: JsonValue | undefined): SecurityRequirement[] {
   if (!Array.isArray(value)) return [];
   return value.filter(isJsonObject).map((requirement) => Object.entries(requirement).map(([scheme, scopes]) => ({ scheme, scopes: strings(scopes) })));
 }
 
-/** A 2.0 non-body parameter's (or `items`') type as a JSON Schema; `file` is a binary string. */
+/** A 2.0 non-body parameter's (or `items`' or header's) type as a JSON Schema; `file` is a binary string. */
 function swagger2Schema(value: JsonObject): JsonObject {
   const schema: JsonObject = {};
   for (const keyword of PARAMETER_SCHEMA_KEYWORDS) if (value[keyword] !== undefined) schema[keyword] = value[keyword];
@@ -140,15 +158,24 @@ function swagger2Schema(value: JsonObject): JsonObject {
   return schema;
 }
 
+/** An operation as the readers see it: the raw object, where it is, and its parameters read so far. */
+interface RawOperation {
+  readonly value: JsonObject;
+  readonly pointer: string;
+  /** Parameters (path-level and own, internal `$ref`s followed), each with its pointer. */
+  readonly parameters: readonly { readonly value: JsonObject; readonly pointer: string }[];
+}
+
 interface Reader {
   readonly format: SpecFormat;
-  parameter(raw: JsonObject): ParameterDescription;
-  requestBody(operation: JsonObject, parameters: readonly JsonObject[]): RequestBodyDescription | null;
-  response(status: string, raw: JsonValue, operation: JsonObject): ResponseDescription;
+  parameter(raw: JsonObject, pointer: string): ParameterDescription;
+  requestBody(operation: RawOperation): RequestBodyDescription | null;
+  response(status: string, raw: JsonValue, pointer: string, operation: RawOperation): ResponseDescription;
   /** Parameters that stay parameters (2.0 body and formData ones become the request body). */
   isParameter(raw: JsonObject): boolean;
   readonly modelPrefix: string;
   readonly models: JsonObject;
+  readonly modelsPointer: string;
   readonly servers: ServerDescription[];
 }
 
@@ -161,28 +188,32 @@ function swagger2Reader(document: JsonObject): Reader {
     format: 'swagger-2.0',
     modelPrefix: '#/definitions/',
     models: objectOr(document['definitions']),
+    modelsPointer: '/definitions',
     servers: swagger2Servers(document),
     isParameter: (raw) => raw['in'] !== 'body' && raw['in'] !== 'formData',
-    parameter: (raw) => ({
+    parameter: (raw, pointer) => ({
       name: text(raw['name']) ?? '',
       in: text(raw['in']),
       required: raw['required'] === true,
       deprecated: false,
       description: text(raw['description']),
       schema: swagger2Schema(raw),
+      pointer,
+      schemaPointer: pointer,
       ref: null,
     }),
-    requestBody: (operation, parameters) => {
-      const body = parameters.find((p) => p['in'] === 'body');
+    requestBody: (operation) => {
+      const body = operation.parameters.find((p) => p.value['in'] === 'body');
       if (body) {
         return {
-          description: text(body['description']),
-          required: body['required'] === true,
-          content: mediaTypes(operation, 'consumes', ['application/json']).map((mediaType) => ({ mediaType, schema: body['schema'] })),
+          description: text(body.value['description']),
+          required: body.value['required'] === true,
+          content: mediaTypes(operation.value, 'consumes', ['application/json']).map((mediaType) => ({ mediaType, schema: body.value['schema'], pointer: `${body.pointer}/schema` })),
+          pointer: body.pointer,
           ref: null,
         };
       }
-      const fields = parameters.filter((p) => p['in'] === 'formData');
+      const fields = operation.parameters.filter((p) => p.value['in'] === 'formData').map((p) => p.value);
       if (fields.length === 0) return null;
       const properties: JsonObject = {};
       for (const field of fields) {
@@ -192,17 +223,25 @@ function swagger2Reader(document: JsonObject): Reader {
       }
       const required = fields.filter((f) => f['required'] === true).map((f) => text(f['name']) ?? '');
       const schema: JsonObject = { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
-      const forms = mediaTypes(operation, 'consumes', []).filter((t) => /^(multipart\/form-data|application\/x-www-form-urlencoded)\b/.test(t));
+      const forms = mediaTypes(operation.value, 'consumes', []).filter((t) => /^(multipart\/form-data|application\/x-www-form-urlencoded)\b/.test(t));
       const fallback = fields.some((f) => f['type'] === 'file') ? 'multipart/form-data' : 'application/x-www-form-urlencoded';
-      return { description: null, required: required.length > 0, content: (forms.length > 0 ? forms : [fallback]).map((mediaType) => ({ mediaType, schema })), ref: null };
+      const pointer = `${operation.pointer}/parameters`;
+      return { description: null, required: required.length > 0, content: (forms.length > 0 ? forms : [fallback]).map((mediaType) => ({ mediaType, schema, pointer })), pointer, ref: null };
     },
-    response: (status, raw, operation) => {
-      const { value, ref } = follow(document, raw);
-      if (ref !== null) return { status, description: null, content: [], ref };
+    response: (status, raw, at, operation) => {
+      const { value, ref, at: pointer } = follow(document, raw, at);
+      if (ref !== null) return { status, description: null, content: [], headers: [], pointer, ref };
       const response = objectOr(value);
       const schema = response['schema'];
-      const content = schema === undefined ? [] : mediaTypes(operation, 'produces', ['application/json']).map((mediaType) => ({ mediaType, schema }));
-      return { status, description: text(response['description']), content, ref: null };
+      const content = schema === undefined ? [] : mediaTypes(operation.value, 'produces', ['application/json']).map((mediaType) => ({ mediaType, schema, pointer: `${pointer}/schema` }));
+      const headers = Object.entries(objectOr(response['headers'])).map(([name, header]) => ({
+        name,
+        // Swagger 2.0 cannot say whether a response header is always sent.
+        required: false,
+        schema: swagger2Schema(objectOr(header)),
+        pointer: `${pointer}/headers/${escapePointer(name)}`,
+      }));
+      return { status, description: text(response['description']), content, headers, pointer, ref: null };
     },
   };
 }
@@ -214,68 +253,81 @@ function swagger2Servers(document: JsonObject): ServerDescription[] {
   const rest = `${host}${basePath === '/' ? '' : basePath}`;
   const schemes = [...new Set(strings(document['schemes']))];
   // Without `schemes` the scheme the document was served with applies, which a stored document no longer has.
-  return schemes.length > 0 ? schemes.map((scheme) => ({ url: `${scheme}://${rest}`, description: null })) : [{ url: rest, description: null }];
+  return schemes.length > 0 ? schemes.map((scheme) => ({ url: `${scheme}://${rest}`, description: null, pointer: '/host' })) : [{ url: rest, description: null, pointer: '/host' }];
 }
 
-function contentOf(value: JsonValue | undefined): MediaContent[] {
-  return Object.entries(objectOr(value)).map(([mediaType, media]) => ({ mediaType, schema: objectOr(media)['schema'] }));
+function contentOf(value: JsonValue | undefined, at: string): MediaContent[] {
+  return Object.entries(objectOr(value)).map(([mediaType, media]) => ({ mediaType, schema: objectOr(media)['schema'], pointer: `${at}/${escapePointer(mediaType)}/schema` }));
 }
 
 function openApi3Reader(document: JsonObject, format: SpecFormat): Reader {
-  const servers = (Array.isArray(document['servers']) ? document['servers'] : []).map((raw) => {
+  const servers = (Array.isArray(document['servers']) ? document['servers'] : []).map((raw, i) => {
     const server = objectOr(raw);
-    return { url: text(server['url']) ?? '/', description: text(server['description']) };
+    return { url: text(server['url']) ?? '/', description: text(server['description']), pointer: `/servers/${i}` };
   });
   return {
     format,
     modelPrefix: '#/components/schemas/',
     models: objectOr(objectOr(document['components'])['schemas']),
+    modelsPointer: '/components/schemas',
     servers,
     isParameter: () => true,
-    parameter: (raw) => ({
-      name: text(raw['name']) ?? '',
-      in: text(raw['in']),
-      required: raw['required'] === true,
-      deprecated: raw['deprecated'] === true,
-      description: text(raw['description']),
+    parameter: (raw, pointer) => {
       // A parameter has a schema, or content with exactly one media type.
-      schema: raw['schema'] ?? contentOf(raw['content'])[0]?.schema,
-      ref: null,
-    }),
-    requestBody: (operation) => {
-      if (operation['requestBody'] === undefined) return null;
-      const { value, ref } = follow(document, operation['requestBody']);
-      if (ref !== null) return { description: null, required: false, content: [], ref };
-      const body = objectOr(value);
-      return { description: text(body['description']), required: body['required'] === true, content: contentOf(body['content']), ref: null };
+      const content = raw['schema'] === undefined ? contentOf(raw['content'], `${pointer}/content`)[0] : undefined;
+      return {
+        name: text(raw['name']) ?? '',
+        in: text(raw['in']),
+        required: raw['required'] === true,
+        deprecated: raw['deprecated'] === true,
+        description: text(raw['description']),
+        schema: raw['schema'] ?? content?.schema,
+        pointer,
+        schemaPointer: content?.pointer ?? `${pointer}/schema`,
+        ref: null,
+      };
     },
-    response: (status, raw) => {
-      const { value, ref } = follow(document, raw);
-      if (ref !== null) return { status, description: null, content: [], ref };
+    requestBody: (operation) => {
+      if (operation.value['requestBody'] === undefined) return null;
+      const { value, ref, at } = follow(document, operation.value['requestBody'], `${operation.pointer}/requestBody`);
+      if (ref !== null) return { description: null, required: false, content: [], pointer: at, ref };
+      const body = objectOr(value);
+      return { description: text(body['description']), required: body['required'] === true, content: contentOf(body['content'], `${at}/content`), pointer: at, ref: null };
+    },
+    response: (status, raw, at) => {
+      const { value, ref, at: pointer } = follow(document, raw, at);
+      if (ref !== null) return { status, description: null, content: [], headers: [], pointer, ref };
       const response = objectOr(value);
-      return { status, description: text(response['description']), content: contentOf(response['content']), ref: null };
+      const headers = Object.entries(objectOr(response['headers'])).map(([name, rawHeader]) => {
+        const header = follow(document, rawHeader, `${pointer}/headers/${escapePointer(name)}`);
+        const h = objectOr(header.value);
+        return { name, required: h['required'] === true, schema: h['schema'] ?? contentOf(h['content'], `${header.at}/content`)[0]?.schema, pointer: header.at };
+      });
+      return { status, description: text(response['description']), content: contentOf(response['content'], `${pointer}/content`), headers, pointer, ref: null };
     },
   };
 }
 
 /** Path-level parameters apply to every operation; an operation's own one with the same name and place replaces it. */
-function parametersOf(document: JsonObject, pathLevel: JsonValue | undefined, own: JsonValue | undefined): { readonly read: JsonObject[]; readonly unread: string[] } {
-  const read: JsonObject[] = [];
-  const unread: string[] = [];
-  const collect = (value: JsonValue | undefined) => {
-    const list: JsonObject[] = [];
-    for (const raw of Array.isArray(value) ? value : []) {
-      const { value: parameter, ref } = follow(document, raw);
-      if (ref !== null) unread.push(ref);
-      else if (isJsonObject(parameter)) list.push(parameter);
+function parametersOf(
+  document: JsonObject,
+  pathLevel: { readonly value: JsonValue | undefined; readonly pointer: string },
+  own: { readonly value: JsonValue | undefined; readonly pointer: string },
+): { readonly read: { value: JsonObject; pointer: string }[]; readonly unread: { ref: string; pointer: string }[] } {
+  const unread: { ref: string; pointer: string }[] = [];
+  const collect = (list: { readonly value: JsonValue | undefined; readonly pointer: string }) => {
+    const result: { value: JsonObject; pointer: string }[] = [];
+    for (const [i, raw] of (Array.isArray(list.value) ? list.value : []).entries()) {
+      const { value, ref, at } = follow(document, raw, `${list.pointer}/${i}`);
+      if (ref !== null) unread.push({ ref, pointer: at });
+      else if (isJsonObject(value)) result.push({ value, pointer: at });
     }
-    return list;
+    return result;
   };
   const key = (p: JsonObject) => `${text(p['in']) ?? ''}\u0000${text(p['name']) ?? ''}`;
   const mine = collect(own);
-  const overridden = new Set(mine.map(key));
-  read.push(...collect(pathLevel).filter((p) => !overridden.has(key(p))), ...mine);
-  return { read, unread };
+  const overridden = new Set(mine.map((p) => key(p.value)));
+  return { read: [...collect(pathLevel).filter((p) => !overridden.has(key(p.value))), ...mine], unread };
 }
 
 /** The operations of the path items under `key` (`paths`, or 3.1's `webhooks`), in document order. */
@@ -284,29 +336,33 @@ function operations(document: JsonObject, reader: Reader, key: 'paths' | 'webhoo
   const documentSecurity = securityOf(document['security']);
   for (const [path, raw] of Object.entries(objectOr(document[key]))) {
     if (path.startsWith('x-')) continue;
-    const item = objectOr(follow(document, raw).value);
+    const followed = follow(document, raw, `/${key}/${escapePointer(path)}`);
+    const item = objectOr(followed.value);
     for (const method of operationMethods(reader.format !== 'swagger-2.0')) {
       const operation = item[method];
       if (!isJsonObject(operation)) continue;
-      const { read, unread } = parametersOf(document, item['parameters'], operation['parameters']);
+      const pointer = `${followed.at}/${method}`;
+      const { read, unread } = parametersOf(document, { value: item['parameters'], pointer: `${followed.at}/parameters` }, { value: operation['parameters'], pointer: `${pointer}/parameters` });
+      const raw: RawOperation = { value: operation, pointer, parameters: read };
       const parameters = [
-        ...read.filter((p) => reader.isParameter(p)).map((p) => reader.parameter(p)),
-        ...unread.map((ref) => ({ name: ref, in: null, required: false, deprecated: false, description: null, schema: undefined, ref })),
+        ...read.filter((p) => reader.isParameter(p.value)).map((p) => reader.parameter(p.value, p.pointer)),
+        ...unread.map(({ ref, pointer: at }) => ({ name: ref, in: null, required: false, deprecated: false, description: null, schema: undefined, pointer: at, schemaPointer: at, ref })),
       ];
       result.push({
         method: method.toUpperCase(),
         path,
-        pointer: `/${key}/${escapePointer(path)}/${method}`,
+        pointer,
         operationId: text(operation['operationId']),
         summary: text(operation['summary']),
         description: text(operation['description']),
         deprecated: operation['deprecated'] === true,
+        sunset: text(operation['x-sunset']),
         tags: strings(operation['tags']),
         parameters,
-        requestBody: reader.requestBody(operation, read),
+        requestBody: reader.requestBody(raw),
         responses: Object.entries(objectOr(operation['responses']))
           .filter(([status]) => !status.startsWith('x-'))
-          .map(([status, response]) => reader.response(status, response, operation)),
+          .map(([status, response]) => reader.response(status, response, `${pointer}/responses/${escapePointer(status)}`, raw)),
         security: Array.isArray(operation['security']) ? securityOf(operation['security']) : documentSecurity,
       });
     }
@@ -318,7 +374,7 @@ function operations(document: JsonObject, reader: Reader, key: 'paths' | 'webhoo
 export function describeApi(document: JsonObject): ApiDescription {
   const format = specFormatOf(document);
   const reader = format === 'swagger-2.0' ? swagger2Reader(document) : openApi3Reader(document, format ?? 'openapi-3.1');
-  const models = Object.entries(reader.models).map(([name, schema]) => ({ name, schema }));
+  const models = Object.entries(reader.models).map(([name, schema]) => ({ name, schema, pointer: `${reader.modelsPointer}/${escapePointer(name)}` }));
   const modelNames = new Set(models.map((m) => m.name));
   const tags = (Array.isArray(document['tags']) ? document['tags'] : []).filter(isJsonObject).flatMap((tag) => {
     const name = text(tag['name']);
@@ -332,6 +388,7 @@ export function describeApi(document: JsonObject): ApiDescription {
     webhooks: reader.format === 'openapi-3.1' ? operations(document, reader, 'webhooks') : [],
     models,
     securitySchemes: authAdaptersOf(document),
+    securitySchemesPointer: reader.format === 'swagger-2.0' ? '/securityDefinitions' : '/components/securitySchemes',
     modelName: (ref) => {
       const name = nameUnder(reader.modelPrefix, ref);
       return name !== null && modelNames.has(name) ? name : null;

@@ -26,20 +26,41 @@ export function refOf(value: JsonValue | undefined): string | null {
   return isJsonObject(value) && typeof value['$ref'] === 'string' ? value['$ref'] : null;
 }
 
+/** `key` as one segment of a JSON pointer (RFC 6901). */
+export function escapePointer(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** The JSON pointer an internal reference names (`#/a/b%20c` -> `/a/b c`); the reference itself if it cannot be decoded. */
+function pointerOfRef(ref: string): string {
+  try {
+    return decodeURIComponent(ref.slice(1));
+  } catch {
+    return ref.slice(1);
+  }
+}
+
 /**
- * Follows a chain of internal `$ref`s. `ref` is the reference that could not be followed (external,
- * leading nowhere, or in a cycle), with `value` undefined; null when the chain ended in a value.
+ * Follows a chain of internal `$ref`s from `value`, found at the JSON pointer `at`. `ref` is the
+ * reference that could not be followed (external, leading nowhere, or in a cycle), with `value`
+ * undefined; null when the chain ended in a value, which `at` then locates.
  */
-export function follow(document: JsonObject, value: JsonValue | undefined): { readonly value: JsonValue | undefined; readonly ref: string | null } {
+export function follow(
+  document: JsonObject,
+  value: JsonValue | undefined,
+  at = '',
+): { readonly value: JsonValue | undefined; readonly ref: string | null; readonly at: string } {
   const seen = new Set<string>();
   let current = value;
+  let where = at;
   for (let ref = refOf(current); ref !== null; ref = refOf(current)) {
-    if (seen.has(ref)) return { value: undefined, ref };
+    if (seen.has(ref)) return { value: undefined, ref, at: where };
     seen.add(ref);
     current = pointer(document, ref);
-    if (current === undefined) return { value: undefined, ref };
+    if (current === undefined) return { value: undefined, ref, at: where };
+    where = pointerOfRef(ref);
   }
-  return { value: current, ref: null };
+  return { value: current, ref: null, at: where };
 }
 
 /** The last segment of a `#/<prefix>/<name>` reference, unescaped; null for any other reference. */
