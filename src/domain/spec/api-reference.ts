@@ -282,7 +282,7 @@ export function describeReference(document: JsonObject): ApiReference {
   const operations = api.operations.map((op) => ({ tag: op.tags[0] ?? null, op: operation(op) }));
   return {
     format: api.format,
-    servers: api.servers,
+    servers: api.servers.map(({ url, description }) => ({ url, description })),
     groups: groups(described, operations),
     webhooks: api.webhooks.map(operation),
     models: api.models.map((m) => model(m.name, m.schema, schemas)),
