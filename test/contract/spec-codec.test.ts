@@ -9,6 +9,7 @@ import { SwaggerSpecCodec } from '../../src/adapters/swagger/swagger-spec-codec.
 import { deriveResources } from '../../src/domain/spec/derived-resources.js';
 import { expectedCounts, FIXTURES, OPENAPI_FIXTURES, packageFixture, swaggerFixture } from '../support/fixtures.js';
 import { countsOf } from '../../src/domain/spec/derived-resources.js';
+import { CHANGE_CASES, formsOf } from '../support/change-cases.js';
 
 const codec = new SwaggerSpecCodec();
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -270,6 +271,23 @@ describe('SpecCodec: SwaggerSpecCodec', function () {
     it('refuses U+0000 in a 3.x document too', async () => {
       const error = await parseError(minimal3('3.1.0').replace('title: T', 'title: "T\\0"'));
       expect(error.kind === 'InvalidSpec' && error.errors[0]).to.deep.equal({ path: 'info.title', message: 'must not contain the character U+0000' });
+    });
+  });
+
+  describe("the documents of the change classifier's rule cases", () => {
+    it('are each valid in its format, so the classifier is tested on documents the service would take', async function () {
+      this.timeout(120_000);
+      let checked = 0;
+      for (const c of CHANGE_CASES) {
+        for (const form of formsOf(c)) {
+          for (const [side, document] of Object.entries({ before: form.before, after: form.after, 'not.before': form.not.before, 'not.after': form.not.after })) {
+            const result = await codec.parse(utf8(JSON.stringify(document)));
+            if (!result.ok) throw new Error(`${c.rule} [${form.format}] ${side}: ${JSON.stringify(result.error)}`);
+            checked += 1;
+          }
+        }
+      }
+      expect(checked).to.be.greaterThan(1000);
     });
   });
 

@@ -58,6 +58,8 @@ export interface OperationDescription {
   readonly responses: readonly ResponseDescription[];
   /** Alternatives (any one suffices), each a set of schemes used together; the document's when the operation sets none. Empty: no security. */
   readonly security: readonly SecurityRequirement[];
+  /** Where `security` comes from: the operation's own, the document's, or the operation when neither says any. */
+  readonly securityPointer: string;
 }
 
 export type SecurityRequirement = readonly { readonly scheme: string; readonly scopes: readonly string[] }[];
@@ -97,6 +99,7 @@ export interface HeaderDescription {
   readonly required: boolean;
   readonly schema: JsonValue | undefined;
   readonly pointer: string;
+  readonly schemaPointer: string;
 }
 
 export interface ResponseDescription {
@@ -234,13 +237,11 @@ function swagger2Reader(document: JsonObject): Reader {
       const response = objectOr(value);
       const schema = response['schema'];
       const content = schema === undefined ? [] : mediaTypes(operation.value, 'produces', ['application/json']).map((mediaType) => ({ mediaType, schema, pointer: `${pointer}/schema` }));
-      const headers = Object.entries(objectOr(response['headers'])).map(([name, header]) => ({
-        name,
-        // Swagger 2.0 cannot say whether a response header is always sent.
-        required: false,
-        schema: swagger2Schema(objectOr(header)),
-        pointer: `${pointer}/headers/${escapePointer(name)}`,
-      }));
+      const headers = Object.entries(objectOr(response['headers'])).map(([name, header]) => {
+        const at = `${pointer}/headers/${escapePointer(name)}`;
+        // Swagger 2.0 cannot say whether a response header is always sent; its type is the header's own.
+        return { name, required: false, schema: swagger2Schema(objectOr(header)), pointer: at, schemaPointer: at };
+      });
       return { status, description: text(response['description']), content, headers, pointer, ref: null };
     },
   };
@@ -301,7 +302,8 @@ function openApi3Reader(document: JsonObject, format: SpecFormat): Reader {
       const headers = Object.entries(objectOr(response['headers'])).map(([name, rawHeader]) => {
         const header = follow(document, rawHeader, `${pointer}/headers/${escapePointer(name)}`);
         const h = objectOr(header.value);
-        return { name, required: h['required'] === true, schema: h['schema'] ?? contentOf(h['content'], `${header.at}/content`)[0]?.schema, pointer: header.at };
+        const content = h['schema'] === undefined ? contentOf(h['content'], `${header.at}/content`)[0] : undefined;
+        return { name, required: h['required'] === true, schema: h['schema'] ?? content?.schema, pointer: header.at, schemaPointer: content?.pointer ?? `${header.at}/schema` };
       });
       return { status, description: text(response['description']), content: contentOf(response['content'], `${pointer}/content`), headers, pointer, ref: null };
     },
@@ -364,6 +366,7 @@ function operations(document: JsonObject, reader: Reader, key: 'paths' | 'webhoo
           .filter(([status]) => !status.startsWith('x-'))
           .map(([status, response]) => reader.response(status, response, `${pointer}/responses/${escapePointer(status)}`, raw)),
         security: Array.isArray(operation['security']) ? securityOf(operation['security']) : documentSecurity,
+        securityPointer: Array.isArray(operation['security']) ? `${pointer}/security` : Array.isArray(document['security']) ? '/security' : pointer,
       });
     }
   }

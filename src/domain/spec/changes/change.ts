@@ -1,0 +1,41 @@
+import type { ChangeLevel, RuleId } from './rules.js';
+
+/** Where a change is: an operation (narrowed to a parameter, property, status...), a model, a security scheme or a server. */
+export interface ChangeLocation {
+  readonly method?: string;
+  readonly path?: string;
+  /** `<in> <name>`, e.g. `query limit`. */
+  readonly parameter?: string;
+  /** `requestBody`, or the response status. */
+  readonly status?: string;
+  readonly mediaType?: string;
+  /** A response header's name. */
+  readonly header?: string;
+  /** Dotted, with `[]` for an array's items and `{}` for a map's values: `owner.tags[].name`. */
+  readonly property?: string;
+  readonly model?: string;
+  readonly securityScheme?: string;
+  readonly server?: string;
+}
+
+export interface Change {
+  readonly rule: RuleId;
+  readonly level: ChangeLevel;
+  readonly location: ChangeLocation;
+  /** JSON pointer into the newer document, or into the older one for what was removed. */
+  readonly pointer: string;
+  /** One sentence. */
+  readonly message: string;
+}
+
+export interface ChangeCounts {
+  readonly breaking: number;
+  readonly warning: number;
+  readonly info: number;
+}
+
+export function countChanges(changes: readonly Change[]): ChangeCounts {
+  const counts = { breaking: 0, warning: 0, info: 0 };
+  for (const change of changes) counts[change.level] += 1;
+  return counts;
+}

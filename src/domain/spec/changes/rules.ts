@@ -1,0 +1,218 @@
+/**
+ * The catalog of change rules: every rule id the classifier can report, with its level and what
+ * it means. Ids are stable (clients and CI scripts branch on them); a new kind of change gets a new
+ * id, never another meaning for an old one. docs/changes.md shows each with an example.
+ */
+export type ChangeLevel = 'breaking' | 'warning' | 'info';
+
+export const LEVELS: readonly ChangeLevel[] = ['breaking', 'warning', 'info'];
+
+/** Changes a schema can undergo, wherever it stands (a parameter, a body, a property, a header). */
+export const SCHEMA_KINDS = [
+  'type-changed',
+  'type-narrowed',
+  'type-widened',
+  'nullable-added',
+  'nullable-removed',
+  'format-changed',
+  'enum-value-added',
+  'enum-value-removed',
+  'enum-added',
+  'enum-removed',
+  'max-decreased',
+  'max-increased',
+  'min-increased',
+  'min-decreased',
+  'pattern-changed',
+  'default-changed',
+  'additional-properties-added',
+  'additional-properties-removed',
+  'option-added',
+  'option-removed',
+] as const;
+export type SchemaKind = (typeof SCHEMA_KINDS)[number];
+
+/** Changes of an object's properties (reported with the property's path). */
+export const PROPERTY_KINDS = ['added', 'required-added', 'removed', 'became-required', 'became-optional', 'deprecated'] as const;
+export type PropertyKind = (typeof PROPERTY_KINDS)[number];
+
+/**
+ * Whether a schema change lets fewer values through (`narrows`), more (`widens`), or cannot be
+ * told (`neither`: its level is fixed below). A client sends requests and receives responses, so
+ * the two break in opposite directions: narrowing what a request may hold breaks clients that
+ * send what is no longer accepted; widening what a response may hold breaks clients that do not
+ * expect it.
+ */
+const SCHEMA_EFFECT: Record<SchemaKind, 'narrows' | 'widens' | 'neither'> = {
+  'type-changed': 'neither',
+  'type-narrowed': 'narrows',
+  'type-widened': 'widens',
+  'nullable-added': 'widens',
+  'nullable-removed': 'narrows',
+  'format-changed': 'neither',
+  'enum-value-added': 'widens',
+  'enum-value-removed': 'narrows',
+  'enum-added': 'narrows',
+  'enum-removed': 'widens',
+  'max-decreased': 'narrows',
+  'max-increased': 'widens',
+  'min-increased': 'narrows',
+  'min-decreased': 'widens',
+  'pattern-changed': 'neither',
+  'default-changed': 'neither',
+  'additional-properties-added': 'widens',
+  'additional-properties-removed': 'narrows',
+  'option-added': 'widens',
+  'option-removed': 'narrows',
+};
+
+const FIXED_SCHEMA_LEVEL: Partial<Record<SchemaKind, ChangeLevel>> = {
+  'type-changed': 'breaking',
+  'format-changed': 'breaking',
+  // A pattern is a language of its own: whether the new one takes every value of the old cannot be decided here.
+  'pattern-changed': 'warning',
+  // Clients that leave the value out get another one.
+  'default-changed': 'warning',
+};
+
+export type Direction = 'request' | 'response';
+
+export function schemaLevel(kind: SchemaKind, direction: Direction): ChangeLevel {
+  const fixed = FIXED_SCHEMA_LEVEL[kind];
+  if (fixed !== undefined) return fixed;
+  const effect = SCHEMA_EFFECT[kind];
+  return (direction === 'request' && effect === 'narrows') || (direction === 'response' && effect === 'widens') ? 'breaking' : 'info';
+}
+
+const PROPERTY_LEVEL: Record<Direction, Record<PropertyKind, ChangeLevel>> = {
+  request: { added: 'info', 'required-added': 'breaking', removed: 'warning', 'became-required': 'breaking', 'became-optional': 'info', deprecated: 'warning' },
+  response: { added: 'info', 'required-added': 'info', removed: 'breaking', 'became-required': 'info', 'became-optional': 'breaking', deprecated: 'warning' },
+};
+
+export function propertyLevel(kind: PropertyKind, direction: Direction): ChangeLevel {
+  return PROPERTY_LEVEL[direction][kind];
+}
+
+/** Where a schema stands: the scope its root changes are named by. */
+export type SchemaScope = 'request-parameter' | 'request-body' | 'response-body' | 'response-header';
+
+/** Rules of operations, parameters, bodies, responses, security and servers, each at one level. */
+export const FIXED_RULES = {
+  'endpoint-added': { level: 'info', means: 'An operation (path and method) was added.' },
+  'endpoint-removed': { level: 'breaking', means: 'An operation was removed: its clients get 404 or 405.' },
+  'endpoint-deprecated': { level: 'warning', means: 'An operation became deprecated.' },
+  'endpoint-reactivated': { level: 'info', means: 'A deprecated operation is no longer deprecated.' },
+  'endpoint-sunset-changed': { level: 'warning', means: "An operation's `x-sunset` date was set or changed." },
+  'endpoint-operation-id-changed': { level: 'warning', means: 'The `operationId` changed: code generated from it gets new names.' },
+  'endpoint-description-changed': { level: 'info', means: "An operation's summary or description changed." },
+  'request-parameter-added': { level: 'info', means: 'An optional parameter was added.' },
+  'request-parameter-required-added': { level: 'breaking', means: 'A required parameter was added: requests without it are refused.' },
+  'request-parameter-removed': { level: 'warning', means: 'A parameter was removed: clients sending it may be refused or ignored.' },
+  'request-parameter-became-required': { level: 'breaking', means: 'An optional parameter became required.' },
+  'request-parameter-became-optional': { level: 'info', means: 'A required parameter became optional.' },
+  'request-parameter-deprecated': { level: 'warning', means: 'A parameter became deprecated.' },
+  'request-body-added': { level: 'info', means: 'An optional request body was added.' },
+  'request-body-required-added': { level: 'breaking', means: 'A required request body was added.' },
+  'request-body-removed': { level: 'warning', means: 'The request body was removed: clients sending one may be refused.' },
+  'request-body-became-required': { level: 'breaking', means: 'The request body became required.' },
+  'request-body-became-optional': { level: 'info', means: 'The request body became optional.' },
+  'request-media-type-added': { level: 'info', means: 'The request body may be sent in another media type.' },
+  'request-media-type-removed': { level: 'breaking', means: 'A media type the request body could be sent in is no longer taken.' },
+  'response-status-added': { level: 'info', means: 'A response status was added.' },
+  'response-success-status-removed': { level: 'breaking', means: 'A success (2xx) response status was removed.' },
+  'response-status-removed': { level: 'warning', means: 'A non-success response status was removed.' },
+  'response-media-type-added': { level: 'info', means: 'A response may come in another media type.' },
+  'response-media-type-removed': { level: 'breaking', means: 'A media type a response came in is no longer sent.' },
+  'response-header-added': { level: 'info', means: 'A response header was added.' },
+  'response-header-removed': { level: 'warning', means: 'An optional response header was removed.' },
+  'response-required-header-removed': { level: 'breaking', means: 'A response header that was always sent was removed.' },
+  'response-header-became-optional': { level: 'breaking', means: 'A response header that was always sent may now be missing.' },
+  'response-header-became-required': { level: 'info', means: 'A response header is now always sent.' },
+  'security-requirement-added': { level: 'breaking', means: 'An operation needs credentials it did not need: a way of calling it that worked no longer does.' },
+  'security-scope-added': { level: 'breaking', means: 'An operation needs more scopes of a scheme it already used.' },
+  'security-requirement-removed': { level: 'info', means: 'An operation can be called in a way it could not: fewer credentials, another scheme, fewer scopes.' },
+  'security-scheme-added': { level: 'info', means: 'A security scheme was added.' },
+  'security-scheme-removed': { level: 'warning', means: 'A security scheme was removed.' },
+  'security-scheme-type-changed': { level: 'breaking', means: "A security scheme's type changed (e.g. from apiKey to http)." },
+  'security-scheme-key-changed': { level: 'breaking', means: "Where or how a credential is sent changed: an API key's place or name, an HTTP scheme." },
+  'security-scheme-flow-added': { level: 'info', means: 'An OAuth 2.0 scheme offers another flow.' },
+  'security-scheme-flow-removed': { level: 'breaking', means: 'An OAuth 2.0 scheme no longer offers a flow.' },
+  'security-scheme-url-changed': { level: 'warning', means: 'An authorization, token, refresh or OpenID Connect URL changed.' },
+  'security-scheme-scope-added': { level: 'info', means: 'An OAuth 2.0 flow offers another scope.' },
+  'security-scheme-scope-removed': { level: 'warning', means: 'An OAuth 2.0 flow no longer offers a scope.' },
+  'server-added': { level: 'info', means: 'A server (environment) was added.' },
+  'server-removed': { level: 'warning', means: 'A server (environment) was removed: clients configured for it must move.' },
+  'model-added': { level: 'info', means: 'A model (schema of `definitions` or `components.schemas`) was added.' },
+  'model-removed': { level: 'info', means: 'A model was removed (what used it is reported where it was used).' },
+} as const satisfies Record<string, { readonly level: ChangeLevel; readonly means: string }>;
+
+export type FixedRuleId = keyof typeof FIXED_RULES;
+
+export type SchemaRuleId = `${SchemaScope}-${SchemaKind}` | `${Direction}-property-${SchemaKind}` | `${Direction}-property-${PropertyKind}`;
+
+export type RuleId = FixedRuleId | SchemaRuleId;
+
+const SCHEMA_MEANS: Record<SchemaKind, string> = {
+  'type-changed': 'the type changed to one that does not take the old one',
+  'type-narrowed': 'a type was taken away (from a type list, or a type set where any was taken)',
+  'type-widened': 'a type was added (to a type list, integer widened to number, or a type dropped)',
+  'nullable-added': 'null became a valid value',
+  'nullable-removed': 'null is no longer a valid value',
+  'format-changed': 'the format changed (e.g. int32 to int64, date to date-time)',
+  'enum-value-added': 'an enum value was added',
+  'enum-value-removed': 'an enum value was removed',
+  'enum-added': 'an enum now limits the values',
+  'enum-removed': 'the enum that limited the values was removed',
+  'max-decreased': 'a maximum (maximum, maxLength, maxItems) was lowered or set',
+  'max-increased': 'a maximum was raised or removed',
+  'min-increased': 'a minimum (minimum, minLength, minItems) was raised or set',
+  'min-decreased': 'a minimum was lowered or removed',
+  'pattern-changed': 'the pattern was set, changed or removed',
+  'default-changed': 'the default value changed',
+  'additional-properties-added': 'properties not listed became allowed',
+  'additional-properties-removed': 'properties not listed are no longer allowed',
+  'option-added': 'a oneOf/anyOf alternative was added',
+  'option-removed': 'a oneOf/anyOf alternative was removed',
+};
+
+const PROPERTY_MEANS: Record<PropertyKind, string> = {
+  added: 'an optional property was added',
+  'required-added': 'a required property was added',
+  removed: 'a property was removed',
+  'became-required': 'a property became required',
+  'became-optional': 'a property became optional',
+  deprecated: 'a property became deprecated',
+};
+
+const SCOPE_WORDS: Record<SchemaScope | `${Direction}-property`, string> = {
+  'request-parameter': 'In a parameter',
+  'request-body': 'In a request body',
+  'response-body': 'In a response body',
+  'response-header': 'In a response header',
+  'request-property': 'In a property of what a client sends',
+  'response-property': 'In a property of what a client receives',
+};
+
+export interface RuleEntry {
+  readonly rule: RuleId;
+  readonly level: ChangeLevel;
+  readonly means: string;
+}
+
+function directionOf(scope: SchemaScope | `${Direction}-property`): Direction {
+  return scope.startsWith('request') ? 'request' : 'response';
+}
+
+/** Every rule, in catalog order: the fixed ones, then the schema rules by where they stand. */
+export function ruleCatalog(): RuleEntry[] {
+  const entries: RuleEntry[] = Object.entries(FIXED_RULES).map(([rule, { level, means }]) => ({ rule: rule as RuleId, level, means }));
+  const scopes: (SchemaScope | `${Direction}-property`)[] = ['request-parameter', 'request-body', 'request-property', 'response-body', 'response-property', 'response-header'];
+  for (const scope of scopes) {
+    const direction = directionOf(scope);
+    for (const kind of SCHEMA_KINDS) entries.push({ rule: `${scope}-${kind}`, level: schemaLevel(kind, direction), means: `${SCOPE_WORDS[scope]}, ${SCHEMA_MEANS[kind]}.` });
+    if (scope.endsWith('-property')) {
+      for (const kind of PROPERTY_KINDS) entries.push({ rule: `${direction}-property-${kind}`, level: propertyLevel(kind, direction), means: `${SCOPE_WORDS[scope]}, ${PROPERTY_MEANS[kind]}.` });
+    }
+  }
+  return entries;
+}

@@ -1,0 +1,328 @@
+import { escapePointer, follow } from '../json-pointer.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../spec-document.js';
+import type { Direction, PropertyKind, SchemaKind } from './rules.js';
+
+/** A schema where a document has it: the value as written and its JSON pointer. */
+export interface SchemaAt {
+  readonly schema: JsonValue | undefined;
+  readonly pointer: string;
+}
+
+/** One difference between two schemas, relative to the schemas compared. */
+export interface SchemaDifference {
+  readonly kind: SchemaKind | `property-${PropertyKind}`;
+  /** Property names from the compared schema down, `[]` for array items, `{}` for map values. */
+  readonly path: readonly string[];
+  /** In the newer document; in the older one for what was removed. */
+  readonly pointer: string;
+  /** What changed, for the message: `string to integer`, `"sold"`, `maxLength 10 to 5`... */
+  readonly detail: string;
+}
+
+type Node = SchemaAt;
+
+/** The facts of a schema the comparison looks at, `allOf` members merged in. */
+interface View {
+  /** null: any type. */
+  readonly types: ReadonlySet<string> | null;
+  readonly nullable: boolean;
+  readonly format: string | null;
+  /** JSON texts of the values, null excluded; null: no enum. */
+  readonly enum: readonly string[] | null;
+  readonly properties: ReadonlyMap<string, Node>;
+  readonly required: ReadonlySet<string>;
+  readonly items: Node | null;
+  /** true: any other property is allowed (the default); false: none; a node: those of that schema. */
+  readonly additional: boolean | Node;
+  readonly limits: Readonly<Record<Limit, number | undefined>>;
+  readonly pattern: string | null;
+  /** JSON text of the default, if any. */
+  readonly default: string | undefined;
+  readonly options: readonly Node[];
+  readonly deprecated: boolean;
+  readonly readOnly: boolean;
+  readonly writeOnly: boolean;
+}
+
+const MAXIMA = ['maximum', 'maxLength', 'maxItems'] as const;
+const MINIMA = ['minimum', 'minLength', 'minItems'] as const;
+type Limit = (typeof MAXIMA)[number] | (typeof MINIMA)[number];
+
+/** How deep `allOf` members are merged into one view; deeper ones are left out (a pathological document). */
+const ALL_OF_DEPTH = 16;
+
+function text(value: JsonValue | undefined): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+function finite(value: JsonValue | undefined): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/** Whether a value of type `type` is still a value of one of `types` (an integer is a number). */
+function accepted(type: string, types: ReadonlySet<string>): boolean {
+  return types.has(type) || (type === 'integer' && types.has('number'));
+}
+
+function listed(types: ReadonlySet<string> | null): string {
+  return types === null ? 'any type' : [...types].sort().join(' or ');
+}
+
+/**
+ * Compares schemas of two documents (any format: `$ref`s are followed in each, so a reference and
+ * the definition written in place compare equal), in the direction of the data: what a client
+ * sends (`request`) or receives (`response`). Cycles end the walk where they close; each pair of
+ * schemas is compared once per direction and the result reused wherever the pair appears, so the
+ * cost is linear in the documents.
+ */
+export class SchemaComparator {
+  private readonly results = new Map<string, readonly SchemaDifference[] | 'busy'>();
+  private readonly views = new Map<string, View>();
+
+  constructor(
+    private readonly older: JsonObject,
+    private readonly newer: JsonObject,
+  ) {}
+
+  compare(from: SchemaAt, to: SchemaAt, direction: Direction): readonly SchemaDifference[] {
+    const a = follow(this.older, from.schema, from.pointer);
+    const b = follow(this.newer, to.schema, to.pointer);
+    // A reference that cannot be followed (external, or nowhere) is compared as written.
+    if (a.ref !== null || b.ref !== null) return [];
+    if (a.value === undefined || b.value === undefined) return [];
+    const key = `${direction}\u0000${a.at}\u0000${b.at}`;
+    const known = this.results.get(key);
+    if (known === 'busy') return [];
+    if (known !== undefined) return known;
+    this.results.set(key, 'busy');
+    const result = this.differences(this.view(this.older, { schema: a.value, pointer: a.at }), this.view(this.newer, { schema: b.value, pointer: b.at }), a.at, b.at, direction);
+    this.results.set(key, result);
+    return result;
+  }
+
+  private view(document: JsonObject, node: Node): View {
+    const cacheKey = `${document === this.older ? 'o' : 'n'}${node.pointer}`;
+    let view = this.views.get(cacheKey);
+    if (view === undefined) {
+      view = viewOf(document, node, ALL_OF_DEPTH, new Set());
+      this.views.set(cacheKey, view);
+    }
+    return view;
+  }
+
+  private differences(a: View, b: View, aAt: string, bAt: string, direction: Direction): SchemaDifference[] {
+    const found: SchemaDifference[] = [];
+    const add = (kind: SchemaDifference['kind'], detail: string, removed = false, path: readonly string[] = []) =>
+      found.push({ kind, path, pointer: removed ? aAt : bAt, detail });
+
+    if (a.types !== null && b.types !== null) {
+      const gone = [...a.types].filter((t) => !accepted(t, b.types!));
+      const come = [...b.types].filter((t) => !accepted(t, a.types!));
+      if (gone.length > 0 && come.length > 0) {
+        // Values of another type altogether: nothing below compares like with like.
+        add('type-changed', `${listed(a.types)} to ${listed(b.types)}`);
+        return found;
+      }
+      if (gone.length > 0) add('type-narrowed', `${listed(a.types)} to ${listed(b.types)}`);
+      if (come.length > 0) add('type-widened', `${listed(a.types)} to ${listed(b.types)}`);
+    } else if (a.types === null && b.types !== null) {
+      add('type-narrowed', `any type to ${listed(b.types)}`);
+    } else if (a.types !== null && b.types === null) {
+      add('type-widened', `${listed(a.types)} to any type`);
+    }
+
+    if (a.nullable && !b.nullable) add('nullable-removed', 'null');
+    if (!a.nullable && b.nullable) add('nullable-added', 'null');
+    if (a.format !== null && b.format !== null && a.format !== b.format) add('format-changed', `${a.format} to ${b.format}`);
+
+    if (a.enum !== null && b.enum !== null) {
+      const before = new Set(a.enum);
+      const after = new Set(b.enum);
+      for (const value of a.enum) if (!after.has(value)) add('enum-value-removed', value, true);
+      for (const value of b.enum) if (!before.has(value)) add('enum-value-added', value);
+    } else if (a.enum === null && b.enum !== null) {
+      add('enum-added', b.enum.join(', '));
+    } else if (a.enum !== null && b.enum === null) {
+      add('enum-removed', a.enum.join(', '));
+    }
+
+    for (const limit of MAXIMA) {
+      const [x, y] = [a.limits[limit], b.limits[limit]];
+      if (x === y) continue;
+      if (y !== undefined && (x === undefined || y < x)) add('max-decreased', `${limit} ${x ?? 'none'} to ${y}`);
+      else add('max-increased', `${limit} ${x ?? 'none'} to ${y ?? 'none'}`);
+    }
+    for (const limit of MINIMA) {
+      // No minLength or minItems is 0.
+      const floor = limit === 'minimum' ? undefined : 0;
+      const [x, y] = [a.limits[limit] ?? floor, b.limits[limit] ?? floor];
+      if (x === y) continue;
+      if (y !== undefined && (x === undefined || y > x)) add('min-increased', `${limit} ${x ?? 'none'} to ${y}`);
+      else add('min-decreased', `${limit} ${x ?? 'none'} to ${y ?? 'none'}`);
+    }
+    if (a.pattern !== b.pattern) add('pattern-changed', `${a.pattern ?? 'none'} to ${b.pattern ?? 'none'}`);
+    if (a.default !== b.default) add('default-changed', `${a.default ?? 'none'} to ${b.default ?? 'none'}`);
+
+    this.properties(a, b, direction, found);
+
+    if (a.items !== null && b.items !== null) {
+      for (const d of this.compare(a.items, b.items, direction)) found.push({ ...d, path: ['[]', ...d.path] });
+    }
+    const allows = (x: boolean | Node) => x !== false;
+    if (allows(a.additional) && !allows(b.additional)) add('additional-properties-removed', 'any other property');
+    if (!allows(a.additional) && allows(b.additional)) add('additional-properties-added', 'any other property');
+    if (typeof a.additional === 'object' && typeof b.additional === 'object') {
+      for (const d of this.compare(a.additional, b.additional, direction)) found.push({ ...d, path: ['{}', ...d.path] });
+    }
+
+    this.options(a, b, direction, found, aAt);
+    return found;
+  }
+
+  private properties(a: View, b: View, direction: Direction, found: SchemaDifference[]): void {
+    // A client never sends a read-only property, nor receives a write-only one.
+    const unseen = (view: View, name: string, doc: JsonObject) => {
+      const node = view.properties.get(name);
+      if (node === undefined) return false;
+      const v = this.view(doc, resolved(doc, node));
+      return direction === 'request' ? v.readOnly : v.writeOnly;
+    };
+    for (const [name, before] of a.properties) {
+      const after = b.properties.get(name);
+      if (after === undefined) {
+        if (!unseen(a, name, this.older)) found.push({ kind: 'property-removed', path: [name], pointer: resolved(this.older, before).pointer, detail: name });
+        continue;
+      }
+      const afterNode = resolved(this.newer, after);
+      if (a.required.has(name) && !b.required.has(name)) found.push({ kind: 'property-became-optional', path: [name], pointer: afterNode.pointer, detail: name });
+      if (!a.required.has(name) && b.required.has(name) && !unseen(b, name, this.newer)) found.push({ kind: 'property-became-required', path: [name], pointer: afterNode.pointer, detail: name });
+      if (!this.view(this.older, resolved(this.older, before)).deprecated && this.view(this.newer, afterNode).deprecated) {
+        found.push({ kind: 'property-deprecated', path: [name], pointer: afterNode.pointer, detail: name });
+      }
+      for (const d of this.compare(before, after, direction)) found.push({ ...d, path: [name, ...d.path] });
+    }
+    for (const [name, after] of b.properties) {
+      if (a.properties.has(name) || unseen(b, name, this.newer)) continue;
+      const kind = b.required.has(name) ? 'property-required-added' : 'property-added';
+      found.push({ kind, path: [name], pointer: resolved(this.newer, after).pointer, detail: name });
+    }
+  }
+
+  /** oneOf/anyOf alternatives, matched by the model they name, else by their types and order. */
+  private options(a: View, b: View, direction: Direction, found: SchemaDifference[], aAt: string): void {
+    if (a.options.length === 0 && b.options.length === 0) return;
+    const keys = (doc: JsonObject, options: readonly Node[]) => {
+      const seen = new Map<string, number>();
+      return options.map((option) => {
+        const ref = isJsonObject(option.schema) ? text(option.schema['$ref']) : null;
+        const base = ref !== null ? `ref:${ref.split('/').at(-1) ?? ref}` : `types:${listed(this.view(doc, resolved(doc, option)).types)}`;
+        const n = (seen.get(base) ?? 0) + 1;
+        seen.set(base, n);
+        return `${base}#${n}`;
+      });
+    };
+    const before = new Map(keys(this.older, a.options).map((key, i) => [key, a.options[i]!]));
+    const after = new Map(keys(this.newer, b.options).map((key, i) => [key, b.options[i]!]));
+    for (const [key, option] of before) {
+      const match = after.get(key);
+      if (match === undefined) found.push({ kind: 'option-removed', path: [], pointer: resolved(this.older, option).pointer || aAt, detail: key.split('#')[0]!.replace(/^(ref|types):/, '') });
+      else found.push(...this.compare(option, match, direction));
+    }
+    for (const [key, option] of after) {
+      if (!before.has(key)) found.push({ kind: 'option-added', path: [], pointer: resolved(this.newer, option).pointer, detail: key.split('#')[0]!.replace(/^(ref|types):/, '') });
+    }
+  }
+}
+
+/** A node with its internal references followed (as written when they cannot be). */
+function resolved(document: JsonObject, node: Node): Node {
+  const { value, ref, at } = follow(document, node.schema, node.pointer);
+  return ref === null ? { schema: value, pointer: at } : node;
+}
+
+function typesOf(schema: JsonObject): { types: Set<string> | null; nullable: boolean } {
+  const raw = schema['type'];
+  let nullable = schema['nullable'] === true || schema['x-nullable'] === true;
+  let types: Set<string> | null = null;
+  if (typeof raw === 'string') types = new Set([raw]);
+  else if (Array.isArray(raw)) types = new Set(raw.filter((t): t is string => typeof t === 'string'));
+  else if (isJsonObject(schema['properties']) || isJsonObject(schema['additionalProperties']) || schema['additionalProperties'] === false) types = new Set(['object']);
+  else if (schema['items'] !== undefined) types = new Set(['array']);
+  if (types?.has('null')) {
+    types.delete('null');
+    nullable = true;
+  }
+  if (Array.isArray(schema['enum']) && schema['enum'].includes(null)) nullable = true;
+  if ('const' in schema && schema['const'] === null) nullable = true;
+  return { types, nullable };
+}
+
+function viewOf(document: JsonObject, node: Node, depth: number, visiting: Set<string>): View {
+  const schema = isJsonObject(node.schema) ? node.schema : {};
+  const { types, nullable } = typesOf(schema);
+  const enumValues = Array.isArray(schema['enum']) ? schema['enum'] : 'const' in schema ? [schema['const']!] : null;
+  const properties = new Map<string, Node>();
+  for (const [name, value] of Object.entries(isJsonObject(schema['properties']) ? schema['properties'] : {})) {
+    properties.set(name, { schema: value, pointer: `${node.pointer}/properties/${escapePointer(name)}` });
+  }
+  const required = new Set(Array.isArray(schema['required']) ? schema['required'].filter((r): r is string => typeof r === 'string') : []);
+  const items = schema['items'] !== undefined && !Array.isArray(schema['items']) ? { schema: schema['items'], pointer: `${node.pointer}/items` } : null;
+  const additionalRaw = schema['additionalProperties'];
+  const additional: boolean | Node = additionalRaw === false ? false : isJsonObject(additionalRaw) ? { schema: additionalRaw, pointer: `${node.pointer}/additionalProperties` } : true;
+  const limits = Object.fromEntries([...MAXIMA, ...MINIMA].map((l) => [l, finite(schema[l])])) as Record<Limit, number | undefined>;
+  const choices = Array.isArray(schema['oneOf']) ? 'oneOf' : Array.isArray(schema['anyOf']) ? 'anyOf' : null;
+  const options = choices === null ? [] : (schema[choices] as JsonValue[]).map((option, i) => ({ schema: option, pointer: `${node.pointer}/${choices}/${i}` }));
+  let view: View = {
+    types,
+    nullable,
+    format: text(schema['format']),
+    enum: enumValues === null ? null : enumValues.filter((v) => v !== null).map((v) => JSON.stringify(v)),
+    properties,
+    required,
+    items,
+    additional,
+    limits,
+    pattern: text(schema['pattern']),
+    default: schema['default'] === undefined ? undefined : JSON.stringify(schema['default']),
+    options,
+    deprecated: schema['deprecated'] === true,
+    readOnly: schema['readOnly'] === true,
+    writeOnly: schema['writeOnly'] === true,
+  };
+  if (Array.isArray(schema['allOf']) && depth > 0) {
+    visiting.add(node.pointer);
+    for (const [i, member] of schema['allOf'].entries()) {
+      const { value, ref, at } = follow(document, member, `${node.pointer}/allOf/${i}`);
+      if (ref !== null || visiting.has(at)) continue;
+      view = merged(view, viewOf(document, { schema: value, pointer: at }, depth - 1, visiting));
+    }
+    visiting.delete(node.pointer);
+  }
+  return view;
+}
+
+/** A schema and an `allOf` member of it as one: a value must satisfy both. */
+function merged(a: View, b: View): View {
+  const types = a.types === null ? b.types : b.types === null ? a.types : new Set([...a.types].filter((t) => accepted(t, b.types!) || (t === 'number' && b.types!.has('integer'))));
+  const properties = new Map(a.properties);
+  for (const [name, node] of b.properties) if (!properties.has(name)) properties.set(name, node);
+  const limits = { ...a.limits };
+  for (const key of Object.keys(b.limits) as Limit[]) limits[key] ??= b.limits[key];
+  return {
+    types,
+    nullable: a.nullable && (b.nullable || b.types === null),
+    format: a.format ?? b.format,
+    enum: a.enum ?? b.enum,
+    properties,
+    required: new Set([...a.required, ...b.required]),
+    items: a.items ?? b.items,
+    additional: a.additional === true ? b.additional : a.additional,
+    limits,
+    pattern: a.pattern ?? b.pattern,
+    default: a.default ?? b.default,
+    options: a.options.length > 0 ? a.options : b.options,
+    deprecated: a.deprecated || b.deprecated,
+    readOnly: a.readOnly || b.readOnly,
+    writeOnly: a.writeOnly || b.writeOnly,
+  };
+}

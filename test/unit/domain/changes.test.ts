@@ -1,0 +1,118 @@
+import { expect } from 'chai';
+import { classifyChanges } from '../../../src/domain/spec/changes/classify.js';
+import { countChanges } from '../../../src/domain/spec/changes/change.js';
+import { ruleCatalog } from '../../../src/domain/spec/changes/rules.js';
+import { pointer } from '../../../src/domain/spec/json-pointer.js';
+import type { JsonObject } from '../../../src/domain/spec/spec-document.js';
+import { CHANGE_CASES, doc, formsOf } from '../../support/change-cases.js';
+
+const catalog = new Map(ruleCatalog().map((entry) => [entry.rule, entry]));
+
+describe('domain: the change classifier (classifyChanges)', () => {
+  it('has a case for every rule of the catalog, and a rule of the catalog for every case', () => {
+    expect(new Set(CHANGE_CASES.map((c) => c.rule))).to.deep.equal(new Set(catalog.keys()));
+  });
+
+  for (const c of CHANGE_CASES) {
+    for (const form of formsOf(c)) {
+      describe(`${c.rule} [${form.format}]`, () => {
+        it(`reports it at its level (${catalog.get(c.rule)?.level}), with a location, a pointer into the right document and a sentence`, () => {
+          const changes = classifyChanges(form.before as JsonObject, form.after as JsonObject);
+          const found = changes.filter((change) => change.rule === c.rule);
+          expect(found, JSON.stringify(changes, null, 1)).to.have.length.greaterThan(0);
+          for (const change of found) {
+            expect(change.level).to.equal(catalog.get(c.rule)!.level);
+            expect(Object.keys(change.location)).to.have.length.greaterThan(0);
+            const inNewer = pointer(form.after as JsonObject, `#${change.pointer}`);
+            const inOlder = pointer(form.before as JsonObject, `#${change.pointer}`);
+            expect(inNewer ?? inOlder, `${change.pointer} leads somewhere`).to.not.equal(undefined);
+            expect(change.message).to.match(/^\S.*\.$/);
+          }
+        });
+        it('does not report it for the change beside it', () => {
+          const changes = classifyChanges(form.not.before as JsonObject, form.not.after as JsonObject);
+          expect(changes.map((change) => change.rule)).to.not.include(c.rule);
+        });
+      });
+    }
+  }
+
+  it('says nothing of two documents that describe the same API in Swagger 2.0 and OpenAPI 3.0', () => {
+    const both = CHANGE_CASES.flatMap((c) => formsOf(c)).filter((f) => f.format === 'swagger-2.0');
+    expect(both.length).to.be.greaterThan(80);
+    for (const c of CHANGE_CASES) {
+      const forms = formsOf(c);
+      if (forms.length < 2) continue;
+      expect(classifyChanges(forms[0]!.before as JsonObject, forms[1]!.before as JsonObject), `${c.rule}: 3.0 then 2.0`).to.deep.equal([]);
+      expect(classifyChanges(forms[1]!.after as JsonObject, forms[0]!.after as JsonObject), `${c.rule}: 2.0 then 3.0`).to.deep.equal([]);
+    }
+  });
+
+  it('reads a request and a response in opposite directions: a new required property breaks a request only, an enum value breaks a response when added', () => {
+    const body = (schema: unknown) => ({ requestBody: { required: true, content: { 'application/json': { schema } } }, responses: { '200': { description: 'ok', content: { 'application/json': { schema } } } } });
+    const pet = (properties: object, required: string[], status: string[]) => ({ type: 'object', required, properties: { ...properties, status: { type: 'string', enum: status } } });
+    const before = doc({ paths: { '/pets': { put: body(pet({ name: { type: 'string' } }, ['name'], ['sold'])) } } });
+    const after = doc({ paths: { '/pets': { put: body(pet({ name: { type: 'string' }, kind: { type: 'string' } }, ['name', 'kind'], ['sold', 'lost'])) } } });
+    const changes = classifyChanges(before, after).map((c) => [c.rule, c.level, c.location.property]);
+    expect(changes).to.deep.equal([
+      ['request-property-enum-value-added', 'info', 'status'],
+      ['request-property-required-added', 'breaking', 'kind'],
+      ['response-property-enum-value-added', 'breaking', 'status'],
+      ['response-property-required-added', 'info', 'kind'],
+    ]);
+  });
+
+  it('follows $refs in each document, so a shared model changed is reported where it is used, with a pointer into the model', () => {
+    const uses = { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } } } } };
+    const model = (extra: object) => ({ components: { schemas: { Pet: { type: 'object', properties: { name: { type: 'string' }, ...extra } } } } });
+    const before = doc({ paths: { '/pets': uses, '/pets/{id}': uses }, ...model({ age: { type: 'integer' } }) });
+    const after = doc({ paths: { '/pets': uses, '/pets/{id}': uses }, ...model({}) });
+    const changes = classifyChanges(before, after);
+    expect(changes.map((c) => [c.rule, c.location.path, c.location.property, c.pointer])).to.deep.equal([
+      ['response-property-removed', '/pets', 'age', '/components/schemas/Pet/properties/age'],
+      ['response-property-removed', '/pets/{id}', 'age', '/components/schemas/Pet/properties/age'],
+    ]);
+    expect(countChanges(changes)).to.deep.equal({ breaking: 2, warning: 0, info: 0 });
+  });
+
+  it('ends at $ref cycles and reports a change inside one once per place it is seen from', () => {
+    const node = (extra: object) => ({ type: 'object', properties: { value: { type: 'string' }, children: { type: 'array', items: { $ref: '#/components/schemas/Node' } }, ...extra } });
+    const api = (extra: object) => doc({ paths: { '/tree': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Node' } } } } } } } }, components: { schemas: { Node: node(extra) } } });
+    expect(classifyChanges(api({}), api({}))).to.deep.equal([]);
+    const changes = classifyChanges(api({}), api({ label: { type: 'string' } }));
+    expect(changes.map((c) => [c.rule, c.location.property])).to.deep.equal([['response-property-added', 'label']]);
+  });
+
+  it('compares a 2.0 body parameter and formData with 3.x request bodies, and x-nullable with nullable, as the same thing', () => {
+    const v2 = {
+      swagger: '2.0',
+      info: { title: 'T', version: '1' },
+      paths: {
+        '/pets': {
+          post: { consumes: ['application/json'], parameters: [{ name: 'body', in: 'body', required: true, schema: { type: 'object', properties: { name: { type: 'string', 'x-nullable': true } } } }], responses: { '200': { description: 'ok' } } },
+        },
+        '/upload': { post: { consumes: ['multipart/form-data'], parameters: [{ name: 'file', in: 'formData', type: 'file', required: true }], responses: { '200': { description: 'ok' } } } },
+      },
+    };
+    const v3 = doc({
+      paths: {
+        '/pets': { post: { requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { name: { type: 'string', nullable: true } } } } } }, responses: { '200': { description: 'ok' } } } },
+        '/upload': { post: { requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } } } } }, responses: { '200': { description: 'ok' } } } },
+      },
+    });
+    expect(classifyChanges(v2, v3)).to.deep.equal([]);
+    expect(classifyChanges(v3, v2)).to.deep.equal([]);
+  });
+
+  it('matches path parameters by their place, whatever their names, and header parameters whatever their case', () => {
+    const api = (path: string, header: string) =>
+      doc({ paths: { [path]: { get: { parameters: [{ name: path.includes('petId') ? 'petId' : 'id', in: 'path', required: true, schema: { type: 'string' } }, { name: header, in: 'header', schema: { type: 'string' } }], responses: { '200': { description: 'ok' } } } } } });
+    expect(classifyChanges(api('/pets/{id}', 'X-Trace'), api('/pets/{petId}', 'x-trace'))).to.deep.equal([]);
+  });
+
+  it('orders what it finds: servers, security schemes, models, then operations as the newer document has them, removed ones last', () => {
+    const before = doc({ servers: [{ url: 'https://a.example.com' }], paths: { '/old': { get: { responses: { '200': { description: 'ok' } } } }, '/kept': { get: { responses: { '200': { description: 'ok' } } } } }, components: { schemas: { Old: {} } } });
+    const after = doc({ servers: [{ url: 'https://b.example.com' }], paths: { '/new': { get: { responses: { '200': { description: 'ok' } } } }, '/kept': { get: { deprecated: true, responses: { '200': { description: 'ok' } } } } } });
+    expect(classifyChanges(before, after).map((c) => c.rule)).to.deep.equal(['server-added', 'server-removed', 'model-removed', 'endpoint-added', 'endpoint-deprecated', 'endpoint-removed']);
+  });
+});
