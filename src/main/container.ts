@@ -20,6 +20,10 @@ import { UserRepository } from '../application/ports/user-repository.port.js';
 import { ReleaseRepository } from '../application/ports/release-repository.port.js';
 import { SpecCodec } from '../application/ports/spec-codec.port.js';
 import { SpecRepository } from '../application/ports/spec-repository.port.js';
+import { SpecRevisionRepository } from '../application/ports/spec-revision-repository.port.js';
+import { GetChangelog } from '../application/specs/get-changelog.use-case.js';
+import { GetChanges } from '../application/specs/get-changes.use-case.js';
+import { ListRevisions } from '../application/specs/list-revisions.use-case.js';
 import { ChangeReleaseStatus } from '../application/releases/change-release-status.use-case.js';
 import { CreateRelease } from '../application/releases/create-release.use-case.js';
 import { DeleteRelease } from '../application/releases/delete-release.use-case.js';
@@ -188,6 +192,7 @@ export function buildContainer(config: Config, options: ContainerOptions = {}): 
   c.bind(EventOutbox).toResolvedValue((r: Transaction) => r.outbox, [RepositoriesToken]);
   c.bind(SpecRepository).toResolvedValue((r: Transaction) => r.specs, [RepositoriesToken]);
   c.bind(ReleaseRepository).toResolvedValue((r: Transaction) => r.releases, [RepositoriesToken]);
+  c.bind(SpecRevisionRepository).toResolvedValue((r: Transaction) => r.revisions, [RepositoriesToken]);
   c.bind(WebhookRepository).toResolvedValue((r: Transaction) => r.webhooks, [RepositoriesToken]);
   c.bind(DeliveryRepository).toResolvedValue((r: Transaction) => r.deliveries, [RepositoriesToken]);
   c.bind(PageRepository).toResolvedValue((r: Transaction) => r.pages, [RepositoriesToken]);
@@ -309,8 +314,21 @@ function bindUseCases(c: Container): void {
     [ApiAccess, UnitOfWork, SpecCodec, IdGenerator, Clock],
   );
   c.bind(ExportSpec).toResolvedValue(
-    (access: ApiAccess, apis: ApiRepository, specs: SpecRepository, releases: ReleaseRepository, codec: SpecCodec) => new ExportSpec(access, apis, specs, releases, codec),
-    [ApiAccess, ApiRepository, SpecRepository, ReleaseRepository, SpecCodec],
+    (access: ApiAccess, apis: ApiRepository, specs: SpecRepository, releases: ReleaseRepository, revisions: SpecRevisionRepository, codec: SpecCodec) =>
+      new ExportSpec(access, apis, specs, releases, revisions, codec),
+    [ApiAccess, ApiRepository, SpecRepository, ReleaseRepository, SpecRevisionRepository, SpecCodec],
+  );
+  c.bind(ListRevisions).toResolvedValue(
+    (access: ApiAccess, apis: ApiRepository, revisions: SpecRevisionRepository) => new ListRevisions(access, apis, revisions),
+    [ApiAccess, ApiRepository, SpecRevisionRepository],
+  );
+  c.bind(GetChanges).toResolvedValue(
+    (access: ApiAccess, apis: ApiRepository, specs: SpecRepository, revisions: SpecRevisionRepository, releases: ReleaseRepository) => new GetChanges(access, apis, specs, revisions, releases),
+    [ApiAccess, ApiRepository, SpecRepository, SpecRevisionRepository, ReleaseRepository],
+  );
+  c.bind(GetChangelog).toResolvedValue(
+    (access: ApiAccess, apis: ApiRepository, releases: ReleaseRepository) => new GetChangelog(access, apis, releases),
+    [ApiAccess, ApiRepository, ReleaseRepository],
   );
   c.bind(ListDerived).toResolvedValue(
     (access: ApiAccess, apis: ApiRepository, specs: SpecRepository) => new ListDerived(access, apis, specs),

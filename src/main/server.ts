@@ -19,6 +19,9 @@ import { ExportSpec } from '../application/specs/export-spec.use-case.js';
 import { ImportApi } from '../application/specs/import-api.use-case.js';
 import { ListDerived } from '../application/specs/list-derived.use-case.js';
 import { ReplaceSpec } from '../application/specs/replace-spec.use-case.js';
+import { GetChangelog } from '../application/specs/get-changelog.use-case.js';
+import { GetChanges } from '../application/specs/get-changes.use-case.js';
+import { ListRevisions } from '../application/specs/list-revisions.use-case.js';
 import { ListDeliveries, PingWebhook, Redeliver } from '../application/webhooks/deliveries.use-cases.js';
 import {
   CreateWebhook,
@@ -88,6 +91,9 @@ export function createApp(container: Container): Koa {
       replace: container.get(ReplaceSpec),
       export: container.get(ExportSpec),
       listDerived: container.get(ListDerived),
+      revisions: container.get(ListRevisions),
+      changes: container.get(GetChanges),
+      changelog: container.get(GetChangelog),
     },
     releases: {
       create: container.get(CreateRelease),

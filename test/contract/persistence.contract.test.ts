@@ -207,8 +207,8 @@ forEachImplementation('persistence contract', (make) => {
       await saved(f, api);
       const one = (await f.repos.apis.get(a.accountId, api.id))!;
       const two = (await f.repos.apis.get(a.accountId, api.id))!;
-      one.update({ name: 'One' }, undefined, T1);
-      two.update({ name: 'Two' }, undefined, T1);
+      one.update({ name: 'One' }, undefined, { id: 1, nickname: 'ada' }, T1);
+      two.update({ name: 'Two' }, undefined, { id: 1, nickname: 'ada' }, T1);
       expect(await saved(f, one)).to.deep.equal({ ok: true, value: undefined });
       expect(await saved(f, two)).to.deep.equal({ ok: false, error: { kind: 'ConcurrentModification' } });
       expect((await f.repos.apis.get(a.accountId, api.id))?.toRecord()).to.include({ name: 'One', revision: 2 });
@@ -222,7 +222,7 @@ forEachImplementation('persistence contract', (make) => {
         ['w1', 'w2', 'w3', 'w4', 'w5'].map((name) =>
           f.uow.run(async (tx) => {
             const loaded = (await tx.apis.getForUpdate(a.accountId, api.id))!;
-            loaded.update({ name }, undefined, T1);
+            loaded.update({ name }, undefined, { id: 1, nickname: 'ada' }, T1);
             return tx.apis.save(loaded);
           }),
         ),
@@ -238,7 +238,7 @@ forEachImplementation('persistence contract', (make) => {
       const two = newApi(a, 'two');
       await saved(f, two);
       const loaded = (await f.repos.apis.get(a.accountId, two.id))!;
-      loaded.update({ nickname: 'one' }, undefined, T1);
+      loaded.update({ nickname: 'one' }, undefined, { id: 1, nickname: 'ada' }, T1);
       expect(await saved(f, loaded)).to.deep.equal({ ok: false, error: { kind: 'DuplicateNickname' } });
       expect((await f.repos.apis.get(a.accountId, two.id))?.nickname).to.equal('two');
     });
@@ -308,6 +308,7 @@ forEachImplementation('persistence contract', (make) => {
   });
 
   describe('ReleaseRepository', () => {
+    const NO_CHANGES = { since: null, counts: { breaking: 0, warning: 0, info: 0 }, items: [] };
     const snapshot = (n: number): StoredSpec => ({ syntax: 'json', source: `{"swagger":"2.0","n":${n}}`, documentJson: `{"swagger":"2.0","n":${n}}` });
     function aRelease(api: Api, version: string, at = T0) {
       const result = Release.release({ id: uuid(), api: api.asReleased(), version, actor: { id: 1, nickname: 'ada' } }, at);
@@ -321,9 +322,9 @@ forEachImplementation('persistence contract', (make) => {
       await saved(f, api);
       const one = aRelease(api, '1.0.0');
       const two = aRelease(api, '2.0.0', T1);
-      expect(await f.uow.run((tx) => tx.releases.add(one, snapshot(1)))).to.deep.equal({ ok: true, value: undefined });
-      expect(await f.uow.run((tx) => tx.releases.add(two, snapshot(2)))).to.deep.equal({ ok: true, value: undefined });
-      expect(await f.uow.run((tx) => tx.releases.add(aRelease(api, '1.0.0'), snapshot(3)))).to.deep.equal({ ok: false, error: { kind: 'DuplicateVersion' } });
+      expect(await f.uow.run((tx) => tx.releases.add(one, snapshot(1), 1, NO_CHANGES))).to.deep.equal({ ok: true, value: undefined });
+      expect(await f.uow.run((tx) => tx.releases.add(two, snapshot(2), 1, NO_CHANGES))).to.deep.equal({ ok: true, value: undefined });
+      expect(await f.uow.run((tx) => tx.releases.add(aRelease(api, '1.0.0'), snapshot(3), 1, NO_CHANGES))).to.deep.equal({ ok: false, error: { kind: 'DuplicateVersion' } });
       expect((await f.repos.releases.get(api.id, '2.0.0'))?.snapshot()).to.deep.equal(two.snapshot());
       expect(await f.repos.releases.get(api.id, '3.0.0')).to.equal(undefined);
       expect(await f.repos.releases.snapshot(api.id, '1.0.0')).to.deep.equal(snapshot(1));
@@ -337,7 +338,7 @@ forEachImplementation('persistence contract', (make) => {
       const api = newApi(a, 'pets');
       await saved(f, api);
       const release = aRelease(api, '1.0.0');
-      await f.uow.run((tx) => tx.releases.add(release, snapshot(1)));
+      await f.uow.run((tx) => tx.releases.add(release, snapshot(1), 1, NO_CHANGES));
       await f.uow.run(async (tx) => {
         const loaded = (await tx.releases.getForUpdate(api.id, '1.0.0'))!;
         loaded.deprecate(api.asReleased(), { id: 1, nickname: 'ada' }, T1);
@@ -347,14 +348,14 @@ forEachImplementation('persistence contract', (make) => {
       await f.uow.run(async (tx) => ok(await tx.releases.delete(api.id, release.id)));
       expect(await f.repos.releases.get(api.id, '1.0.0')).to.equal(undefined);
       expect(await f.repos.releases.snapshot(api.id, '1.0.0')).to.equal(undefined);
-      expect((await f.uow.run((tx) => tx.releases.add(aRelease(api, '1.0.0'), snapshot(9)))).ok).to.equal(true);
+      expect((await f.uow.run((tx) => tx.releases.add(aRelease(api, '1.0.0'), snapshot(9), 1, NO_CHANGES))).ok).to.equal(true);
     });
 
     it('goes with its API', async () => {
       const a = await seedUser(f);
       const api = newApi(a, 'pets');
       await saved(f, api);
-      await f.uow.run((tx) => tx.releases.add(aRelease(api, '1.0.0'), snapshot(1)));
+      await f.uow.run((tx) => tx.releases.add(aRelease(api, '1.0.0'), snapshot(1), 1, NO_CHANGES));
       await f.uow.run(async (tx) => ok(await tx.apis.delete(a.accountId, api.id)));
       expect((await f.repos.releases.list(api.id, { limit: 10 })).items).to.deep.equal([]);
     });

@@ -69,7 +69,7 @@ async function rename(uow: UnitOfWork, accountId: number, id: string, name: stri
   const renamed = await uow.run(async (tx) => {
     const api = await tx.apis.getForUpdate(accountId, id);
     if (!api) throw new Error('missing');
-    const changed = api.update({ name }, undefined, T0);
+    const changed = api.update({ name }, undefined, { id: 1, nickname: 'ada' }, T0);
     if (!changed.ok) throw new Error('update refused');
     return ok(await tx.apis.save(api));
   });

@@ -257,8 +257,8 @@ describe('OpenAPI description: built from the route table', () => {
   });
 
   it('refuses to build when a route of the table has no description', () => {
-    const extra: RouteDefinition = { method: 'GET', path: '/api/:accountId/:apiId/changelog', scope: 'api.readonly', summary: 'New', handler: async () => undefined };
-    expect(() => buildOpenApiDocument({ ...SOURCE, routes: [...TABLE, extra] })).to.throw('No OpenAPI description for GET /api/:accountId/:apiId/changelog');
+    const extra: RouteDefinition = { method: 'GET', path: '/api/:accountId/:apiId/statistics', scope: 'api.readonly', summary: 'New', handler: async () => undefined };
+    expect(() => buildOpenApiDocument({ ...SOURCE, routes: [...TABLE, extra] })).to.throw('No OpenAPI description for GET /api/:accountId/:apiId/statistics');
   });
 
   it('refuses to build when a description names a route the table does not have', () => {

@@ -192,7 +192,7 @@ forEachDatabase('Event-API: webhooks over HTTP', (target) => {
   });
 
   for (const [label, body, field] of [
-    ['an unknown event', { targetUrl: 'https://example.com/h', events: ['api.updated'] }, 'events'],
+    ['an unknown event', { targetUrl: 'https://example.com/h', events: ['api.renamed'] }, 'events'],
     ['no events', { targetUrl: 'https://example.com/h', events: [] }, 'events'],
     ['events that are not a list', { targetUrl: 'https://example.com/h', events: 'api.created' }, 'events'],
     ['a short secret', { targetUrl: 'https://example.com/h', events: ['api.created'], secret: 'short' }, 'secret'],

@@ -17,6 +17,7 @@ export function anApi(): ApiBuilder {
     description: null,
     version: null,
     specFormat: null,
+    breakingChangePolicy: 'allow',
     creationDate: T0,
     updateDate: T0,
   });

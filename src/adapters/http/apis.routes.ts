@@ -23,6 +23,7 @@ class UpdateApiBody {
   @IsOptional() @IsString() name?: string;
   @IsOptional() @IsString() nickname?: string;
   @IsOptional() @IsString() type?: string;
+  @IsOptional() @IsString() breakingChangePolicy?: string;
 }
 
 export interface ApiUseCases {

@@ -24,6 +24,7 @@ export function sendProblem(ctx: Context, problem: Problem): void {
     code: problem.code,
     ...(problem.errors ? { errors: problem.errors } : {}),
     ...(problem.line !== undefined ? { line: problem.line, column: problem.column ?? null } : {}),
+    ...problem.members,
   };
 }
 

@@ -14,6 +14,8 @@ export interface Problem {
   readonly column?: number | null;
   /** Response headers that belong to this problem (`WWW-Authenticate`, `Allow`). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** Members of its own a problem carries (`breaking_change`: `counts` and `items`). */
+  readonly members?: Readonly<Record<string, unknown>>;
 }
 
 /** Problem type URIs: a stable URN per code, documented in docs/http-api.md. */
@@ -109,6 +111,15 @@ export function problemFor(error: ApplicationError): Problem {
         detail: `${error.format === undefined ? 'The spec is not accepted' : `The spec is not valid ${FORMAT_NAMES[error.format]}`}: ${error.errors[0] ? `${error.errors[0].field}: ${error.errors[0].message}` : 'see errors'}`,
         errors: error.errors,
       };
+    case 'BreakingChange': {
+      const what = `${error.counts.breaking} breaking change${error.counts.breaking === 1 ? '' : 's'}`;
+      const refusal = error.refusal;
+      const detail =
+        refusal.kind === 'BreakingChangeRefused'
+          ? `The spec has ${what} and the API's breakingChangePolicy is refuse: fix them, or send allowBreaking=<reason>.`
+          : `The spec has ${what} and the API's breakingChangePolicy is requireMajor: release it as a new major version${refusal.highestMajor === null ? '' : ` (above ${refusal.highestMajor})`} with release=<version>, or send allowBreaking=<reason>.`;
+      return { status: 409, code: 'breaking_change', title: 'Conflict', detail, members: { counts: error.counts, items: error.items } };
+    }
     case 'RevisionConflict':
       return {
         status: 412,

@@ -4,13 +4,19 @@ import type { ExportSpec } from '../../application/specs/export-spec.use-case.js
 import type { ImportApi, SpecResult } from '../../application/specs/import-api.use-case.js';
 import type { ListDerived } from '../../application/specs/list-derived.use-case.js';
 import type { ReplaceSpec } from '../../application/specs/replace-spec.use-case.js';
+import type { GetChangelog } from '../../application/specs/get-changelog.use-case.js';
+import type { ChangeSide, GetChanges } from '../../application/specs/get-changes.use-case.js';
+import type { ListRevisions } from '../../application/specs/list-revisions.use-case.js';
+import type { SpecRevisionSummary } from '../../application/ports/spec-revision-repository.port.js';
+import type { ChangelogEntry } from '../../application/ports/release-repository.port.js';
+import { formatTimestamp } from '../../domain/shared/time.js';
 import type { DerivedKind } from '../../application/ports/spec-repository.port.js';
 import type { SpecSyntax } from '../../domain/spec/spec-document.js';
 import { principalOf } from './authenticate.js';
 import { expectedRevision } from './conditional.js';
 import { throwProblem } from './middleware.js';
 import { readMultipart, readRaw, type Part } from './multipart.js';
-import { listBody, positionPageRequest, queryParam } from './pagination.js';
+import { listBody, pageRequest, positionPageRequest, queryParam } from './pagination.js';
 import { validationProblem } from './problem.js';
 import { accountIdParam, param, unwrap, type RouteDefinition } from './routes.js';
 import { validated } from './validation.js';
@@ -31,6 +37,9 @@ export interface SpecUseCases {
   readonly replace: ReplaceSpec;
   readonly export: ExportSpec;
   readonly listDerived: ListDerived;
+  readonly revisions: ListRevisions;
+  readonly changes: GetChanges;
+  readonly changelog: GetChangelog;
 }
 
 const SPEC_PART_NAMES = ['spec', 'file'];
@@ -67,6 +76,45 @@ function specParts<T extends object>(parts: readonly Part[], Body: new () => T):
     body = validated(Body, json as Record<string, unknown>);
   }
   return { spec: specs[0]!.data, body };
+}
+
+/** `?<name>=true|false`; absent is false. */
+function flag(ctx: Context, name: string): boolean {
+  const value = queryParam(ctx, name);
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  invalid(name, 'must be true or false');
+}
+
+/** A revision number from the path or the query: a positive integer, else 400 (or, in a path, the same 404 as an unknown one). */
+function revisionNumber(value: string | undefined, field: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[1-9][0-9]{0,9}$/.test(value) || Number(value) > 2_147_483_647) invalid(field, 'must be a revision number (a positive integer)');
+  return Number(value);
+}
+
+/** One side of `GET .../changes`: `<side>Revision` or `<side>Release`, not both. */
+function changeSide(ctx: Context, side: 'from' | 'to'): ChangeSide {
+  const revision = revisionNumber(queryParam(ctx, `${side}Revision`), `${side}Revision`);
+  const release = queryParam(ctx, `${side}Release`);
+  if (revision !== undefined && release !== undefined) invalid(`${side}Release`, `give ${side}Revision or ${side}Release, not both`);
+  return { revision, release };
+}
+
+function revisionBody(summary: SpecRevisionSummary) {
+  return {
+    revision: summary.revision,
+    creationDate: formatTimestamp(summary.creationDate),
+    user: summary.user,
+    specFormat: summary.specFormat,
+    counts: summary.counts,
+    reason: summary.reason,
+  };
+}
+
+function changelogBody(entry: ChangelogEntry) {
+  const release = entry.release.toRecord();
+  return { release: { version: release.version, status: release.status, releaseDate: release.releaseDate }, since: entry.changes.since, counts: entry.changes.counts, items: entry.changes.items };
 }
 
 function isMultipart(ctx: Context): boolean {
@@ -111,7 +159,7 @@ export function specRoutes(useCases: SpecUseCases, importMaxBytes: number): Rout
       method: 'PUT',
       path: '/api/:accountId/:apiId/spec',
       scope: 'api',
-      summary: 'Replace the spec (multipart like import, or the raw YAML/JSON body); ?release= also releases it',
+      summary: 'Replace the spec (multipart like import, or the raw YAML/JSON body); ?release= also releases it, ?dryRun=true only compares, ?allowBreaking= overrides the policy',
       handler: async (ctx) => {
         const accountId = accountIdParam(ctx);
         const fromQuery = queryParam(ctx, 'release');
@@ -127,8 +175,22 @@ export function specRoutes(useCases: SpecUseCases, importMaxBytes: number): Rout
         } else {
           spec = await readRaw(ctx, importMaxBytes);
         }
-        const input = { accountId, apiId: param(ctx, 'apiId'), spec, release, expectedRevision: expectedRevision(ctx) };
-        sendSpecResult(ctx, accountId, unwrap(await useCases.replace.execute(principalOf(ctx), input)), 200);
+        const input = {
+          accountId,
+          apiId: param(ctx, 'apiId'),
+          spec,
+          release,
+          expectedRevision: expectedRevision(ctx),
+          allowBreaking: queryParam(ctx, 'allowBreaking'),
+          dryRun: flag(ctx, 'dryRun'),
+        };
+        const result = unwrap(await useCases.replace.execute(principalOf(ctx), input));
+        if ('dryRun' in result) {
+          ctx.set('ETag', `"${result.api.revision}"`);
+          ctx.body = { api: result.api, counts: result.counts, changes: result.changes };
+        } else {
+          sendSpecResult(ctx, accountId, result, 200);
+        }
       },
     },
     {
@@ -145,6 +207,56 @@ export function specRoutes(useCases: SpecUseCases, importMaxBytes: number): Rout
         ctx.type = MEDIA_TYPES[exported.syntax];
         ctx.set('Content-Disposition', `inline; filename="${name}.${exported.syntax}"`);
         ctx.body = exported.text;
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/:accountId/:apiId/revisions',
+      scope: 'api.readonly',
+      summary: 'The spec history: every spec the API has had, newest first',
+      handler: async (ctx) => {
+        const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), page: positionPageRequest(ctx) };
+        const page = unwrap(await useCases.revisions.execute(principalOf(ctx), input));
+        ctx.body = listBody(page.items.map(revisionBody), page.next);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/:accountId/:apiId/revisions/:revision/export',
+      scope: 'api.readonly',
+      summary: 'One spec of the history, as stored (?format=yaml|json)',
+      handler: async (ctx) => {
+        const format = queryParam(ctx, 'format');
+        if (format !== undefined && !(SYNTAXES as readonly string[]).includes(format)) invalid('format', 'must be yaml or json');
+        const raw = param(ctx, 'revision');
+        // A path segment that no revision can be is an unknown revision.
+        const revision = /^[1-9][0-9]{0,9}$/.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : 0;
+        const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), syntax: format as SpecSyntax | undefined, revision };
+        const exported = unwrap(await useCases.export.execute(principalOf(ctx), input));
+        ctx.type = MEDIA_TYPES[exported.syntax];
+        ctx.set('Content-Disposition', `inline; filename="${exported.nickname}-r${revision}.${exported.syntax}"`);
+        ctx.body = exported.text;
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/:accountId/:apiId/changes',
+      scope: 'api.readonly',
+      summary: 'What changed between two specs (revisions or releases): breaking, warning, info',
+      handler: async (ctx) => {
+        const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), from: changeSide(ctx, 'from'), to: changeSide(ctx, 'to') };
+        ctx.body = unwrap(await useCases.changes.execute(principalOf(ctx), input));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/:accountId/:apiId/changelog',
+      scope: 'api.readonly',
+      summary: 'The releases newest first, each with what it changed since the one before',
+      handler: async (ctx) => {
+        const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), page: pageRequest(ctx) };
+        const page = unwrap(await useCases.changelog.execute(principalOf(ctx), input));
+        ctx.body = listBody(page.items.map(changelogBody), page.next);
       },
     },
     ...DERIVED.map(

@@ -1,4 +1,6 @@
 import type { StoredSpec } from '../../application/ports/spec-repository.port.js';
+import type { ReleaseChanges } from '../../application/ports/release-repository.port.js';
+import type { NewSpecRevision } from '../../application/ports/spec-revision-repository.port.js';
 import type { ApiState } from '../../domain/api/api.aggregate.js';
 import type { EventPayload } from '../../domain/events/domain-event.js';
 import type { ReleaseState } from '../../domain/release/release.aggregate.js';
@@ -30,7 +32,9 @@ export class InMemoryState {
   tokens = new Map<string, ApiTokenState>();
   apis = new Map<string, ApiState>();
   specs = new Map<string, { readonly spec: StoredSpec; readonly derived: DerivedResources }>();
-  releases = new Map<string, { readonly state: ReleaseState; readonly snapshot: StoredSpec }>();
+  releases = new Map<string, { readonly state: ReleaseState; readonly snapshot: StoredSpec; readonly revision: number | null; readonly changes: ReleaseChanges }>();
+  /** By `${apiId} ${revision}`. */
+  revisions = new Map<string, NewSpecRevision>();
   outbox: StoredEvent[] = [];
   webhooks = new Map<string, WebhookState>();
   pages = new Map<string, PageState>();
@@ -58,6 +62,7 @@ export class InMemoryState {
     copy.apis = new Map(this.apis);
     copy.specs = new Map(this.specs);
     copy.releases = new Map(this.releases);
+    copy.revisions = new Map(this.revisions);
     copy.outbox = [...this.outbox];
     copy.webhooks = new Map(this.webhooks);
     copy.pages = new Map(this.pages);

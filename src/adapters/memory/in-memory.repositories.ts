@@ -4,7 +4,8 @@ import type { ApiTokenRepository, TokenHolder } from '../../application/ports/ap
 import type { EventOutbox, OutboxBacklog, OutboxEvent } from '../../application/ports/event-outbox.port.js';
 import type { IdGenerator } from '../../application/ports/id-generator.port.js';
 import type { UserRepository } from '../../application/ports/user-repository.port.js';
-import type { ReleaseRepository } from '../../application/ports/release-repository.port.js';
+import type { ChangelogEntry, ReleaseChanges, ReleaseRepository } from '../../application/ports/release-repository.port.js';
+import type { NewSpecRevision, SpecRevisionRepository, SpecRevisionSummary, StoredChanges } from '../../application/ports/spec-revision-repository.port.js';
 import type { DerivedItem, DerivedKind, SpecRepository, StoredSpec } from '../../application/ports/spec-repository.port.js';
 import type { Page, PageRequest } from '../../application/shared/page.js';
 import { Release, type ReleaseId } from '../../domain/release/release.aggregate.js';
@@ -178,6 +179,7 @@ export class InMemoryApiRepository implements ApiRepository {
     for (const [pageId, page] of s.pages) if (page.apiId === id) s.pages.delete(pageId);
     for (const [shareId, share] of s.shares) if (share.apiId === id) s.shares.delete(shareId);
     for (const [releaseId, release] of s.releases) if (release.state.apiId === id) s.releases.delete(releaseId);
+    for (const [key, revision] of s.revisions) if (revision.apiId === id) s.revisions.delete(key);
   }
 }
 
@@ -244,6 +246,11 @@ export class InMemoryReleaseRepository implements ReleaseRepository {
     return [...this.state().releases.values()].find((r) => r.state.apiId === apiId && r.state.version === version);
   }
 
+  /** The API's release rows by release date (id order). */
+  private rows(apiId: ApiId) {
+    return [...this.state().releases.values()].filter((r) => r.state.apiId === apiId).sort((a, b) => (a.state.id < b.state.id ? -1 : 1));
+  }
+
   async get(apiId: ApiId, version: string): Promise<Release | undefined> {
     const row = this.find(apiId, version);
     return row && Release.rehydrate(row.state);
@@ -255,19 +262,50 @@ export class InMemoryReleaseRepository implements ReleaseRepository {
 
   async list(apiId: ApiId, page: PageRequest<ReleaseId>): Promise<Page<Release, ReleaseId>> {
     const after = page.after;
-    const rows = [...this.state().releases.values()]
-      .map((r) => r.state)
-      .filter((r) => r.apiId === apiId && (after === undefined || r.id > after))
-      .sort((a, b) => (a.id < b.id ? -1 : 1));
-    const items = rows.slice(0, page.limit).map((row) => Release.rehydrate(row));
+    const rows = this.rows(apiId).filter((r) => after === undefined || r.state.id > after);
+    const items = rows.slice(0, page.limit).map((row) => Release.rehydrate(row.state));
     return { items, next: rows.length > page.limit ? (items.at(-1)?.id ?? null) : null };
   }
 
-  async add(release: Release, snapshot: StoredSpec): Promise<Result<void, { readonly kind: 'DuplicateVersion' }>> {
+  async add(release: Release, snapshot: StoredSpec, revision: number, changes: ReleaseChanges): Promise<Result<void, { readonly kind: 'DuplicateVersion' }>> {
     const state = release.snapshot();
     if (this.find(state.apiId, state.version)) return err({ kind: 'DuplicateVersion' });
-    this.state().releases.set(state.id, { state, snapshot });
+    this.state().releases.set(state.id, { state, snapshot, revision, changes });
     return ok();
+  }
+
+  async setChanges(apiId: ApiId, id: ReleaseId, changes: ReleaseChanges): Promise<void> {
+    const s = this.state();
+    const row = s.releases.get(id);
+    if (row?.state.apiId === apiId) s.releases.set(id, { ...row, changes });
+  }
+
+  async latest(apiId: ApiId): Promise<Release | undefined> {
+    const row = this.rows(apiId).at(-1);
+    return row && Release.rehydrate(row.state);
+  }
+
+  async neighbours(apiId: ApiId, id: ReleaseId): Promise<{ readonly previous: Release | undefined; readonly next: Release | undefined }> {
+    const rows = this.rows(apiId);
+    const previous = rows.filter((r) => r.state.id < id).at(-1);
+    const next = rows.find((r) => r.state.id > id);
+    return { previous: previous && Release.rehydrate(previous.state), next: next && Release.rehydrate(next.state) };
+  }
+
+  async revisionOf(apiId: ApiId, version: string): Promise<number | null | undefined> {
+    return this.find(apiId, version)?.revision;
+  }
+
+  async changelog(apiId: ApiId, page: PageRequest<ReleaseId>): Promise<Page<ChangelogEntry, ReleaseId>> {
+    const after = page.after;
+    const rows = this.rows(apiId)
+      .reverse()
+      .filter((r) => after === undefined || r.state.id < after);
+    const kept = rows.slice(0, page.limit);
+    return {
+      items: kept.map((r) => ({ release: Release.rehydrate(r.state), revision: r.revision, changes: r.changes })),
+      next: rows.length > page.limit ? (kept.at(-1)?.state.id ?? null) : null,
+    };
   }
 
   async save(release: Release): Promise<void> {
@@ -283,6 +321,50 @@ export class InMemoryReleaseRepository implements ReleaseRepository {
 
   async snapshot(apiId: ApiId, version: string): Promise<StoredSpec | undefined> {
     return this.find(apiId, version)?.snapshot;
+  }
+}
+
+export class InMemorySpecRevisionRepository implements SpecRevisionRepository {
+  constructor(private readonly state: StateSource) {}
+
+  private all(apiId: ApiId): NewSpecRevision[] {
+    return [...this.state().revisions.values()].filter((r) => r.apiId === apiId).sort((a, b) => b.revision - a.revision);
+  }
+
+  private summary(row: NewSpecRevision): SpecRevisionSummary {
+    const owner = this.state().users.get(row.actor.id);
+    return {
+      revision: row.revision,
+      creationDate: row.creationDate,
+      user: { id: row.actor.id, nickname: owner?.nickname ?? row.actor.nickname },
+      specFormat: row.specFormat,
+      counts: row.changes?.counts ?? null,
+      reason: row.reason,
+    };
+  }
+
+  async add(revision: NewSpecRevision): Promise<void> {
+    this.state().revisions.set(`${revision.apiId} ${revision.revision}`, revision);
+  }
+
+  async list(apiId: ApiId, page: PageRequest<number>): Promise<Page<SpecRevisionSummary, number>> {
+    const after = page.after;
+    const rows = this.all(apiId).filter((r) => after === undefined || r.revision < after);
+    const kept = rows.slice(0, page.limit);
+    return { items: kept.map((r) => this.summary(r)), next: rows.length > page.limit ? (kept.at(-1)?.revision ?? null) : null };
+  }
+
+  async get(apiId: ApiId, revision: number): Promise<{ readonly summary: SpecRevisionSummary; readonly spec: StoredSpec } | undefined> {
+    const row = this.state().revisions.get(`${apiId} ${revision}`);
+    return row && { summary: this.summary(row), spec: row.spec };
+  }
+
+  async changes(apiId: ApiId, revision: number): Promise<StoredChanges | null | undefined> {
+    return this.state().revisions.get(`${apiId} ${revision}`)?.changes;
+  }
+
+  async previous(apiId: ApiId, revision: number): Promise<number | undefined> {
+    return this.all(apiId).find((r) => r.revision < revision)?.revision;
   }
 }
 

@@ -2,6 +2,7 @@ import { EntitySchema, type EntitySchemaColumnOptions } from 'typeorm';
 import type { Scope } from '../../domain/token/scope.js';
 import type { ApiType } from '../../domain/api/api.aggregate.js';
 import type { SpecFormat } from '../../domain/spec/spec-document.js';
+import type { BreakingChangePolicy } from '../../domain/spec/changes/policy.js';
 import { dialectTypes, jsonTransformer, timestampTransformer, type Dialect } from './dialect.js';
 
 /** Rows as stored: persistence shapes, mapped to and from aggregates in the repositories. */
@@ -47,6 +48,7 @@ export interface ApiRow {
   description: string | null;
   version: string | null;
   specFormat: SpecFormat | null;
+  breakingChangePolicy: BreakingChangePolicy;
   creationDate: Date;
   updateDate: Date;
 }
@@ -85,6 +87,30 @@ export interface ApiReleaseRow {
   format: 'yaml' | 'json';
   source: string;
   document: string;
+  revision: number | null;
+  /** JSON of ReleaseChanges; null for releases made before spec history was kept. */
+  changes: string | null;
+}
+
+export interface ApiRevisionRow {
+  apiId: string;
+  revision: number;
+  creationDate: Date;
+  userId: number;
+  specFormat: SpecFormat;
+  syntax: 'yaml' | 'json';
+  /** JSON arrays of the keys of the texts' chunks (spec_chunks). */
+  sourceChunks: string;
+  documentChunks: string;
+  /** JSON of StoredChanges; null for an API's first spec. */
+  changes: string | null;
+  reason: string | null;
+}
+
+export interface SpecChunkRow {
+  apiId: string;
+  key: string;
+  data: string;
 }
 
 export interface WebhookRow {
@@ -222,6 +248,8 @@ export interface Schemas {
   readonly specs: EntitySchema<ApiSpecRow>;
   readonly derived: EntitySchema<ApiDerivedRow>;
   readonly releases: EntitySchema<ApiReleaseRow>;
+  readonly revisions: EntitySchema<ApiRevisionRow>;
+  readonly chunks: EntitySchema<SpecChunkRow>;
   readonly webhooks: EntitySchema<WebhookRow>;
   readonly deliveries: EntitySchema<DeliveryRow>;
   readonly pages: EntitySchema<PageRow>;
@@ -307,6 +335,7 @@ export function schemas(dialect: Dialect): Schemas {
       description: text('description', true),
       version: text('version', true),
       specFormat: text('spec_format', true),
+      breakingChangePolicy: text('breaking_change_policy'),
       creationDate: timestamp('creation_date'),
       updateDate: timestamp('update_date'),
     },
@@ -360,6 +389,33 @@ export function schemas(dialect: Dialect): Schemas {
       format: text('format'),
       source: text('source'),
       document: text('document'),
+      revision: { ...int('revision'), nullable: true },
+      changes: text('changes', true),
+    },
+  });
+  const revisions = new EntitySchema<ApiRevisionRow>({
+    name: 'ApiRevision',
+    tableName: 'api_revisions',
+    columns: {
+      apiId: uuid('api_id', true),
+      revision: { ...int('revision'), primary: true },
+      creationDate: timestamp('creation_date'),
+      userId: int('user_id'),
+      specFormat: text('spec_format'),
+      syntax: text('syntax'),
+      sourceChunks: text('source_chunks'),
+      documentChunks: text('document_chunks'),
+      changes: text('changes', true),
+      reason: text('reason', true),
+    },
+  });
+  const chunks = new EntitySchema<SpecChunkRow>({
+    name: 'SpecChunk',
+    tableName: 'spec_chunks',
+    columns: {
+      apiId: uuid('api_id', true),
+      key: { ...text('key'), primary: true },
+      data: text('data'),
     },
   });
   const json = (name: string, nullable = false): EntitySchemaColumnOptions => ({ ...text(name, nullable), transformer: jsonTransformer });
@@ -513,5 +569,5 @@ export function schemas(dialect: Dialect): Schemas {
       activationDate: timestamp('activation_date'),
     },
   });
-  return { accounts, users, apiTokens, apis, outbox, specs, derived, releases, webhooks, deliveries, pages, shares, verifications, oauthClients, grants, codes, refreshTokens, sessions, consents, signingKeys };
+  return { accounts, users, apiTokens, apis, outbox, specs, derived, releases, revisions, chunks, webhooks, deliveries, pages, shares, verifications, oauthClients, grants, codes, refreshTokens, sessions, consents, signingKeys };
 }

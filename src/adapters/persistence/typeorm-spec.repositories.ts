@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { ReleaseRepository } from '../../application/ports/release-repository.port.js';
+import type { ChangelogEntry, ReleaseChanges, ReleaseRepository } from '../../application/ports/release-repository.port.js';
 import type { DerivedItem, DerivedKind, SpecRepository, StoredSpec } from '../../application/ports/spec-repository.port.js';
 import type { Page, PageRequest } from '../../application/shared/page.js';
 import type { ApiId } from '../../domain/api/api.aggregate.js';
@@ -108,11 +108,13 @@ export class TypeOrmReleaseRepository implements ReleaseRepository {
     });
   }
 
-  add(release: Release, snapshot: StoredSpec): Promise<Result<void, { readonly kind: 'DuplicateVersion' }>> {
+  add(release: Release, snapshot: StoredSpec, revision: number, changes: ReleaseChanges): Promise<Result<void, { readonly kind: 'DuplicateVersion' }>> {
     return this.run(async (m) => {
       const state = release.snapshot();
       try {
-        await m.getRepository(this.s.releases).insert({ ...state, format: snapshot.syntax, source: snapshot.source, document: snapshot.documentJson });
+        await m
+          .getRepository(this.s.releases)
+          .insert({ ...state, format: snapshot.syntax, source: snapshot.source, document: snapshot.documentJson, revision, changes: JSON.stringify(changes) });
         return ok();
       } catch (error) {
         if (isUniqueViolation(error)) return err({ kind: 'DuplicateVersion' as const });
@@ -125,6 +127,58 @@ export class TypeOrmReleaseRepository implements ReleaseRepository {
     return this.run(async (m) => {
       const { id, status } = release.snapshot();
       await m.getRepository(this.s.releases).update({ id }, { status });
+    });
+  }
+
+  setChanges(apiId: ApiId, id: ReleaseId, changes: ReleaseChanges): Promise<void> {
+    return this.run(async (m) => {
+      await m.getRepository(this.s.releases).update({ id, apiId }, { changes: JSON.stringify(changes) });
+    });
+  }
+
+  latest(apiId: ApiId): Promise<Release | undefined> {
+    if (!isUuid(apiId)) return Promise.resolve(undefined);
+    return this.run(async (m) => {
+      const row = await this.states(m).where('r.api_id = :apiId', { apiId }).orderBy('r.id', 'DESC').limit(1).getOne();
+      return row ? releaseFromRow(row) : undefined;
+    });
+  }
+
+  neighbours(apiId: ApiId, id: ReleaseId): Promise<{ readonly previous: Release | undefined; readonly next: Release | undefined }> {
+    return this.run(async (m) => {
+      const previous = await this.states(m).where('r.api_id = :apiId AND r.id < :id', { apiId, id }).orderBy('r.id', 'DESC').limit(1).getOne();
+      const next = await this.states(m).where('r.api_id = :apiId AND r.id > :id', { apiId, id }).orderBy('r.id', 'ASC').limit(1).getOne();
+      return { previous: previous ? releaseFromRow(previous) : undefined, next: next ? releaseFromRow(next) : undefined };
+    });
+  }
+
+  revisionOf(apiId: ApiId, version: string): Promise<number | null | undefined> {
+    if (!isUuid(apiId) || !isStorableText(version)) return Promise.resolve(undefined);
+    return this.run(async (m) => {
+      const row = await m.getRepository(this.s.releases).findOne({ where: { apiId, version }, select: { revision: true } });
+      return row ? (row.revision === null ? null : Number(row.revision)) : undefined;
+    });
+  }
+
+  changelog(apiId: ApiId, page: PageRequest<ReleaseId>): Promise<Page<ChangelogEntry, ReleaseId>> {
+    if (!isUuid(apiId) || (page.after !== undefined && !isUuid(page.after))) return Promise.resolve({ items: [], next: null });
+    return this.run(async (m) => {
+      const query = m
+        .createQueryBuilder(this.s.releases, 'r')
+        .select([...STATE_COLUMNS, 'r.revision', 'r.changes'])
+        .where('r.api_id = :apiId', { apiId });
+      if (page.after !== undefined) query.andWhere('r.id < :after', { after: page.after });
+      const rows = await query.orderBy('r.id', 'DESC').limit(page.limit + 1).getMany();
+      const kept = rows.slice(0, page.limit);
+      return {
+        items: kept.map((row) => ({
+          release: releaseFromRow(row),
+          revision: row.revision === null ? null : Number(row.revision),
+          // Releases made before spec history was kept changed nothing that was recorded.
+          changes: row.changes === null ? { since: null, counts: { breaking: 0, warning: 0, info: 0 }, items: [] } : (JSON.parse(row.changes) as ReleaseChanges),
+        })),
+        next: rows.length > page.limit ? (kept.at(-1)?.id ?? null) : null,
+      };
     });
   }
 

@@ -4,6 +4,7 @@ import type { Transaction, UnitOfWork } from '../../application/ports/unit-of-wo
 import type { Result } from '../../domain/shared/result.js';
 import type { ReadCache } from './read-cache.js';
 import type { Run, TypeOrmDatabase } from './typeorm-database.js';
+import { TypeOrmSpecRevisionRepository } from './typeorm-spec-revision.repository.js';
 import {
   TypeOrmAccountRepository,
   TypeOrmApiRepository,
@@ -42,6 +43,7 @@ export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenera
     tokens: new TypeOrmApiTokenRepository(run, db.schemas, db.dialect),
     apis: new TypeOrmApiRepository(run, db.schemas, db.dialect, readCache),
     specs: new TypeOrmSpecRepository(run, db.schemas),
+    revisions: new TypeOrmSpecRevisionRepository(run, db.schemas, db.dialect),
     releases: new TypeOrmReleaseRepository(run, db.schemas, db.dialect),
     outbox: new TypeOrmEventOutbox(run, db.schemas, ids, db.dialect, work),
     webhooks: new TypeOrmWebhookRepository(run, db.schemas, db.dialect),

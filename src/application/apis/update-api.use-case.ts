@@ -2,7 +2,7 @@ import type { AccountId } from '../../domain/account/account.js';
 import type { ApiChanges, ApiId, ApiRecord } from '../../domain/api/api.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { ApiAccess } from '../auth/api-access.js';
-import type { Principal } from '../auth/principal.js';
+import { actorOf, type Principal } from '../auth/principal.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import { notFound, type ApplicationError } from '../shared/application-error.js';
@@ -17,7 +17,7 @@ export interface UpdateApiInput {
 }
 
 /**
- * Changes name, nickname or type. The API is read for update, so concurrent writers take turns:
+ * Changes name, nickname, type or breaking-change policy, recording `api.updated` when anything changed. The API is read for update, so concurrent writers take turns:
  * each lands on a new revision. With `expectedRevision`, a stale revision is a RevisionConflict
  * and nothing changes; the store's conditional update backs that up across instances.
  */
@@ -34,7 +34,7 @@ export class UpdateApi {
     return this.uow.run(async (tx): Promise<Result<ApiRecord, ApplicationError>> => {
       const api = await tx.apis.getForUpdate(input.accountId, input.apiId);
       if (!api) return err(notFound('api'));
-      const updated = api.update(input.changes, input.expectedRevision, this.clock.now());
+      const updated = api.update(input.changes, input.expectedRevision, actorOf(principal), this.clock.now());
       if (!updated.ok) return err(apiErrorToApplication(updated.error));
       const saved = await tx.apis.save(api);
       if (!saved.ok) return err(apiSaveErrorToApplication(saved.error, api));

@@ -6,6 +6,7 @@ import type { ApiTokenRepository } from './api-token-repository.port.js';
 import type { EventOutbox } from './event-outbox.port.js';
 import type { ReleaseRepository } from './release-repository.port.js';
 import type { SpecRepository } from './spec-repository.port.js';
+import type { SpecRevisionRepository } from './spec-revision-repository.port.js';
 import type { UserRepository } from './user-repository.port.js';
 import type { DeliveryRepository } from './delivery-repository.port.js';
 import type { WebhookRepository } from './webhook-repository.port.js';
@@ -29,6 +30,7 @@ export interface Transaction {
   readonly tokens: ApiTokenRepository;
   readonly apis: ApiRepository;
   readonly specs: SpecRepository;
+  readonly revisions: SpecRevisionRepository;
   readonly releases: ReleaseRepository;
   readonly outbox: EventOutbox;
   readonly webhooks: WebhookRepository;

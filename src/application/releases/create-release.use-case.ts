@@ -10,7 +10,10 @@ import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import { notFound, type ApplicationError } from '../shared/application-error.js';
 import { releaseSpec } from '../specs/spec-helpers.js';
 
-/** Releases the API's current spec as `version` (409 when the API has no spec or the label is taken). */
+/**
+ * Releases the API's current spec as `version` (409 when the API has no spec or the label is
+ * taken), with what it changed since the previous release (in `release.released` and the changelog).
+ */
 export class CreateRelease {
   constructor(
     private readonly access: ApiAccess,
@@ -30,7 +33,9 @@ export class CreateRelease {
       if (!api) return err(notFound('api'));
       const snapshot = await tx.specs.get(api.id);
       if (!snapshot) return err({ kind: 'Conflict', code: 'no_spec', detail: 'the API has no spec to release yet: import or PUT one first' });
-      const input2 = { releaseId: this.ids.next(), api, version: input.version, actor: actorOf(principal), snapshot, field: 'version' };
+      // The current spec is the newest revision at or below the API's revision.
+      const revision = (await tx.revisions.previous(api.id, api.revision + 1)) ?? api.revision;
+      const input2 = { releaseId: this.ids.next(), api, version: input.version, actor: actorOf(principal), snapshot, revision, field: 'version' };
       const released = await releaseSpec(tx, input2, this.clock.now());
       return released.ok ? ok(released.value.toRecord()) : released;
     });

@@ -6,8 +6,12 @@ import { actorOf, type Principal } from '../auth/principal.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import { notFound, type ApplicationError } from '../shared/application-error.js';
+import { changesSinceRelease } from '../specs/spec-helpers.js';
 
-/** Deletes a release of any state with its snapshot, recording `release.deleted`. */
+/**
+ * Deletes a release of any state with its snapshot, recording `release.deleted`; the next release's
+ * changes are counted again from the release before the deleted one.
+ */
 export class DeleteRelease {
   constructor(
     private readonly access: ApiAccess,
@@ -27,7 +31,11 @@ export class DeleteRelease {
       const release = await tx.releases.getForUpdate(api.id, input.version);
       if (!release) return err(notFound('release'));
       release.delete(api.asReleased(), actorOf(principal), this.clock.now());
+      // The release after it now follows the one before it: what it changed is counted from there.
+      const { previous, next } = await tx.releases.neighbours(api.id, release.id);
       await tx.releases.delete(api.id, release.id);
+      const nextSnapshot = next && (await tx.releases.snapshot(api.id, next.version));
+      if (next && nextSnapshot) await tx.releases.setChanges(api.id, next.id, await changesSinceRelease(tx, api.id, previous, nextSnapshot));
       await tx.outbox.append(release.pullEvents());
       return ok();
     });

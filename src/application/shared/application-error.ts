@@ -1,3 +1,5 @@
+import type { Change, ChangeCounts } from '../../domain/spec/changes/change.js';
+import type { PolicyRefusal } from '../../domain/spec/changes/policy.js';
 import type { SpecFormat } from '../../domain/spec/spec-document.js';
 import type { FieldError } from '../../domain/shared/field-error.js';
 import type { Scope } from '../../domain/token/scope.js';
@@ -29,9 +31,10 @@ export type ApplicationError =
     }
   /** A spec part that is not YAML/JSON (400, with position) or too complex to accept safely (400). */
   | { readonly kind: 'UnparseableSpec'; readonly message: string; readonly line: number | null; readonly column: number | null }
-  /** Parses, but is not valid Swagger 2.0 (422, with the validator's messages). */
-  /** `format`: the format the document declares, when the validator of that format refused it. */
+  /** Parses, but is not a valid document of an accepted format (422, with the validator's messages); `format`: the format that refused it. */
   | { readonly kind: 'InvalidSpec'; readonly errors: readonly FieldError[]; readonly format?: SpecFormat | undefined }
+  /** A spec update the API's breaking-change policy refuses (409), with the changes that break. */
+  | { readonly kind: 'BreakingChange'; readonly refusal: PolicyRefusal; readonly counts: ChangeCounts; readonly items: readonly Change[] }
   /** `actual` is null when another writer changed it between our read and our write. */
   | { readonly kind: 'RevisionConflict'; readonly expected: number; readonly actual: number | null };
 

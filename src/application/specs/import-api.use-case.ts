@@ -4,6 +4,7 @@ import type { ReleaseRecord } from '../../domain/release/release.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import { countsOf, deriveResources, type DerivedCounts } from '../../domain/spec/derived-resources.js';
 import { summarizeSpec } from '../../domain/spec/spec-document.js';
+import type { Change, ChangeCounts } from '../../domain/spec/changes/change.js';
 import { apiErrorToApplication, apiSaveErrorToApplication } from '../apis/api-errors.js';
 import { actorOf, authorize, type Principal } from '../auth/principal.js';
 import type { Clock } from '../ports/clock.port.js';
@@ -33,6 +34,15 @@ export interface SpecResult {
   readonly api: ApiRecord;
   readonly release: ReleaseRecord | null;
   readonly counts: DerivedCounts;
+  /** What the spec changed against the one before it; null for an API's first spec. */
+  readonly changes: SpecChanges | null;
+}
+
+/** Changes between two specs, as answers carry them. */
+export interface SpecChanges {
+  readonly breaking: boolean;
+  readonly counts: ChangeCounts;
+  readonly items: readonly Change[];
 }
 
 /**
@@ -82,19 +92,20 @@ export class ImportApi {
       if (!saved.ok) return err(apiSaveErrorToApplication(saved.error, api));
       await tx.outbox.append(api.pullEvents());
       await tx.specs.save(api.id, storedOf(spec), derived);
+      await tx.revisions.add({ apiId: api.id, revision: api.revision, creationDate: now, actor: actorOf(principal), specFormat: spec.format, spec: storedOf(spec), changes: null, reason: null });
       let release = null;
       if (input.createRelease) {
         const version = input.releaseVersion ?? summary.version;
         const field = input.releaseVersion === undefined ? 'info.version' : 'releaseVersion';
         const released = await releaseSpec(
           tx,
-          { releaseId: this.ids.next(), api, version, actor: actorOf(principal), snapshot: storedOf(spec), field },
+          { releaseId: this.ids.next(), api, version, actor: actorOf(principal), snapshot: storedOf(spec), document: spec.document, revision: api.revision, field },
           now,
         );
         if (!released.ok) return released;
         release = released.value.toRecord();
       }
-      return ok({ api: api.toRecord(), release, counts: countsOf(derived) });
+      return ok({ api: api.toRecord(), release, counts: countsOf(derived), changes: null });
     });
   }
 }

@@ -1,6 +1,8 @@
 import type { AccountId } from '../../domain/account/account.js';
-import type { ApiId } from '../../domain/api/api.aggregate.js';
+import type { Api, ApiId } from '../../domain/api/api.aggregate.js';
+import { isValidVersion } from '../../domain/release/release.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
+import { checkBreakingChangePolicy } from '../../domain/spec/changes/policy.js';
 import { countsOf, deriveResources } from '../../domain/spec/derived-resources.js';
 import { summarizeSpec } from '../../domain/spec/spec-document.js';
 import { apiErrorToApplication, apiSaveErrorToApplication } from '../apis/api-errors.js';
@@ -8,11 +10,15 @@ import type { ApiAccess } from '../auth/api-access.js';
 import { actorOf, type Principal } from '../auth/principal.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { IdGenerator } from '../ports/id-generator.port.js';
-import type { SpecCodec } from '../ports/spec-codec.port.js';
-import type { UnitOfWork } from '../ports/unit-of-work.port.js';
+import type { ParsedSpec, SpecCodec } from '../ports/spec-codec.port.js';
+import type { StoredChanges } from '../ports/spec-revision-repository.port.js';
+import type { Transaction, UnitOfWork } from '../ports/unit-of-work.port.js';
+import { MAX_PAGE_LIMIT } from '../shared/page.js';
 import { notFound, type ApplicationError } from '../shared/application-error.js';
-import type { SpecResult } from './import-api.use-case.js';
-import { releaseSpec, specErrorToApplication, storedOf } from './spec-helpers.js';
+import type { SpecChanges, SpecResult } from './import-api.use-case.js';
+import { changesBetween, releaseLabelError, releaseSpec, specErrorToApplication, storedOf } from './spec-helpers.js';
+import type { DerivedCounts } from '../../domain/spec/derived-resources.js';
+import type { ApiRecord } from '../../domain/api/api.aggregate.js';
 
 export interface ReplaceSpecInput {
   readonly accountId: AccountId;
@@ -22,12 +28,29 @@ export interface ReplaceSpecInput {
   readonly release?: string | undefined;
   /** From `If-Match`. */
   readonly expectedRevision?: number | undefined;
+  /** Why breaking changes are let through whatever the API's policy (1-200 characters); kept on the revision. */
+  readonly allowBreaking?: string | undefined;
+  /** Validate and compare, write nothing. */
+  readonly dryRun?: boolean | undefined;
 }
 
+/** What a dry run answers: the API as it is, the derived counts of the new document, and the changes. */
+export interface DryRunResult {
+  readonly dryRun: true;
+  readonly api: ApiRecord;
+  readonly counts: DerivedCounts;
+  readonly changes: SpecChanges;
+}
+
+const REASON_MAX = 200;
+
 /**
- * Replaces an API's spec (the CI/CD update): name, description and version follow the new
- * document, the derived resources are rebuilt and the revision grows. Sending the very same text
- * again changes nothing (the revision stays), though a requested release is still made.
+ * Replaces an API's spec (the CI/CD update): name, description, version and format follow the new
+ * document, the derived resources are rebuilt, the revision grows, the spec is kept in the API's
+ * history with what it changed against the one before, and `api.updated` carries a summary. The
+ * API's breaking-change policy is applied first (`allowBreaking` overrides it). Sending the very
+ * same text again changes nothing (the revision stays), though a requested release is still made.
+ * With `dryRun` everything is checked and compared and nothing is written.
  */
 export class ReplaceSpec {
   constructor(
@@ -38,42 +61,91 @@ export class ReplaceSpec {
     private readonly clock: Clock,
   ) {}
 
-  async execute(principal: Principal, input: ReplaceSpecInput): Promise<Result<SpecResult, ApplicationError>> {
+  async execute(principal: Principal, input: ReplaceSpecInput): Promise<Result<SpecResult | DryRunResult, ApplicationError>> {
     const allowed = await this.access.check(principal, 'api', 'write', input);
     if (!allowed.ok) return allowed;
     if (input.release !== undefined) {
       const releases = await this.access.check(principal, 'api_release', 'write', input);
       if (!releases.ok) return releases;
     }
+    if (input.allowBreaking !== undefined && (input.allowBreaking.trim() === '' || input.allowBreaking.length > REASON_MAX)) {
+      return err({ kind: 'Validation', errors: [{ field: 'allowBreaking', message: `must be a reason of 1-${REASON_MAX} characters` }] });
+    }
     const parsed = await this.codec.parse(input.spec);
     if (!parsed.ok) return err(specErrorToApplication(parsed.error));
     const spec = parsed.value;
     const derived = deriveResources(spec.document);
     const now = this.clock.now();
-    return this.uow.run(async (tx): Promise<Result<SpecResult, ApplicationError>> => {
+    return this.uow.run(async (tx): Promise<Result<SpecResult | DryRunResult, ApplicationError>> => {
       const api = await tx.apis.getForUpdate(input.accountId, input.apiId);
       if (!api) return err(notFound('api'));
-      const current = await tx.specs.get(api.id);
-      if (current?.source !== spec.source) {
-        const replaced = api.replaceSpec(summarizeSpec(spec.document), input.expectedRevision, now);
-        if (!replaced.ok) return err(apiErrorToApplication(replaced.error));
-        const saved = await tx.apis.save(api);
-        if (!saved.ok) return err(apiSaveErrorToApplication(saved.error, api));
-        await tx.specs.save(api.id, storedOf(spec), derived);
-      } else if (input.expectedRevision !== undefined && input.expectedRevision !== api.revision) {
+      if (input.expectedRevision !== undefined && input.expectedRevision !== api.revision) {
         return err({ kind: 'RevisionConflict', expected: input.expectedRevision, actual: api.revision });
+      }
+      const current = await tx.specs.get(api.id);
+      const unchanged = current?.source === spec.source;
+      const changes: StoredChanges | null = current === undefined ? null : unchanged ? { counts: { breaking: 0, warning: 0, info: 0 }, items: [] } : changesBetween(current, spec);
+      const breaking = (changes?.counts.breaking ?? 0) > 0;
+      if (!unchanged) {
+        const policy = checkBreakingChangePolicy({ policy: api.breakingChangePolicy, breaking, release: input.release, releases: await this.releaseLabels(tx, api), override: input.allowBreaking });
+        if (!policy.ok) return err({ kind: 'BreakingChange', refusal: policy.error, counts: changes!.counts, items: changes!.items.filter((c) => c.level === 'breaking') });
+      }
+      const summary = { breaking, counts: changes?.counts ?? { breaking: 0, warning: 0, info: 0 }, items: changes?.items ?? [] };
+      if (input.dryRun) {
+        const release = await this.checkRelease(tx, api, input.release);
+        if (!release.ok) return release;
+        return ok({ dryRun: true, api: api.toRecord(), counts: countsOf(derived), changes: summary });
+      }
+      if (!unchanged) {
+        const stored = await this.store(tx, api, spec, changes, input, principal, now);
+        if (!stored.ok) return stored;
+        await tx.specs.save(api.id, storedOf(spec), derived);
       }
       let release = null;
       if (input.release !== undefined) {
+        const revision = (await tx.revisions.previous(api.id, api.revision + 1)) ?? api.revision;
         const released = await releaseSpec(
           tx,
-          { releaseId: this.ids.next(), api, version: input.release, actor: actorOf(principal), snapshot: storedOf(spec), field: 'release' },
+          { releaseId: this.ids.next(), api, version: input.release, actor: actorOf(principal), snapshot: storedOf(spec), document: spec.document, revision, field: 'release' },
           now,
         );
         if (!released.ok) return released;
         release = released.value.toRecord();
       }
-      return ok({ api: api.toRecord(), release, counts: countsOf(derived) });
+      return ok({ api: api.toRecord(), release, counts: countsOf(derived), changes: current === undefined ? null : summary });
     });
+  }
+
+  /** The API's new state, its event and the revision of its history. */
+  private async store(tx: Transaction, api: Api, spec: ParsedSpec, changes: StoredChanges | null, input: ReplaceSpecInput, principal: Principal, now: Date): Promise<Result<void, ApplicationError>> {
+    const fromRevision = (await tx.revisions.previous(api.id, api.revision + 1)) ?? null;
+    const summary = changes === null ? null : { fromRevision, breaking: changes.counts.breaking > 0, counts: changes.counts };
+    const replaced = api.replaceSpec(summarizeSpec(spec.document), undefined, actorOf(principal), summary, now);
+    if (!replaced.ok) return err(apiErrorToApplication(replaced.error));
+    const saved = await tx.apis.save(api);
+    if (!saved.ok) return err(apiSaveErrorToApplication(saved.error, api));
+    await tx.outbox.append(api.pullEvents());
+    await tx.revisions.add({ apiId: api.id, revision: api.revision, creationDate: now, actor: actorOf(principal), specFormat: spec.format, spec: storedOf(spec), changes, reason: input.allowBreaking ?? null });
+    return ok();
+  }
+
+  /** A dry run refuses the release a real update would: a label the rules refuse, or one the API has. */
+  private async checkRelease(tx: Transaction, api: Api, version: string | undefined): Promise<Result<void, ApplicationError>> {
+    if (version === undefined) return ok();
+    if (!isValidVersion(version)) return err(releaseLabelError('release'));
+    if (await tx.releases.get(api.id, version)) return err({ kind: 'Conflict', code: 'duplicate_version', detail: `the API already has a release ${version}` });
+    return ok();
+  }
+
+  private async releaseLabels(tx: Transaction, api: Api): Promise<string[]> {
+    if (api.breakingChangePolicy !== 'requireMajor') return [];
+    const labels: string[] = [];
+    let after: string | undefined;
+    do {
+      const page = await tx.releases.list(api.id, { limit: MAX_PAGE_LIMIT, after });
+      labels.push(...page.items.map((r) => r.version));
+      after = page.next ?? undefined;
+    } while (after !== undefined);
+    return labels;
   }
 }

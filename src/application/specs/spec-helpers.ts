@@ -1,6 +1,11 @@
 import type { Api } from '../../domain/api/api.aggregate.js';
 import type { Actor } from '../../domain/events/domain-event.js';
-import { Release } from '../../domain/release/release.aggregate.js';
+import { isValidVersion, Release } from '../../domain/release/release.aggregate.js';
+import { countChanges } from '../../domain/spec/changes/change.js';
+import { classifyChanges } from '../../domain/spec/changes/classify.js';
+import type { JsonObject } from '../../domain/spec/spec-document.js';
+import type { ReleaseChanges } from '../ports/release-repository.port.js';
+import type { StoredChanges } from '../ports/spec-revision-repository.port.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { ParsedSpec, SpecError } from '../ports/spec-codec.port.js';
 import type { StoredSpec } from '../ports/spec-repository.port.js';
@@ -22,9 +27,34 @@ export function storedOf(spec: ParsedSpec): StoredSpec {
   return { syntax: spec.syntax, source: spec.source, documentJson: spec.documentJson };
 }
 
+const NO_CHANGES: StoredChanges = { counts: { breaking: 0, warning: 0, info: 0 }, items: [] };
+
+/** The changes from one stored spec to another: none when the texts are the same, else the classifier's. */
+export function changesBetween(older: StoredSpec, newer: { readonly documentJson: string; readonly document?: JsonObject }): StoredChanges {
+  if (older.documentJson === newer.documentJson) return NO_CHANGES;
+  const items = classifyChanges(JSON.parse(older.documentJson) as JsonObject, newer.document ?? (JSON.parse(newer.documentJson) as JsonObject));
+  return { counts: countChanges(items), items };
+}
+
+/** What `snapshot` changes since the release before it (`previous`), or nothing for a first release. */
+export async function changesSinceRelease(tx: Pick<Transaction, 'releases'>, apiId: string, previous: Release | undefined, snapshot: StoredSpec & { readonly document?: JsonObject }): Promise<ReleaseChanges> {
+  const before = previous && (await tx.releases.snapshot(apiId, previous.version));
+  if (!previous || !before) return { since: null, ...NO_CHANGES };
+  return { since: previous.version, ...changesBetween(before, snapshot) };
+}
+
+export const RELEASE_LABEL_RULE = 'must be 1-64 of A-Z, a-z, 0-9, ".", "_", "+", "-", starting with a letter or digit, to be a release label';
+
+/** The error of a release label the rules refuse: a request field (400), or `info.version` of the document (422). */
+export function releaseLabelError(field: string): ApplicationError {
+  const error = { field, message: RELEASE_LABEL_RULE };
+  return field === 'info.version' ? { kind: 'InvalidSpec', errors: [error] } : { kind: 'Validation', errors: [error] };
+}
+
 /**
- * Releases `snapshot` (the API's current spec) as `version` inside `tx`, with its event.
- * `field` names the input the version came from, for a validation error.
+ * Releases `snapshot` (the API's current spec, stored at API revision `revision`) as `version`
+ * inside `tx`, with what it changed since the previous release and its event. `field` names the
+ * input the version came from, for a validation error.
  */
 export async function releaseSpec(
   tx: Transaction,
@@ -34,18 +64,21 @@ export async function releaseSpec(
     readonly version: unknown;
     readonly actor: Actor;
     readonly snapshot: StoredSpec;
+    /** The snapshot parsed, when the caller has it. */
+    readonly document?: JsonObject;
+    readonly revision: number;
     /** Where the label came from: a request field (400), or `info.version` of the document (422). */
     readonly field: string;
   },
   now: Date,
 ): Promise<Result<Release, ApplicationError>> {
-  const released = Release.release({ id: input.releaseId, api: input.api.asReleased(), version: input.version, actor: input.actor }, now);
-  if (!released.ok) {
-    const error = { field: input.field, message: 'must be 1-64 of A-Z, a-z, 0-9, ".", "_", "+", "-", starting with a letter or digit, to be a release label' };
-    return err(input.field === 'info.version' ? { kind: 'InvalidSpec', errors: [error] } : { kind: 'Validation', errors: [error] });
-  }
+  if (!isValidVersion(input.version)) return err(releaseLabelError(input.field));
+  const changes = await changesSinceRelease(tx, input.api.id, await tx.releases.latest(input.api.id), { ...input.snapshot, ...(input.document ? { document: input.document } : {}) });
+  const summary = { since: changes.since, breaking: changes.counts.breaking > 0, counts: changes.counts };
+  const released = Release.release({ id: input.releaseId, api: input.api.asReleased(), version: input.version, actor: input.actor, changes: summary }, now);
+  if (!released.ok) return err(releaseLabelError(input.field));
   const release = released.value;
-  const added = await tx.releases.add(release, input.snapshot);
+  const added = await tx.releases.add(release, input.snapshot, input.revision, changes);
   if (!added.ok) return err({ kind: 'Conflict', code: 'duplicate_version', detail: `the API already has a release ${release.version}` });
   await tx.outbox.append(release.pullEvents());
   return ok(release);

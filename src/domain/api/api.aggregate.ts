@@ -3,6 +3,8 @@ import type { Actor, DomainEvent } from '../events/domain-event.js';
 import { err, ok, type Result } from '../shared/result.js';
 import type { FieldError } from '../shared/field-error.js';
 import { formatTimestamp } from '../shared/time.js';
+import type { ChangeCounts } from '../spec/changes/change.js';
+import { BREAKING_CHANGE_POLICIES, type BreakingChangePolicy } from '../spec/changes/policy.js';
 import type { SpecFormat, SpecSummary } from '../spec/spec-document.js';
 
 export type ApiId = string;
@@ -28,8 +30,17 @@ export interface ApiState {
   readonly version: string | null;
   /** The format of the current spec; null while the API has none. */
   readonly specFormat: SpecFormat | null;
+  /** What a spec update with breaking changes meets (default `allow`). */
+  readonly breakingChangePolicy: BreakingChangePolicy;
   readonly creationDate: Date;
   readonly updateDate: Date;
+}
+
+/** What a new spec changed against the one before it, as `api.updated` carries it. */
+export interface SpecChangeSummary {
+  readonly fromRevision: number | null;
+  readonly breaking: boolean;
+  readonly counts: ChangeCounts;
 }
 
 /** The API record of the contract, as the HTTP API and event payloads show it. */
@@ -43,6 +54,7 @@ export interface ApiRecord {
   readonly description: string | null;
   readonly version: string | null;
   readonly specFormat: SpecFormat | null;
+  readonly breakingChangePolicy: BreakingChangePolicy;
   readonly creationDate: string;
   readonly updateDate: string;
   readonly [key: string]: unknown;
@@ -59,6 +71,7 @@ export interface ApiChanges {
   readonly name?: unknown;
   readonly nickname?: unknown;
   readonly type?: unknown;
+  readonly breakingChangePolicy?: unknown;
 }
 
 function invalid(field: string, message: string): Result<never, ApiError> {
@@ -106,6 +119,13 @@ function checkName(value: unknown): Result<string, ApiError> {
     return invalid('name', `must be 1-${NAME_MAX_LENGTH} characters, not only spaces`);
   }
   return ok(value);
+}
+
+function checkPolicy(value: unknown): Result<BreakingChangePolicy, ApiError> {
+  if (typeof value !== 'string' || !(BREAKING_CHANGE_POLICIES as readonly string[]).includes(value)) {
+    return invalid('breakingChangePolicy', `must be one of ${BREAKING_CHANGE_POLICIES.join(', ')}`);
+  }
+  return ok(value as BreakingChangePolicy);
 }
 
 function checkType(value: unknown): Result<ApiType, ApiError> {
@@ -164,6 +184,7 @@ export class Api {
         description: input.description ?? null,
         version: input.version ?? null,
         specFormat: input.specFormat ?? null,
+        breakingChangePolicy: 'allow',
         creationDate: now,
         updateDate: now,
       },
@@ -189,13 +210,17 @@ export class Api {
   get revision(): number {
     return this.state.revision;
   }
+  get breakingChangePolicy(): BreakingChangePolicy {
+    return this.state.breakingChangePolicy;
+  }
 
   /**
-   * Changes name, nickname and/or type. `expectedRevision` (from `If-Match`) must equal the current
-   * revision when given. The revision grows by one when anything actually changed.
+   * Changes name, nickname, type and/or breaking-change policy. `expectedRevision` (from
+   * `If-Match`) must equal the current revision when given. The revision grows by one, and
+   * `api.updated` is recorded, when anything actually changed.
    * Errors: `RevisionMismatch`, `InvalidField`.
    */
-  update(changes: ApiChanges, expectedRevision: number | undefined, now: Date): Result<void, ApiError> {
+  update(changes: ApiChanges, expectedRevision: number | undefined, actor: Actor, now: Date): Result<void, ApiError> {
     if (expectedRevision !== undefined && expectedRevision !== this.state.revision) {
       return err({ kind: 'RevisionMismatch', expected: expectedRevision, actual: this.state.revision });
     }
@@ -215,17 +240,27 @@ export class Api {
       if (!type.ok) return type;
       next = { ...next, type: type.value };
     }
-    const changed = next.name !== this.state.name || next.nickname !== this.state.nickname || next.type !== this.state.type;
-    if (changed) this.state = { ...next, revision: this.state.revision + 1, updateDate: now };
+    if (changes.breakingChangePolicy !== undefined) {
+      const policy = checkPolicy(changes.breakingChangePolicy);
+      if (!policy.ok) return policy;
+      next = { ...next, breakingChangePolicy: policy.value };
+    }
+    const s = this.state;
+    const changed = next.name !== s.name || next.nickname !== s.nickname || next.type !== s.type || next.breakingChangePolicy !== s.breakingChangePolicy;
+    if (changed) {
+      this.state = { ...next, revision: s.revision + 1, updateDate: now };
+      this.record('api.updated', actor, now);
+    }
     return ok();
   }
 
   /**
    * Takes format, name, description and version from a new spec (the name is `info.title`, see
    * nameFromTitle; a blank title keeps the current name; the format may differ from the last
-   * spec's). The revision grows by one. Errors: `RevisionMismatch` for a stale `expectedRevision`.
+   * spec's). The revision grows by one and `api.updated` is recorded with what the spec changed
+   * (`changes`; null for the API's first spec). Errors: `RevisionMismatch` for a stale `expectedRevision`.
    */
-  replaceSpec(summary: SpecSummary, expectedRevision: number | undefined, now: Date): Result<void, ApiError> {
+  replaceSpec(summary: SpecSummary, expectedRevision: number | undefined, actor: Actor, changes: SpecChangeSummary | null, now: Date): Result<void, ApiError> {
     if (expectedRevision !== undefined && expectedRevision !== this.state.revision) {
       return err({ kind: 'RevisionMismatch', expected: expectedRevision, actual: this.state.revision });
     }
@@ -238,6 +273,7 @@ export class Api {
       revision: this.state.revision + 1,
       updateDate: now,
     };
+    this.record('api.updated', actor, now, changes === null ? {} : { changes });
     return ok();
   }
 
@@ -277,6 +313,7 @@ export class Api {
         description: s.description,
         version: s.version,
         specFormat: s.specFormat,
+        breakingChangePolicy: s.breakingChangePolicy,
         creationDate: formatTimestamp(s.creationDate),
         updateDate: formatTimestamp(s.updateDate),
       });
@@ -285,14 +322,14 @@ export class Api {
     return record;
   }
 
-  private record(name: 'api.created' | 'api.deleted', actor: Actor, now: Date): void {
+  private record(name: 'api.created' | 'api.updated' | 'api.deleted', actor: Actor, now: Date, extra: Readonly<Record<string, unknown>> = {}): void {
     this.events.push({
       name,
       occurredAt: now,
       accountId: this.state.accountId,
       actor: { id: actor.id, nickname: actor.nickname },
       resourceType: 'Api',
-      resource: this.toRecord(),
+      resource: Object.keys(extra).length === 0 ? this.toRecord() : { ...this.toRecord(), ...extra },
     });
   }
 }

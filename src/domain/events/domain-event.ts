@@ -3,6 +3,7 @@ import { formatTimestamp } from '../shared/time.js';
 
 export const EVENT_NAMES = [
   'api.created',
+  'api.updated',
   'api.deleted',
   'release.released',
   'release.deprecated',

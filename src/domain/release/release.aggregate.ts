@@ -3,6 +3,7 @@ import type { ApiId } from '../api/api.aggregate.js';
 import type { Actor, DomainEvent, EventName } from '../events/domain-event.js';
 import { err, ok, type Result } from '../shared/result.js';
 import { formatTimestamp } from '../shared/time.js';
+import type { ChangeCounts } from '../spec/changes/change.js';
 
 export type ReleaseId = string;
 export type ReleaseStatus = 'released' | 'deprecated' | 'endOfLife';
@@ -56,6 +57,13 @@ export interface ReleaseRecord {
   readonly [key: string]: unknown;
 }
 
+/** What a release changed since the previous one, as `release.released` carries it. */
+export interface ReleaseChangeSummary {
+  readonly since: string | null;
+  readonly breaking: boolean;
+  readonly counts: ChangeCounts;
+}
+
 export interface InvalidTransition {
   readonly kind: 'InvalidTransition';
   readonly from: ReleaseStatus;
@@ -70,10 +78,14 @@ export class Release {
   private constructor(private state: ReleaseState) {}
 
   /**
-   * Releases the API's current spec as `version`. Records `release.released`.
+   * Releases the API's current spec as `version`. Records `release.released`, carrying `changes`
+   * (what the spec changed since the previous release) when given.
    * Errors: `InvalidVersion`. Uniqueness among the API's releases is the repository's to enforce.
    */
-  static release(input: { readonly id: ReleaseId; readonly api: ReleasedApi; readonly version: unknown; readonly actor: Actor }, now: Date): Result<Release, ReleaseError> {
+  static release(
+    input: { readonly id: ReleaseId; readonly api: ReleasedApi; readonly version: unknown; readonly actor: Actor; readonly changes?: ReleaseChangeSummary },
+    now: Date,
+  ): Result<Release, ReleaseError> {
     if (!isValidVersion(input.version)) return err({ kind: 'InvalidVersion', version: String(input.version) });
     const release = new Release({
       id: input.id,
@@ -83,7 +95,7 @@ export class Release {
       status: 'released',
       releaseDate: now,
     });
-    release.record('release.released', input.api, input.actor, now);
+    release.record('release.released', input.api, input.actor, now, input.changes === undefined ? {} : { changes: input.changes });
     return ok(release);
   }
 
@@ -140,14 +152,14 @@ export class Release {
     return { id: s.id, version: s.version, status: s.status, releaseDate: formatTimestamp(s.releaseDate), api: { id: s.apiId } };
   }
 
-  private record(name: EventName, api: ReleasedApi, actor: Actor, now: Date): void {
+  private record(name: EventName, api: ReleasedApi, actor: Actor, now: Date, extra: Readonly<Record<string, unknown>> = {}): void {
     this.events.push({
       name,
       occurredAt: now,
       accountId: this.state.accountId,
       actor: { id: actor.id, nickname: actor.nickname },
       resourceType: 'Release',
-      resource: { ...this.toRecord(), api: { id: api.id, nickname: api.nickname, name: api.name } },
+      resource: { ...this.toRecord(), api: { id: api.id, nickname: api.nickname, name: api.name }, ...extra },
     });
   }
 }

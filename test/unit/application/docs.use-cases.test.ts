@@ -60,7 +60,7 @@ async function setup() {
     if (version === '1.0.0') release.value.deprecate(pets.asReleased(), owner, T0);
     releaseIds.push(release.value.id);
     const spec = document(version, path);
-    await db.run(async (tx) => ok(await tx.releases.add(release.value, { syntax: 'json', source: '', documentJson: JSON.stringify(spec) })));
+    await db.run(async (tx) => ok(await tx.releases.add(release.value, { syntax: 'json', source: '', documentJson: JSON.stringify(spec) }, 1, { since: null, counts: { breaking: 0, warning: 0, info: 0 }, items: [] })));
   }
   for (const [slug, position] of [['second', 20], ['first', 10]] as const) {
     const page = Page.create({ id: ids.next(), apiId: pets.id, accountId: ada.accountId, title: `The ${slug} guide`, slug, body: `# ${slug}\n`, position }, T0);

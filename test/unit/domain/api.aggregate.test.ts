@@ -27,6 +27,7 @@ describe('Api aggregate', () => {
         description: null,
         version: null,
         specFormat: null,
+        breakingChangePolicy: 'allow',
         creationDate: '2026-11-22T11:00:00.000+00:00',
         updateDate: '2026-11-22T11:00:00.000+00:00',
       });
@@ -79,42 +80,56 @@ describe('Api aggregate', () => {
   describe('update', () => {
     it('grows the revision by one per change and moves updateDate', () => {
       const api = anApi().atRevision(4).build();
-      expect(api.update({ name: 'Pet Store' }, undefined, NOW).ok).to.equal(true);
+      expect(api.update({ name: 'Pet Store' }, undefined, owner, NOW).ok).to.equal(true);
       expect(api.revision).to.equal(5);
       expect(api.toRecord()).to.include({ name: 'Pet Store', updateDate: '2026-11-22T11:00:00.000+00:00' });
-      expect(api.update({ nickname: 'store', type: 'public' }, 5, NOW).ok).to.equal(true);
+      expect(api.update({ nickname: 'store', type: 'public' }, 5, owner, NOW).ok).to.equal(true);
       expect(api.revision).to.equal(6);
     });
 
     it('keeps the revision when nothing changes', () => {
       const api = anApi().atRevision(2).build();
-      expect(api.update({ name: 'Pets', nickname: 'pets' }, undefined, NOW).ok).to.equal(true);
+      expect(api.update({ name: 'Pets', nickname: 'pets' }, undefined, owner, NOW).ok).to.equal(true);
       expect(api.revision).to.equal(2);
     });
 
     it('refuses a stale expected revision and changes nothing', () => {
       const api = anApi().atRevision(3).build();
-      const result = api.update({ name: 'Other' }, 2, NOW);
+      const result = api.update({ name: 'Other' }, 2, owner, NOW);
       expect(result).to.deep.equal({ ok: false, error: { kind: 'RevisionMismatch', expected: 2, actual: 3 } });
       expect(api.toRecord()).to.include({ name: 'Pets', revision: 3 });
     });
 
     it('refuses an invalid change without applying the valid ones', () => {
       const api = anApi().build();
-      const result = api.update({ name: 'Fine', nickname: 'Not Fine' }, undefined, NOW);
+      const result = api.update({ name: 'Fine', nickname: 'Not Fine' }, undefined, owner, NOW);
       expect(!result.ok && result.error.kind).to.equal('InvalidField');
       expect(api.toRecord()).to.include({ name: 'Pets', nickname: 'pets', revision: 1 });
     });
 
-    it('records no event for an update (the contract has no api.updated)', () => {
+    it('records api.updated with the record as it is after a change, and nothing when nothing changed', () => {
       const api = anApi().build();
-      api.update({ name: 'New' }, undefined, NOW);
+      api.update({ name: 'New', breakingChangePolicy: 'refuse' }, undefined, owner, NOW);
+      const events = api.pullEvents();
+      expect(events.map((e) => e.name)).to.deep.equal(['api.updated']);
+      expect(events[0]!.resource).to.deep.equal(api.toRecord());
+      expect(events[0]!.resource).to.include({ name: 'New', breakingChangePolicy: 'refuse', revision: 2 });
+      api.update({ name: 'New' }, undefined, owner, NOW);
       expect(api.pullEvents()).to.deep.equal([]);
+    });
+
+    it('takes a breaking-change policy of allow, requireMajor or refuse, and nothing else', () => {
+      const api = anApi().build();
+      expect(api.toRecord().breakingChangePolicy).to.equal('allow');
+      expect(api.update({ breakingChangePolicy: 'requireMajor' }, undefined, owner, NOW).ok).to.equal(true);
+      const refused = api.update({ breakingChangePolicy: 'sometimes' }, undefined, owner, NOW);
+      expect(!refused.ok && refused.error).to.deep.include({ kind: 'InvalidField', field: 'breakingChangePolicy' });
+      expect(api.breakingChangePolicy).to.equal('requireMajor');
     });
 
     it('remembers the stored revision for optimistic concurrency', () => {
       const api = anApi().atRevision(9).build();
-      api.update({ name: 'New' }, undefined, NOW);
+      api.update({ name: 'New' }, undefined, owner, NOW);
       expect(api.storedRevision).to.equal(9);
     });
   });

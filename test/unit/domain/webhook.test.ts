@@ -53,7 +53,7 @@ describe('Webhook aggregate', () => {
     ['credentials in the URL', { targetUrl: 'https://user:pw@example.com/' }, 'targetUrl'],
     ['a 2,049-character URL', { targetUrl: `https://example.com/${'x'.repeat(2029)}` }, 'targetUrl'],
     ['no events', { events: [] }, 'events'],
-    ['an unknown event', { events: ['api.created', 'api.updated'] }, 'events'],
+    ['an unknown event', { events: ['api.created', 'api.renamed'] }, 'events'],
     ['a 15-character secret', { secret: 'x'.repeat(15) }, 'secret'],
     ['a 257-character secret', { secret: 'x'.repeat(257) }, 'secret'],
   ] as const) {

@@ -47,7 +47,7 @@ export const CORE_API_DESCRIPTIONS: Readonly<Record<RouteKey, RouteDescription>>
   'PATCH /api/:accountId/:apiId': {
     operationId: 'updateApi',
     tag: 'APIs',
-    description: 'Changes any of `name`, `nickname`, `type`; `{}` changes nothing and keeps the revision.',
+    description: 'Changes any of `name`, `nickname`, `type`, `breakingChangePolicy`; `{}` changes nothing and keeps the revision. A change records `api.updated`.',
     parameters: [IF_MATCH],
     requestBody: jsonBody(ref('UpdateApi')),
     responses: { 200: json('The API as it is now.', ref('Api'), HEADERS.etag) },
@@ -78,8 +78,15 @@ export const CORE_API_DESCRIPTIONS: Readonly<Record<RouteKey, RouteDescription>>
     description:
       "Replaces the API's spec (the CI/CD update): multipart as for import (a `body` part may hold `release`), or the raw YAML or JSON document with any other content type. " +
       'The new document may be of another accepted format than the last (Swagger 2.0 to OpenAPI 3.x and back); `specFormat` follows it. ' +
+      'It is compared with the current spec (`changes`), kept in the spec history and announced by `api.updated`. The API\'s `breakingChangePolicy` decides what breaking changes need (409 `breaking_change` with the items when refused); `allowBreaking` overrides it. ' +
+      'With `dryRun=true` the document is validated and compared and nothing is written: 200 with `DryRunResult`, or the errors a real update would give. ' +
       'The same text again changes nothing and keeps the revision. With a release the token needs `api_release` too.',
-    parameters: [RELEASE_QUERY, IF_MATCH],
+    parameters: [
+      RELEASE_QUERY,
+      IF_MATCH,
+      { name: 'allowBreaking', in: 'query', description: 'Take breaking changes whatever the policy; the reason (1-200 characters) is kept on the revision.', schema: str({ minLength: 1, maxLength: 200 }) },
+      { name: 'dryRun', in: 'query', description: '`true`: validate and compare only; nothing is written, no event is recorded.', schema: str({ enum: ['true', 'false'] }) },
+    ],
     requestBody: {
       required: true,
       content: {
@@ -88,8 +95,10 @@ export const CORE_API_DESCRIPTIONS: Readonly<Record<RouteKey, RouteDescription>>
         'application/json': { schema: { type: 'object', description: 'The Swagger 2.0, OpenAPI 3.0 or OpenAPI 3.1 document.' } },
       },
     },
-    responses: { 200: json('The API, its release (or `null`) and the counts of derived resources.', ref('SpecResult'), HEADERS.etag) },
-    problems: [...SPEC_BODY_PROBLEMS, 'duplicate_version', 'revision_conflict', 'share_role'],
+    responses: {
+      200: json('The API, its release (or `null`), the counts of derived resources and the changes; with `dryRun=true`, the `DryRunResult`.', { oneOf: [ref('SpecResult'), ref('DryRunResult')] }, HEADERS.etag),
+    },
+    problems: [...SPEC_BODY_PROBLEMS, 'duplicate_version', 'revision_conflict', 'share_role', 'breaking_change'],
   },
   'GET /api/:accountId/:apiId/export': {
     operationId: 'exportSpec',
@@ -106,6 +115,51 @@ export const CORE_API_DESCRIPTIONS: Readonly<Record<RouteKey, RouteDescription>>
         content: { 'application/yaml': { schema: str() }, 'application/json': { schema: { type: 'object' } } },
       },
     },
+    problems: LIST_PROBLEMS,
+  },
+  'GET /api/:accountId/:apiId/revisions': {
+    operationId: 'listRevisions',
+    tag: 'Changes',
+    description: 'Every spec the API has had, newest first, keyed by the API revision at which it was stored, with who stored it, its format, its change counts against the spec before it and the `allowBreaking` reason given, if any.',
+    parameters: LIST_PARAMETERS,
+    responses: { 200: json('A page of revisions.', ref('SpecRevisionList')) },
+    problems: LIST_PROBLEMS,
+  },
+  'GET /api/:accountId/:apiId/revisions/:revision/export': {
+    operationId: 'exportRevision',
+    tag: 'Changes',
+    description: 'One spec of the history, as stored (or re-serialised in the other syntax). 404 for a revision at which no spec was stored.',
+    parameters: [{ name: 'format', in: 'query', description: 'YAML or JSON; default: the one it was uploaded in.', schema: str({ enum: ['yaml', 'json'] }) }],
+    responses: {
+      200: {
+        description: 'The document.',
+        headers: { 'Content-Disposition': { required: true, description: '`inline; filename="<nickname>-r<revision>.<format>"`', schema: str() } },
+        content: { 'application/yaml': { schema: str() }, 'application/json': { schema: { type: 'object' } } },
+      },
+    },
+    problems: LIST_PROBLEMS,
+  },
+  'GET /api/:accountId/:apiId/changes': {
+    operationId: 'getChanges',
+    tag: 'Changes',
+    description:
+      'What changed between two specs of the API, compared on what they describe (Swagger 2.0 against OpenAPI 3.x works): each change with its rule, level, location, JSON pointer and a sentence. ' +
+      'A side is a revision (`fromRevision`, `toRevision`) or a release (`fromRelease`, `toRelease`); `to` defaults to the current spec, `from` to the spec before `to`. The rules: docs/changes.md.',
+    parameters: [
+      { name: 'fromRevision', in: 'query', schema: { type: 'integer', minimum: 1 } },
+      { name: 'fromRelease', in: 'query', schema: str() },
+      { name: 'toRevision', in: 'query', schema: { type: 'integer', minimum: 1 } },
+      { name: 'toRelease', in: 'query', schema: str() },
+    ],
+    responses: { 200: json('The changes.', ref('ChangesBetween')) },
+    problems: LIST_PROBLEMS,
+  },
+  'GET /api/:accountId/:apiId/changelog': {
+    operationId: 'getChangelog',
+    tag: 'Changes',
+    description: "The API's releases newest first, each with what it changed since the release before it (`since`).",
+    parameters: LIST_PARAMETERS,
+    responses: { 200: json('A page of the changelog.', ref('Changelog')) },
     problems: LIST_PROBLEMS,
   },
   'GET /api/:accountId/:apiId/endpoints': derived('listEndpoints', 'EndpointList', 'One endpoint per path and operation of the spec (OpenAPI 3 `trace` included; 3.1 `webhooks` are not endpoints).'),

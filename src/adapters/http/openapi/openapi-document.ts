@@ -30,6 +30,7 @@ export const STANDALONE_ROUTES: readonly StandaloneRoute[] = [...USER_API_STANDA
 const TAGS: readonly (Tag & { readonly name: TagName })[] = [
   { name: 'APIs', description: 'The APIs of an account (Core-API).' },
   { name: 'Specs', description: 'Import and spec updates (Swagger 2.0, OpenAPI 3.0 and 3.1), export and the resources derived from a spec.' },
+  { name: 'Changes', description: 'The spec history, what changed between two specs (breaking, warning, info) and the changelog of releases.' },
   { name: 'Releases', description: 'Frozen versions of a spec and their life cycle: released, deprecated, endOfLife.' },
   { name: 'Pages', description: 'Markdown pages and guides of an API.' },
   { name: 'Shares', description: "An API's access for users of other accounts." },

@@ -3,7 +3,7 @@ import type { Header, JsonSchema, Parameter, RequestBody, Response, SecurityRequ
 import type { ProblemCode } from './problems.js';
 import { int, str } from './schemas.js';
 
-export type TagName = 'APIs' | 'Specs' | 'Releases' | 'Pages' | 'Shares' | 'Webhooks' | 'User' | 'API tokens' | 'E-mail verification' | 'Identity' | 'Service';
+export type TagName = 'APIs' | 'Specs' | 'Changes' | 'Releases' | 'Pages' | 'Shares' | 'Webhooks' | 'User' | 'API tokens' | 'E-mail verification' | 'Identity' | 'Service';
 
 /**
  * What the route table does not say about a route: its body, parameters and answers. Path
@@ -89,6 +89,7 @@ export const PATH_PARAMETERS: Readonly<Record<string, { readonly description: st
   accountId: { description: "The account's integer id (anything else: 404).", schema: int({ minimum: 1 }) },
   apiId: { description: "The API's UUID.", schema: str({ format: 'uuid' }) },
   version: { description: 'A release label.', schema: str({ pattern: '^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$' }) },
+  revision: { description: 'An API revision at which a spec was stored (anything else: 404).', schema: int({ minimum: 1 }) },
   pageId: { description: "The page's UUID.", schema: str({ format: 'uuid' }) },
   shareId: { description: "The share's UUID.", schema: str({ format: 'uuid' }) },
   webhookId: { description: "The webhook's UUID.", schema: str({ format: 'uuid' }) },

@@ -1,6 +1,7 @@
 import { EVENT_NAMES } from '../../../domain/events/domain-event.js';
 import { SCOPES } from '../../../domain/token/scope.js';
 import { SPEC_FORMATS } from '../../../domain/spec/spec-document.js';
+import { BREAKING_CHANGE_POLICIES } from '../../../domain/spec/changes/policy.js';
 import type { JsonSchema, SchemaType } from './openapi.types.js';
 
 /**
@@ -24,6 +25,17 @@ export type SchemaName =
   | 'SpecUpdateOptions'
   | 'SpecUpdateForm'
   | 'SpecResult'
+  | 'DryRunResult'
+  | 'SpecChanges'
+  | 'Change'
+  | 'ChangeLocation'
+  | 'ChangeCounts'
+  | 'SpecRevision'
+  | 'SpecRevisionList'
+  | 'ChangesBetween'
+  | 'ChangeSide'
+  | 'ChangelogEntry'
+  | 'Changelog'
   | 'DerivedCounts'
   | 'Endpoint'
   | 'EndpointList'
@@ -139,6 +151,7 @@ const positiveId = (description: string): JsonSchema => int({ minimum: 1, descri
 
 const NICKNAME = { pattern: '^[a-z0-9_.-]{1,64}$', description: '1-64 of a-z, 0-9, "-", "_", "."; not only dots' };
 const API_TYPE = str({ enum: ['private', 'public'], description: 'Default `private`.' });
+const BREAKING_POLICY = str({ enum: [...BREAKING_CHANGE_POLICIES], description: 'What `PUT .../spec` does with breaking changes against the current spec: `allow` them (default), accept them only with a release of a new major version (`requireMajor`), or `refuse` them; `?allowBreaking=<reason>` overrides it.' });
 const VERSION_LABEL = str({ pattern: '^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$', description: 'A release label: 1-64 of A-Z, a-z, 0-9, ".", "_", "+", "-", starting with a letter or digit.' });
 const SHARE_ROLE = str({ enum: ['viewer', 'editor'] });
 const SCOPE = str({ enum: SCOPES, description: '`X.readonly` permits GET and HEAD in area X; `X` permits every method and implies `X.readonly`.' });
@@ -188,6 +201,8 @@ export const SCHEMAS: Readonly<Record<SchemaName, JsonSchema>> = {
       errors: array(ref('FieldError'), { minItems: 1, description: 'With `validation_failed`, `invalid_spec` and `weak_password`: one entry per broken rule.' }),
       line: nullable(int({ minimum: 1, description: 'With `unparseable_spec`: where the spec failed to parse (1-based).' })),
       column: nullable(int({ minimum: 1 })),
+      counts: { ...ref('ChangeCounts'), description: 'With `breaking_change`: the counts of every change the spec makes.' },
+      items: array(ref('Change'), { description: 'With `breaking_change`: the breaking changes.' }),
     },
     ['type', 'title', 'status', 'detail', 'code'],
     { description: 'An RFC 9457 problem document with the stable `code`.' },
@@ -206,6 +221,7 @@ export const SCHEMAS: Readonly<Record<SchemaName, JsonSchema>> = {
       description: nullable(str({ description: '`info.description` of the spec.' })),
       version: nullable(str({ description: '`info.version` of the spec.' })),
       specFormat: nullable(str({ enum: [...SPEC_FORMATS], description: 'The format of the current spec; `null` while the API has none. A later spec may be of another format.' })),
+      breakingChangePolicy: BREAKING_POLICY,
       creationDate: timestamp('When it was created.'),
       updateDate: timestamp('When it last changed.'),
     },
@@ -214,7 +230,7 @@ export const SCHEMAS: Readonly<Record<SchemaName, JsonSchema>> = {
   ),
   ApiList: listOf('Api', 'APIs in creation order.'),
   CreateApi: closed({ name: str({ minLength: 1, maxLength: 200 }), nickname: str(NICKNAME), type: API_TYPE }, ['name', 'nickname']),
-  UpdateApi: closed({ name: str({ minLength: 1, maxLength: 200 }), nickname: str(NICKNAME), type: API_TYPE }),
+  UpdateApi: closed({ name: str({ minLength: 1, maxLength: 200 }), nickname: str(NICKNAME), type: API_TYPE, breakingChangePolicy: BREAKING_POLICY }),
 
   ImportOptions: closed({
     nickname: str({ ...NICKNAME, description: 'Default: made from `info.title`.' }),
@@ -237,7 +253,66 @@ export const SCHEMAS: Readonly<Record<SchemaName, JsonSchema>> = {
     api: ref('Api'),
     release: { ...nullable(ref('Release')), description: 'The release made with it, or `null`.' },
     counts: ref('DerivedCounts'),
+    changes: { ...nullable(ref('SpecChanges')), description: 'What the spec changed against the current one (nothing when it is the same text); `null` for an import or an API\'s first spec.' },
   }),
+  DryRunResult: object(
+    {
+      api: { ...ref('Api'), description: 'The API as it is: a dry run changes nothing.' },
+      counts: { ...ref('DerivedCounts'), description: 'The derived counts of the document sent.' },
+      changes: ref('SpecChanges'),
+    },
+    undefined,
+    { description: 'What `PUT .../spec?dryRun=true` answers.' },
+  ),
+  SpecChanges: object({ breaking: bool('Any item is breaking.'), counts: ref('ChangeCounts'), items: array(ref('Change')) }),
+  ChangeCounts: object({ breaking: int({ minimum: 0 }), warning: int({ minimum: 0 }), info: int({ minimum: 0 }) }),
+  Change: object({
+    rule: str({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', description: 'A stable rule id of the catalog in docs/changes.md.' }),
+    level: str({ enum: ['breaking', 'warning', 'info'] }),
+    location: ref('ChangeLocation'),
+    pointer: str({ description: 'A JSON pointer into the newer document (the older one for what was removed).' }),
+    message: str({ description: 'One sentence.' }),
+  }),
+  ChangeLocation: object(
+    {
+      method: str(),
+      path: str({ description: 'The path key as written (Swagger 2.0: without `basePath`).' }),
+      parameter: str({ description: '`<in> <name>`, e.g. `query limit`.' }),
+      status: str({ description: '`requestBody`, or the response status.' }),
+      mediaType: str(),
+      header: str({ description: 'A response header.' }),
+      property: str({ description: 'Dotted; `[]` for array items, `{}` for map values.' }),
+      model: str(),
+      securityScheme: str(),
+      server: str(),
+    },
+    [],
+    { description: 'Where: an operation (narrowed by the other fields), a model, a security scheme or a server; fields that do not apply are left out.' },
+  ),
+  SpecRevision: object({
+    revision: int({ minimum: 1, description: 'The API revision at which the spec was stored.' }),
+    creationDate: timestamp('When it was stored.'),
+    user: { ...ref('Actor'), description: 'Who stored it.' },
+    specFormat: str({ enum: [...SPEC_FORMATS] }),
+    counts: { ...nullable(ref('ChangeCounts')), description: 'The changes against the spec before it; `null` for the first.' },
+    reason: { ...nullable(str()), description: 'The `allowBreaking` reason given with it, if any.' },
+  }),
+  SpecRevisionList: listOf('SpecRevision', 'Newest first.'),
+  ChangeSide: object({ revision: { ...nullable(int({ minimum: 1 })), description: '`null` for a release made before spec history was kept.' }, release: nullable(str()) }),
+  ChangesBetween: object({
+    from: { ...nullable(ref('ChangeSide')), description: '`null` when `to` is the first spec the API had: nothing to compare with.' },
+    to: ref('ChangeSide'),
+    breaking: bool(),
+    counts: ref('ChangeCounts'),
+    items: array(ref('Change'), { description: 'Complete (not paged); `counts` tallies it.' }),
+  }),
+  ChangelogEntry: object({
+    release: object({ version: VERSION_LABEL, status: str({ enum: ['released', 'deprecated', 'endOfLife'] }), releaseDate: timestamp('When it was released.') }),
+    since: { ...nullable(VERSION_LABEL), description: 'The release before it; `null` for the first.' },
+    counts: ref('ChangeCounts'),
+    items: array(ref('Change')),
+  }),
+  Changelog: listOf('ChangelogEntry', 'Releases newest first.'),
   DerivedCounts: object({ endpoints: int({ minimum: 0 }), models: int({ minimum: 0 }), environments: int({ minimum: 0 }), authAdapters: int({ minimum: 0 }) }),
   Endpoint: object({
     method: nullable(str({ enum: ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE'], description: '`null` when the path item is a `$ref` that could not be followed. `TRACE` in OpenAPI 3 only.' })),

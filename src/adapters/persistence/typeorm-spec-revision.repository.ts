@@ -1,0 +1,149 @@
+import { In, type EntityManager } from 'typeorm';
+import type { StoredSpec } from '../../application/ports/spec-repository.port.js';
+import type { NewSpecRevision, SpecRevisionRepository, SpecRevisionSummary, StoredChanges } from '../../application/ports/spec-revision-repository.port.js';
+import type { Page, PageRequest } from '../../application/shared/page.js';
+import type { ApiId } from '../../domain/api/api.aggregate.js';
+import { forDialect, tableOf } from './raw-sql.js';
+import type { Dialect } from './dialect.js';
+import type { ApiRevisionRow, Schemas } from './schema.js';
+import { chunked } from './spec-chunks.js';
+import { isIntegerKey, isUuid, type Run } from './typeorm-database.js';
+
+/** Chunk rows per INSERT: 3 parameters each stays far below both databases' parameter limits. */
+const INSERT_CHUNK = 500;
+
+/** The summary columns, with the nickname of who stored it as it is now. */
+interface SummaryRow {
+  revision: number;
+  creation_date: Date | string;
+  user_id: number;
+  nickname: string | null;
+  spec_format: ApiRevisionRow['specFormat'];
+  changes: string | null;
+  reason: string | null;
+}
+
+function summaryOf(row: SummaryRow): SpecRevisionSummary {
+  const changes = row.changes === null ? null : (JSON.parse(row.changes) as StoredChanges);
+  return {
+    revision: Number(row.revision),
+    creationDate: row.creation_date instanceof Date ? row.creation_date : new Date(row.creation_date),
+    user: { id: Number(row.user_id), nickname: row.nickname ?? '' },
+    specFormat: row.spec_format,
+    counts: changes?.counts ?? null,
+    reason: row.reason,
+  };
+}
+
+/**
+ * The spec history: each revision's texts as the keys of their content-defined chunks, the chunks
+ * once per API (`spec_chunks`, shared by every revision that has them: ADR 0023).
+ */
+export class TypeOrmSpecRevisionRepository implements SpecRevisionRepository {
+  constructor(
+    private readonly run: Run,
+    private readonly s: Schemas,
+    private readonly dialect: Dialect,
+  ) {}
+
+  add(revision: NewSpecRevision): Promise<void> {
+    return this.run(async (m) => {
+      const source = chunked(revision.spec.source);
+      const document = chunked(revision.spec.documentJson);
+      const chunks = new Map([...source.chunks, ...document.chunks]);
+      const known = await this.knownKeys(m, revision.apiId, [...chunks.keys()]);
+      const rows = [...chunks].filter(([key]) => !known.has(key)).map(([key, data]) => ({ apiId: revision.apiId, key, data }));
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+        await m.createQueryBuilder().insert().into(this.s.chunks).values(rows.slice(i, i + INSERT_CHUNK)).orIgnore().execute();
+      }
+      await m.getRepository(this.s.revisions).insert({
+        apiId: revision.apiId,
+        revision: revision.revision,
+        creationDate: revision.creationDate,
+        userId: revision.actor.id,
+        specFormat: revision.specFormat,
+        syntax: revision.spec.syntax,
+        sourceChunks: JSON.stringify(source.keys),
+        documentChunks: JSON.stringify(document.keys),
+        changes: revision.changes === null ? null : JSON.stringify(revision.changes),
+        reason: revision.reason,
+      });
+    });
+  }
+
+  list(apiId: ApiId, page: PageRequest<number>): Promise<Page<SpecRevisionSummary, number>> {
+    if (!isUuid(apiId) || (page.after !== undefined && !isIntegerKey(page.after))) return Promise.resolve({ items: [], next: null });
+    return this.run(async (m) => {
+      const after = page.after === undefined ? '' : ' AND r.revision < ?';
+      const sql = `${this.selectSummary(m)} WHERE r.api_id = ?${after} ORDER BY r.revision DESC LIMIT ?`;
+      const rows = await m.query<SummaryRow[]>(forDialect(this.dialect, sql), [apiId, ...(page.after === undefined ? [] : [page.after]), page.limit + 1]);
+      const items = rows.slice(0, page.limit).map(summaryOf);
+      return { items, next: rows.length > page.limit ? (items.at(-1)?.revision ?? null) : null };
+    });
+  }
+
+  get(apiId: ApiId, revision: number): Promise<{ readonly summary: SpecRevisionSummary; readonly spec: StoredSpec } | undefined> {
+    if (!isUuid(apiId) || !isIntegerKey(revision)) return Promise.resolve(undefined);
+    return this.run(async (m) => {
+      const rows = await m.query<(SummaryRow & { syntax: 'yaml' | 'json'; source_chunks: string; document_chunks: string })[]>(
+        forDialect(this.dialect, `${this.selectSummary(m, ', r.syntax, r.source_chunks, r.document_chunks')} WHERE r.api_id = ? AND r.revision = ?`),
+        [apiId, revision],
+      );
+      const row = rows[0];
+      if (row === undefined) return undefined;
+      const sourceKeys = JSON.parse(row.source_chunks) as string[];
+      const documentKeys = JSON.parse(row.document_chunks) as string[];
+      const chunks = await this.chunks(m, apiId, [...new Set([...sourceKeys, ...documentKeys])]);
+      const text = (keys: readonly string[]) => keys.map((key) => chunks.get(key) ?? '').join('');
+      return { summary: summaryOf(row), spec: { syntax: row.syntax, source: text(sourceKeys), documentJson: text(documentKeys) } };
+    });
+  }
+
+  changes(apiId: ApiId, revision: number): Promise<StoredChanges | null | undefined> {
+    if (!isUuid(apiId) || !isIntegerKey(revision)) return Promise.resolve(undefined);
+    return this.run(async (m) => {
+      const row = await m.getRepository(this.s.revisions).findOne({ where: { apiId, revision }, select: { changes: true } });
+      if (!row) return undefined;
+      return row.changes === null ? null : (JSON.parse(row.changes) as StoredChanges);
+    });
+  }
+
+  previous(apiId: ApiId, revision: number): Promise<number | undefined> {
+    if (!isUuid(apiId) || !isIntegerKey(revision)) return Promise.resolve(undefined);
+    return this.run(async (m) => {
+      const row = await m
+        .createQueryBuilder(this.s.revisions, 'r')
+        .select(['r.revision'])
+        .where('r.api_id = :apiId AND r.revision < :revision', { apiId, revision })
+        .orderBy('r.revision', 'DESC')
+        .limit(1)
+        .getOne();
+      return row ? Number(row.revision) : undefined;
+    });
+  }
+
+  private selectSummary(m: EntityManager, more = ''): string {
+    return (
+      `SELECT r.revision, r.creation_date, r.user_id, u.nickname, r.spec_format, r.changes, r.reason${more} ` +
+      `FROM ${tableOf(m, this.s.revisions)} r LEFT JOIN ${tableOf(m, this.s.users)} u ON u.id = r.user_id`
+    );
+  }
+
+  private async knownKeys(m: EntityManager, apiId: ApiId, keys: readonly string[]): Promise<Set<string>> {
+    const known = new Set<string>();
+    for (let i = 0; i < keys.length; i += INSERT_CHUNK) {
+      const rows = await m.getRepository(this.s.chunks).find({ where: { apiId, key: In(keys.slice(i, i + INSERT_CHUNK)) }, select: { key: true } });
+      for (const row of rows) known.add(row.key);
+    }
+    return known;
+  }
+
+  private async chunks(m: EntityManager, apiId: ApiId, keys: readonly string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    for (let i = 0; i < keys.length; i += INSERT_CHUNK) {
+      const rows = await m.getRepository(this.s.chunks).find({ where: { apiId, key: In(keys.slice(i, i + INSERT_CHUNK)) } });
+      for (const row of rows) found.set(row.key, row.data);
+    }
+    return found;
+  }
+}

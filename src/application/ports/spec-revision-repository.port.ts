@@ -1,0 +1,55 @@
+import type { ApiId } from '../../domain/api/api.aggregate.js';
+import type { Actor } from '../../domain/events/domain-event.js';
+import type { Change, ChangeCounts } from '../../domain/spec/changes/change.js';
+import type { SpecFormat } from '../../domain/spec/spec-document.js';
+import type { Page, PageRequest } from '../shared/page.js';
+import { token } from '../shared/token.js';
+import type { StoredSpec } from './spec-repository.port.js';
+
+/** The changes of a spec against the one before it. */
+export interface StoredChanges {
+  readonly counts: ChangeCounts;
+  readonly items: readonly Change[];
+}
+
+/** A spec an API had, keyed by the API revision at which it was stored. */
+export interface SpecRevisionSummary {
+  readonly revision: number;
+  readonly creationDate: Date;
+  /** Who stored it (the nickname as it is now). */
+  readonly user: Actor;
+  readonly specFormat: SpecFormat;
+  /** Against the spec before it; null for the first. */
+  readonly counts: ChangeCounts | null;
+  /** Why breaking changes were let through (`?allowBreaking=`), if they were. */
+  readonly reason: string | null;
+}
+
+export interface NewSpecRevision {
+  readonly apiId: ApiId;
+  readonly revision: number;
+  readonly creationDate: Date;
+  readonly actor: Actor;
+  readonly specFormat: SpecFormat;
+  readonly spec: StoredSpec;
+  readonly changes: StoredChanges | null;
+  readonly reason: string | null;
+}
+
+/**
+ * Every spec an API has had. Storage may share what revisions have in common (the TypeORM one
+ * keeps content-defined chunks of each text once per API); what `get` returns is the text as
+ * stored, byte for byte. Removed with the API.
+ */
+export interface SpecRevisionRepository {
+  add(revision: NewSpecRevision): Promise<void>;
+  /** Newest first; `page.after` is a revision number (the page then holds older ones). */
+  list(apiId: ApiId, page: PageRequest<number>): Promise<Page<SpecRevisionSummary, number>>;
+  /** undefined when the API has no spec stored at this revision. */
+  get(apiId: ApiId, revision: number): Promise<{ readonly summary: SpecRevisionSummary; readonly spec: StoredSpec } | undefined>;
+  /** The changes stored with a revision (null for the first); undefined when there is no such revision. */
+  changes(apiId: ApiId, revision: number): Promise<StoredChanges | null | undefined>;
+  /** The newest revision before `revision`, if any. */
+  previous(apiId: ApiId, revision: number): Promise<number | undefined>;
+}
+export const SpecRevisionRepository = token<SpecRevisionRepository>('SpecRevisionRepository');
