@@ -361,6 +361,91 @@ forEachImplementation('persistence contract', (make) => {
     });
   });
 
+  describe('ReleaseRepository: the changelog', () => {
+    const NO_CHANGES = { since: null, counts: { breaking: 0, warning: 0, info: 0 }, items: [] };
+    const snapshot = (n: number): StoredSpec => ({ syntax: 'json', source: `{"n":${n}}`, documentJson: `{"n":${n}}` });
+    const changed = (since: string) => ({ since, counts: { breaking: 1, warning: 0, info: 0 }, items: [{ rule: 'endpoint-removed' as const, level: 'breaking' as const, location: { method: 'GET', path: '/a' }, pointer: '/paths/~1a/get', message: 'GET /a was removed.' }] });
+    function aRelease(api: Api, version: string, at: Date) {
+      const result = Release.release({ id: uuid(), api: api.asReleased(), version, actor: { id: 1, nickname: 'ada' } }, at);
+      if (!result.ok) throw new Error('invalid release');
+      return result.value;
+    }
+
+    it('keeps what each release changed and the revision it froze; gives the latest and the neighbours of one, and the changelog newest first', async () => {
+      const a = await seedUser(f);
+      const api = newApi(a, 'pets');
+      await saved(f, api);
+      expect(await f.repos.releases.latest(api.id)).to.equal(undefined);
+      const [one, two, three] = [aRelease(api, '1.0.0', T0), aRelease(api, '2.0.0', T0), aRelease(api, '3.0.0', T1)];
+      await f.uow.run((tx) => tx.releases.add(one, snapshot(1), 1, NO_CHANGES));
+      await f.uow.run((tx) => tx.releases.add(two, snapshot(2), 4, changed('1.0.0')));
+      await f.uow.run((tx) => tx.releases.add(three, snapshot(3), 7, NO_CHANGES));
+      expect((await f.repos.releases.latest(api.id))?.version).to.equal('3.0.0');
+      const around = await f.repos.releases.neighbours(api.id, two.id);
+      expect([around.previous?.version, around.next?.version]).to.deep.equal(['1.0.0', '3.0.0']);
+      expect(await f.repos.releases.revisionOf(api.id, '2.0.0')).to.equal(4);
+      expect(await f.repos.releases.revisionOf(api.id, '9.9.9')).to.equal(undefined);
+      const first = await f.repos.releases.changelog(api.id, { limit: 2 });
+      expect(first.items.map((e) => [e.release.version, e.revision, e.changes.since])).to.deep.equal([
+        ['3.0.0', 7, null],
+        ['2.0.0', 4, '1.0.0'],
+      ]);
+      expect(first.items[1]!.changes).to.deep.equal(changed('1.0.0'));
+      const second = await f.repos.releases.changelog(api.id, { limit: 2, after: first.next! });
+      expect(second).to.deep.include({ next: null });
+      expect(second.items.map((e) => e.release.version)).to.deep.equal(['1.0.0']);
+      await f.uow.run(async (tx) => ok(await tx.releases.setChanges(api.id, three.id, changed('2.0.0'))));
+      expect((await f.repos.releases.changelog(api.id, { limit: 1 })).items[0]!.changes).to.deep.equal(changed('2.0.0'));
+    });
+  });
+
+  describe('SpecRevisionRepository', () => {
+    const text = (n: number) => `{"swagger":"2.0","n":${n},"pad":"${'é😀'.repeat(20_000)}${n}"}`;
+    const spec = (n: number): StoredSpec => ({ syntax: n % 2 === 0 ? 'yaml' : 'json', source: `# revision ${n}\n${text(n)}`, documentJson: text(n) });
+    const revision = (apiId: string, n: number, actor: { id: number; nickname: string }) => ({
+      apiId,
+      revision: n,
+      creationDate: new Date(T0.getTime() + n * 1000),
+      actor,
+      specFormat: 'swagger-2.0' as const,
+      spec: spec(n),
+      changes: n === 1 ? null : { counts: { breaking: 0, warning: 1, info: 0 }, items: [] },
+      reason: n === 3 ? 'on purpose' : null,
+    });
+
+    it('keeps every spec by revision, byte for byte, lists them newest first and tells the one before', async () => {
+      const a = await seedUser(f);
+      const api = newApi(a, 'pets');
+      await saved(f, api);
+      const actor = { id: a.userId, nickname: a.nickname };
+      for (const n of [1, 3, 4]) await f.uow.run(async (tx) => ok(await tx.revisions.add(revision(api.id, n, actor))));
+      for (const n of [1, 3, 4]) expect((await f.repos.revisions.get(api.id, n))?.spec, `revision ${n}`).to.deep.equal(spec(n));
+      expect(await f.repos.revisions.get(api.id, 2)).to.equal(undefined);
+      const page = await f.repos.revisions.list(api.id, { limit: 2 });
+      expect(page.items.map((r) => [r.revision, r.counts, r.reason, r.user])).to.deep.equal([
+        [4, { breaking: 0, warning: 1, info: 0 }, null, actor],
+        [3, { breaking: 0, warning: 1, info: 0 }, 'on purpose', actor],
+      ]);
+      expect(page.items[0]!.creationDate).to.deep.equal(new Date(T0.getTime() + 4000));
+      expect((await f.repos.revisions.list(api.id, { limit: 2, after: page.next! })).items.map((r) => [r.revision, r.counts])).to.deep.equal([[1, null]]);
+      expect([await f.repos.revisions.previous(api.id, 4), await f.repos.revisions.previous(api.id, 3), await f.repos.revisions.previous(api.id, 1)]).to.deep.equal([3, 1, undefined]);
+      expect(await f.repos.revisions.changes(api.id, 1)).to.equal(null);
+      expect(await f.repos.revisions.changes(api.id, 3)).to.deep.equal({ counts: { breaking: 0, warning: 1, info: 0 }, items: [] });
+      expect(await f.repos.revisions.changes(api.id, 2)).to.equal(undefined);
+      expect(await f.repos.revisions.get('not-a-uuid', 1)).to.equal(undefined);
+    });
+
+    it('goes with its API', async () => {
+      const a = await seedUser(f);
+      const api = newApi(a, 'pets');
+      await saved(f, api);
+      await f.uow.run(async (tx) => ok(await tx.revisions.add(revision(api.id, 1, { id: a.userId, nickname: a.nickname }))));
+      await f.uow.run(async (tx) => ok(await tx.apis.delete(a.accountId, api.id)));
+      expect((await f.repos.revisions.list(api.id, { limit: 10 })).items).to.deep.equal([]);
+      expect(await f.repos.revisions.get(api.id, 1)).to.equal(undefined);
+    });
+  });
+
   describe('WebhookRepository and DeliveryRepository', () => {
     const policy = { baseMs: 1000, capMs: 60_000, maxAttempts: 3 };
     async function aWebhook(accountId: number, fields: Record<string, unknown> = {}) {

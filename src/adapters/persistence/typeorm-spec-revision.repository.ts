@@ -102,9 +102,9 @@ export class TypeOrmSpecRevisionRepository implements SpecRevisionRepository {
   changes(apiId: ApiId, revision: number): Promise<StoredChanges | null | undefined> {
     if (!isUuid(apiId) || !isIntegerKey(revision)) return Promise.resolve(undefined);
     return this.run(async (m) => {
-      const row = await m.getRepository(this.s.revisions).findOne({ where: { apiId, revision }, select: { changes: true } });
-      if (!row) return undefined;
-      return row.changes === null ? null : (JSON.parse(row.changes) as StoredChanges);
+      const rows = await m.query<{ changes: string | null }[]>(forDialect(this.dialect, `SELECT changes FROM ${tableOf(m, this.s.revisions)} WHERE api_id = ? AND revision = ?`), [apiId, revision]);
+      if (rows[0] === undefined) return undefined;
+      return rows[0].changes === null ? null : (JSON.parse(rows[0].changes) as StoredChanges);
     });
   }
 
