@@ -7,6 +7,7 @@ import { ApiToken } from '../../src/domain/token/api-token.aggregate.js';
 import { Release } from '../../src/domain/release/release.aggregate.js';
 import { deriveResources } from '../../src/domain/spec/derived-resources.js';
 import type { StoredSpec } from '../../src/application/ports/spec-repository.port.js';
+import type { JsonObject } from '../../src/domain/spec/spec-document.js';
 import { Webhook } from '../../src/domain/webhook/webhook.aggregate.js';
 import { Delivery } from '../../src/domain/webhook/delivery.aggregate.js';
 import { Page } from '../../src/domain/page/page.aggregate.js';
@@ -265,12 +266,14 @@ forEachImplementation('persistence contract', (make) => {
     };
     const spec: StoredSpec = { syntax: 'yaml', source: 'swagger: "2.0"\n# as uploaded, comments and all\n', documentJson: JSON.stringify(document) };
 
+    const entry = (owner: { userId: number; nickname: string }, revision = 1) => ({ revision, creationDate: T0, actor: { id: owner.userId, nickname: owner.nickname }, specFormat: 'swagger-2.0' as const, changes: null, reason: null });
+
     it('keeps the text as uploaded and the canonical JSON; nothing for an API without a spec', async () => {
       const a = await seedUser(f);
       const api = newApi(a, 'pets');
       await saved(f, api);
       expect(await f.repos.specs.get(api.id)).to.equal(undefined);
-      await f.uow.run(async (tx) => ok(await tx.specs.save(api.id, spec, deriveResources(document))));
+      await f.uow.run(async (tx) => ok(await tx.specs.save(api.id, spec, deriveResources(document), entry(a))));
       expect(await f.repos.specs.get(api.id)).to.deep.equal(spec);
       expect(await f.repos.specs.get('not-a-uuid')).to.equal(undefined);
     });
@@ -280,7 +283,7 @@ forEachImplementation('persistence contract', (make) => {
       const api = newApi(a, 'pets');
       await saved(f, api);
       const derived = deriveResources(document);
-      await f.uow.run(async (tx) => ok(await tx.specs.save(api.id, spec, derived)));
+      await f.uow.run(async (tx) => ok(await tx.specs.save(api.id, spec, derived, entry(a))));
       const first = await f.repos.specs.listDerived(api.id, 'endpoints', { limit: 5 });
       expect(first.items).to.deep.equal(derived.endpoints.slice(0, 5));
       expect(first.next).to.equal(4);
@@ -292,7 +295,7 @@ forEachImplementation('persistence contract', (make) => {
       expect((await f.repos.specs.listDerived(api.id, 'authAdapters', { limit: 10 })).items).to.deep.equal(derived.authAdapters);
 
       const smaller = { ...document, paths: { '/only': { get: {} } } };
-      await f.uow.run(async (tx) => ok(await tx.specs.save(api.id, { ...spec, documentJson: JSON.stringify(smaller) }, deriveResources(smaller))));
+      await f.uow.run(async (tx) => ok(await tx.specs.save(api.id, { ...spec, documentJson: JSON.stringify(smaller) }, deriveResources(smaller), entry(a, 2))));
       expect((await f.repos.specs.listDerived(api.id, 'endpoints', { limit: 100 })).items.map((e) => e.path)).to.deep.equal(['/only']);
     });
 
@@ -300,7 +303,7 @@ forEachImplementation('persistence contract', (make) => {
       const a = await seedUser(f);
       const api = newApi(a, 'pets');
       await saved(f, api);
-      await f.uow.run(async (tx) => ok(await tx.specs.save(api.id, spec, deriveResources(document))));
+      await f.uow.run(async (tx) => ok(await tx.specs.save(api.id, spec, deriveResources(document), entry(a))));
       await f.uow.run(async (tx) => ok(await tx.apis.delete(a.accountId, api.id)));
       expect(await f.repos.specs.get(api.id)).to.equal(undefined);
       expect((await f.repos.specs.listDerived(api.id, 'endpoints', { limit: 10 })).items).to.deep.equal([]);
@@ -399,27 +402,27 @@ forEachImplementation('persistence contract', (make) => {
     });
   });
 
-  describe('SpecRevisionRepository', () => {
+  describe('SpecRevisionRepository (the history SpecRepository.save keeps)', () => {
     const text = (n: number) => `{"swagger":"2.0","n":${n},"pad":"${'é😀'.repeat(20_000)}${n}"}`;
     const spec = (n: number): StoredSpec => ({ syntax: n % 2 === 0 ? 'yaml' : 'json', source: `# revision ${n}\n${text(n)}`, documentJson: text(n) });
-    const revision = (apiId: string, n: number, actor: { id: number; nickname: string }) => ({
-      apiId,
+    const document = (n: number) => JSON.parse(text(n)) as JsonObject;
+    const entry = (n: number, actor: { id: number; nickname: string }) => ({
       revision: n,
       creationDate: new Date(T0.getTime() + n * 1000),
       actor,
       specFormat: 'swagger-2.0' as const,
-      spec: spec(n),
       changes: n === 1 ? null : { counts: { breaking: 0, warning: 1, info: 0 }, items: [] },
       reason: n === 3 ? 'on purpose' : null,
     });
 
-    it('keeps every spec by revision, byte for byte, lists them newest first and tells the one before', async () => {
+    it('keeps every spec by revision, byte for byte, the current one and those it replaced; lists them newest first and tells the one before', async () => {
       const a = await seedUser(f);
       const api = newApi(a, 'pets');
       await saved(f, api);
       const actor = { id: a.userId, nickname: a.nickname };
-      for (const n of [1, 3, 4]) await f.uow.run(async (tx) => ok(await tx.revisions.add(revision(api.id, n, actor))));
+      for (const n of [1, 3, 4]) await f.uow.run(async (tx) => ok(await tx.specs.save(api.id, spec(n), deriveResources(document(n)), entry(n, actor))));
       for (const n of [1, 3, 4]) expect((await f.repos.revisions.get(api.id, n))?.spec, `revision ${n}`).to.deep.equal(spec(n));
+      expect(await f.repos.specs.get(api.id)).to.deep.equal(spec(4));
       expect(await f.repos.revisions.get(api.id, 2)).to.equal(undefined);
       const page = await f.repos.revisions.list(api.id, { limit: 2 });
       expect(page.items.map((r) => [r.revision, r.counts, r.reason, r.user])).to.deep.equal([
@@ -439,7 +442,8 @@ forEachImplementation('persistence contract', (make) => {
       const a = await seedUser(f);
       const api = newApi(a, 'pets');
       await saved(f, api);
-      await f.uow.run(async (tx) => ok(await tx.revisions.add(revision(api.id, 1, { id: a.userId, nickname: a.nickname }))));
+      const actor = { id: a.userId, nickname: a.nickname };
+      for (const n of [1, 2]) await f.uow.run(async (tx) => ok(await tx.specs.save(api.id, spec(n), deriveResources(document(n)), entry(n, actor))));
       await f.uow.run(async (tx) => ok(await tx.apis.delete(a.accountId, api.id)));
       expect((await f.repos.revisions.list(api.id, { limit: 10 })).items).to.deep.equal([]);
       expect(await f.repos.revisions.get(api.id, 1)).to.equal(undefined);

@@ -1,6 +1,6 @@
 import type { StoredSpec } from '../../application/ports/spec-repository.port.js';
 import type { ReleaseChanges } from '../../application/ports/release-repository.port.js';
-import type { NewSpecRevision } from '../../application/ports/spec-revision-repository.port.js';
+import type { SpecRevisionEntry } from '../../application/ports/spec-repository.port.js';
 import type { ApiState } from '../../domain/api/api.aggregate.js';
 import type { EventPayload } from '../../domain/events/domain-event.js';
 import type { ReleaseState } from '../../domain/release/release.aggregate.js';
@@ -34,7 +34,7 @@ export class InMemoryState {
   specs = new Map<string, { readonly spec: StoredSpec; readonly derived: DerivedResources }>();
   releases = new Map<string, { readonly state: ReleaseState; readonly snapshot: StoredSpec; readonly revision: number | null; readonly changes: ReleaseChanges }>();
   /** By `${apiId} ${revision}`. */
-  revisions = new Map<string, NewSpecRevision>();
+  revisions = new Map<string, SpecRevisionEntry & { readonly apiId: string; readonly spec: StoredSpec }>();
   outbox: StoredEvent[] = [];
   webhooks = new Map<string, WebhookState>();
   pages = new Map<string, PageState>();

@@ -5,8 +5,8 @@ import type { EventOutbox, OutboxBacklog, OutboxEvent } from '../../application/
 import type { IdGenerator } from '../../application/ports/id-generator.port.js';
 import type { UserRepository } from '../../application/ports/user-repository.port.js';
 import type { ChangelogEntry, ReleaseChanges, ReleaseRepository } from '../../application/ports/release-repository.port.js';
-import type { NewSpecRevision, SpecRevisionRepository, SpecRevisionSummary, StoredChanges } from '../../application/ports/spec-revision-repository.port.js';
-import type { DerivedItem, DerivedKind, SpecRepository, StoredSpec } from '../../application/ports/spec-repository.port.js';
+import type { SpecRevisionRepository, SpecRevisionSummary } from '../../application/ports/spec-revision-repository.port.js';
+import type { DerivedItem, DerivedKind, SpecRepository, SpecRevisionEntry, StoredChanges, StoredSpec } from '../../application/ports/spec-repository.port.js';
 import type { Page, PageRequest } from '../../application/shared/page.js';
 import { Release, type ReleaseId } from '../../domain/release/release.aggregate.js';
 import type { DeliveryRepository } from '../../application/ports/delivery-repository.port.js';
@@ -223,8 +223,10 @@ export class InMemoryEventOutbox implements EventOutbox {
 export class InMemorySpecRepository implements SpecRepository {
   constructor(private readonly state: StateSource) {}
 
-  async save(apiId: ApiId, spec: StoredSpec, derived: DerivedResources): Promise<void> {
-    this.state().specs.set(apiId, { spec, derived });
+  async save(apiId: ApiId, spec: StoredSpec, derived: DerivedResources, revision: SpecRevisionEntry): Promise<void> {
+    const s = this.state();
+    s.specs.set(apiId, { spec, derived });
+    s.revisions.set(`${apiId} ${revision.revision}`, { ...revision, apiId, spec });
   }
 
   async get(apiId: ApiId): Promise<StoredSpec | undefined> {
@@ -324,14 +326,16 @@ export class InMemoryReleaseRepository implements ReleaseRepository {
   }
 }
 
+type StoredRevision = SpecRevisionEntry & { readonly apiId: string; readonly spec: StoredSpec };
+
 export class InMemorySpecRevisionRepository implements SpecRevisionRepository {
   constructor(private readonly state: StateSource) {}
 
-  private all(apiId: ApiId): NewSpecRevision[] {
+  private all(apiId: ApiId): StoredRevision[] {
     return [...this.state().revisions.values()].filter((r) => r.apiId === apiId).sort((a, b) => b.revision - a.revision);
   }
 
-  private summary(row: NewSpecRevision): SpecRevisionSummary {
+  private summary(row: StoredRevision): SpecRevisionSummary {
     const owner = this.state().users.get(row.actor.id);
     return {
       revision: row.revision,
@@ -341,10 +345,6 @@ export class InMemorySpecRevisionRepository implements SpecRevisionRepository {
       counts: row.changes?.counts ?? null,
       reason: row.reason,
     };
-  }
-
-  async add(revision: NewSpecRevision): Promise<void> {
-    this.state().revisions.set(`${revision.apiId} ${revision.revision}`, revision);
   }
 
   async list(apiId: ApiId, page: PageRequest<number>): Promise<Page<SpecRevisionSummary, number>> {

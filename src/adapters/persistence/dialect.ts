@@ -8,13 +8,15 @@ export interface DialectTypes {
   readonly timestamp: ColumnType;
   readonly uuidLength: number | undefined;
   readonly timestampLength: number | undefined;
+  /** Bytes. */
+  readonly binary: ColumnType;
 }
 
 export function dialectTypes(dialect: Dialect): DialectTypes {
   return dialect === 'postgres'
-    ? { uuid: 'uuid', timestamp: 'timestamptz', uuidLength: undefined, timestampLength: undefined }
+    ? { uuid: 'uuid', timestamp: 'timestamptz', uuidLength: undefined, timestampLength: undefined, binary: 'bytea' }
     : // SQLite has no time type: ISO 8601 UTC text in one fixed format sorts and compares correctly.
-      { uuid: 'varchar', timestamp: 'varchar', uuidLength: 36, timestampLength: 30 };
+      { uuid: 'varchar', timestamp: 'varchar', uuidLength: 36, timestampLength: 30, binary: 'blob' };
 }
 
 /** Dates cross the boundary as ISO strings both ways, so neither driver's time zone handling matters. */

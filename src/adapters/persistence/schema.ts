@@ -99,9 +99,9 @@ export interface ApiRevisionRow {
   userId: number;
   specFormat: SpecFormat;
   syntax: 'yaml' | 'json';
-  /** JSON arrays of the keys of the texts' chunks (spec_chunks). */
-  sourceChunks: string;
-  documentChunks: string;
+  /** JSON arrays of the keys of the texts' chunks (spec_chunks); null for the current spec, which is in api_specs. */
+  sourceChunks: string | null;
+  documentChunks: string | null;
   /** JSON of StoredChanges; null for an API's first spec. */
   changes: string | null;
   reason: string | null;
@@ -110,7 +110,8 @@ export interface ApiRevisionRow {
 export interface SpecChunkRow {
   apiId: string;
   key: string;
-  data: string;
+  /** Deflated UTF-8. */
+  data: Buffer;
 }
 
 export interface WebhookRow {
@@ -403,8 +404,8 @@ export function schemas(dialect: Dialect): Schemas {
       userId: int('user_id'),
       specFormat: text('spec_format'),
       syntax: text('syntax'),
-      sourceChunks: text('source_chunks'),
-      documentChunks: text('document_chunks'),
+      sourceChunks: text('source_chunks', true),
+      documentChunks: text('document_chunks', true),
       changes: text('changes', true),
       reason: text('reason', true),
     },
@@ -415,7 +416,7 @@ export function schemas(dialect: Dialect): Schemas {
     columns: {
       apiId: uuid('api_id', true),
       key: { ...text('key'), primary: true },
-      data: text('data'),
+      data: { name: 'data', type: t.binary },
     },
   });
   const json = (name: string, nullable = false): EntitySchemaColumnOptions => ({ ...text(name, nullable), transformer: jsonTransformer });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 
 /**
  * Content-defined chunking of spec texts, so that the spec history stores what changed between
@@ -6,7 +7,8 @@ import { createHash } from 'node:crypto';
  * ends where its low 13 bits are zero (about every 8 K characters), never before 2 K nor after
  * 64 K characters. Boundaries depend on the content around them, not on offsets: an insertion
  * changes the chunk it falls in (and maybe the next), and every other chunk keeps its hash.
- * Chunks never split a surrogate pair, so each is valid text for either database.
+ * Chunks never split a surrogate pair, so each is valid UTF-8 on its own. Each is stored deflated
+ * (level 1: about a sixth of a JSON chunk's size, at some 5 ms a megabyte).
  */
 const MIN_CHUNK = 2 * 1024;
 const MAX_CHUNK = 64 * 1024;
@@ -63,4 +65,13 @@ export function chunked(text: string): { readonly keys: string[]; readonly chunk
     return key;
   });
   return { keys, chunks };
+}
+
+/** A chunk as stored: its UTF-8 bytes, deflated. */
+export function packChunk(chunk: string): Buffer {
+  return deflateRawSync(Buffer.from(chunk, 'utf8'), { level: 1 });
+}
+
+export function unpackChunk(stored: Uint8Array): string {
+  return inflateRawSync(stored).toString('utf8');
 }

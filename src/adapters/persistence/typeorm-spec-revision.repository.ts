@@ -1,12 +1,14 @@
 import { In, type EntityManager } from 'typeorm';
 import type { StoredSpec } from '../../application/ports/spec-repository.port.js';
-import type { NewSpecRevision, SpecRevisionRepository, SpecRevisionSummary, StoredChanges } from '../../application/ports/spec-revision-repository.port.js';
+import type { SpecRevisionRepository, SpecRevisionSummary } from '../../application/ports/spec-revision-repository.port.js';
+import type { SpecRevisionEntry, StoredChanges } from '../../application/ports/spec-repository.port.js';
 import type { Page, PageRequest } from '../../application/shared/page.js';
 import type { ApiId } from '../../domain/api/api.aggregate.js';
+import type { SpecSyntax } from '../../domain/spec/spec-document.js';
 import { forDialect, tableOf } from './raw-sql.js';
 import type { Dialect } from './dialect.js';
 import type { ApiRevisionRow, Schemas } from './schema.js';
-import { chunked } from './spec-chunks.js';
+import { chunked, packChunk, unpackChunk } from './spec-chunks.js';
 import { isIntegerKey, isUuid, type Run } from './typeorm-database.js';
 
 /** Chunk rows per INSERT: 3 parameters each stays far below both databases' parameter limits. */
@@ -36,8 +38,11 @@ function summaryOf(row: SummaryRow): SpecRevisionSummary {
 }
 
 /**
- * The spec history: each revision's texts as the keys of their content-defined chunks, the chunks
- * once per API (`spec_chunks`, shared by every revision that has them: ADR 0023).
+ * The spec history (ADR 0023). The current spec is the `api_specs` row, and its revision row says
+ * so with no chunk lists; when a new spec replaces it, its texts move into content-defined chunks,
+ * deflated and kept once per API (`spec_chunks`, shared by every revision that has them), and its
+ * row gets the keys. So an import stores the document once, and the history grows with what
+ * changed.
  */
 export class TypeOrmSpecRevisionRepository implements SpecRevisionRepository {
   constructor(
@@ -45,31 +50,6 @@ export class TypeOrmSpecRevisionRepository implements SpecRevisionRepository {
     private readonly s: Schemas,
     private readonly dialect: Dialect,
   ) {}
-
-  add(revision: NewSpecRevision): Promise<void> {
-    return this.run(async (m) => {
-      const source = chunked(revision.spec.source);
-      const document = chunked(revision.spec.documentJson);
-      const chunks = new Map([...source.chunks, ...document.chunks]);
-      const known = await this.knownKeys(m, revision.apiId, [...chunks.keys()]);
-      const rows = [...chunks].filter(([key]) => !known.has(key)).map(([key, data]) => ({ apiId: revision.apiId, key, data }));
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-        await m.createQueryBuilder().insert().into(this.s.chunks).values(rows.slice(i, i + INSERT_CHUNK)).orIgnore().execute();
-      }
-      await m.getRepository(this.s.revisions).insert({
-        apiId: revision.apiId,
-        revision: revision.revision,
-        creationDate: revision.creationDate,
-        userId: revision.actor.id,
-        specFormat: revision.specFormat,
-        syntax: revision.spec.syntax,
-        sourceChunks: JSON.stringify(source.keys),
-        documentChunks: JSON.stringify(document.keys),
-        changes: revision.changes === null ? null : JSON.stringify(revision.changes),
-        reason: revision.reason,
-      });
-    });
-  }
 
   list(apiId: ApiId, page: PageRequest<number>): Promise<Page<SpecRevisionSummary, number>> {
     if (!isUuid(apiId) || (page.after !== undefined && !isIntegerKey(page.after))) return Promise.resolve({ items: [], next: null });
@@ -85,15 +65,19 @@ export class TypeOrmSpecRevisionRepository implements SpecRevisionRepository {
   get(apiId: ApiId, revision: number): Promise<{ readonly summary: SpecRevisionSummary; readonly spec: StoredSpec } | undefined> {
     if (!isUuid(apiId) || !isIntegerKey(revision)) return Promise.resolve(undefined);
     return this.run(async (m) => {
-      const rows = await m.query<(SummaryRow & { syntax: 'yaml' | 'json'; source_chunks: string; document_chunks: string })[]>(
+      const rows = await m.query<(SummaryRow & { syntax: 'yaml' | 'json'; source_chunks: string | null; document_chunks: string | null })[]>(
         forDialect(this.dialect, `${this.selectSummary(m, ', r.syntax, r.source_chunks, r.document_chunks')} WHERE r.api_id = ? AND r.revision = ?`),
         [apiId, revision],
       );
       const row = rows[0];
       if (row === undefined) return undefined;
+      if (row.source_chunks === null || row.document_chunks === null) {
+        const current = await m.getRepository(this.s.specs).findOneBy({ apiId });
+        return current ? { summary: summaryOf(row), spec: { syntax: current.format, source: current.source, documentJson: current.document } } : undefined;
+      }
       const sourceKeys = JSON.parse(row.source_chunks) as string[];
       const documentKeys = JSON.parse(row.document_chunks) as string[];
-      const chunks = await this.chunks(m, apiId, [...new Set([...sourceKeys, ...documentKeys])]);
+      const chunks = await chunksOf(m, this.s, apiId, [...new Set([...sourceKeys, ...documentKeys])]);
       const text = (keys: readonly string[]) => keys.map((key) => chunks.get(key) ?? '').join('');
       return { summary: summaryOf(row), spec: { syntax: row.syntax, source: text(sourceKeys), documentJson: text(documentKeys) } };
     });
@@ -128,22 +112,65 @@ export class TypeOrmSpecRevisionRepository implements SpecRevisionRepository {
       `FROM ${tableOf(m, this.s.revisions)} r LEFT JOIN ${tableOf(m, this.s.users)} u ON u.id = r.user_id`
     );
   }
+}
 
-  private async knownKeys(m: EntityManager, apiId: ApiId, keys: readonly string[]): Promise<Set<string>> {
-    const known = new Set<string>();
-    for (let i = 0; i < keys.length; i += INSERT_CHUNK) {
-      const rows = await m.getRepository(this.s.chunks).find({ where: { apiId, key: In(keys.slice(i, i + INSERT_CHUNK)) }, select: { key: true } });
-      for (const row of rows) known.add(row.key);
-    }
-    return known;
+/** Which of `keys` the API's chunk store has. */
+async function knownKeys(m: EntityManager, s: Schemas, apiId: ApiId, keys: readonly string[]): Promise<Set<string>> {
+  const known = new Set<string>();
+  for (let i = 0; i < keys.length; i += INSERT_CHUNK) {
+    const rows = await m.getRepository(s.chunks).find({ where: { apiId, key: In(keys.slice(i, i + INSERT_CHUNK)) }, select: { key: true } });
+    for (const row of rows) known.add(row.key);
   }
+  return known;
+}
 
-  private async chunks(m: EntityManager, apiId: ApiId, keys: readonly string[]): Promise<Map<string, string>> {
-    const found = new Map<string, string>();
-    for (let i = 0; i < keys.length; i += INSERT_CHUNK) {
-      const rows = await m.getRepository(this.s.chunks).find({ where: { apiId, key: In(keys.slice(i, i + INSERT_CHUNK)) } });
-      for (const row of rows) found.set(row.key, row.data);
-    }
-    return found;
+async function chunksOf(m: EntityManager, s: Schemas, apiId: ApiId, keys: readonly string[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  for (let i = 0; i < keys.length; i += INSERT_CHUNK) {
+    const rows = await m.getRepository(s.chunks).find({ where: { apiId, key: In(keys.slice(i, i + INSERT_CHUNK)) } });
+    for (const row of rows) found.set(row.key, unpackChunk(row.data));
   }
+  return found;
+}
+
+/**
+ * Moves the API's current spec into the history (its texts into chunks, the keys onto its revision
+ * row) and adds the row of the revision that becomes current. Called by the spec repository in
+ * the transaction that replaces the `api_specs` row, before it does.
+ */
+export async function addRevision(m: EntityManager, s: Schemas, dialect: Dialect, apiId: ApiId, revision: SpecRevisionEntry, syntax: SpecSyntax): Promise<void> {
+  const revisions = tableOf(m, s.revisions);
+  const current = await m.query<{ revision: number }[]>(forDialect(dialect, `SELECT revision FROM ${revisions} WHERE api_id = ? AND source_chunks IS NULL`), [apiId]);
+  const spec = current.length > 0 ? await m.getRepository(s.specs).findOneBy({ apiId }) : null;
+  if (spec) {
+    const source = chunked(spec.source);
+    // A compact JSON upload is its own canonical JSON: chunked once.
+    const document = spec.document === spec.source ? source : chunked(spec.document);
+    const chunks = new Map([...source.chunks, ...document.chunks]);
+    const known = await knownKeys(m, s, apiId, [...chunks.keys()]);
+    const rows = [...chunks].filter(([key]) => !known.has(key)).map(([key, data]) => ({ apiId, key, data: packChunk(data) }));
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      await m.createQueryBuilder().insert().into(s.chunks).values(rows.slice(i, i + INSERT_CHUNK)).orIgnore().execute();
+    }
+    for (const row of current) {
+      await m.query(forDialect(dialect, `UPDATE ${revisions} SET source_chunks = ?, document_chunks = ? WHERE api_id = ? AND revision = ?`), [
+        JSON.stringify(source.keys),
+        JSON.stringify(document.keys),
+        apiId,
+        row.revision,
+      ]);
+    }
+  }
+  await m.getRepository(s.revisions).insert({
+    apiId,
+    revision: revision.revision,
+    creationDate: revision.creationDate,
+    userId: revision.actor.id,
+    specFormat: revision.specFormat,
+    syntax,
+    sourceChunks: null,
+    documentChunks: null,
+    changes: revision.changes === null ? null : JSON.stringify(revision.changes),
+    reason: revision.reason,
+  });
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { ChangelogEntry, ReleaseChanges, ReleaseRepository } from '../../application/ports/release-repository.port.js';
-import type { DerivedItem, DerivedKind, SpecRepository, StoredSpec } from '../../application/ports/spec-repository.port.js';
+import type { DerivedItem, DerivedKind, SpecRepository, SpecRevisionEntry, StoredSpec } from '../../application/ports/spec-repository.port.js';
+import { addRevision } from './typeorm-spec-revision.repository.js';
 import type { Page, PageRequest } from '../../application/shared/page.js';
 import type { ApiId } from '../../domain/api/api.aggregate.js';
 import { Release, type ReleaseId } from '../../domain/release/release.aggregate.js';
@@ -18,10 +19,13 @@ export class TypeOrmSpecRepository implements SpecRepository {
   constructor(
     private readonly run: Run,
     private readonly s: Schemas,
+    private readonly dialect: Dialect,
   ) {}
 
-  save(apiId: ApiId, spec: StoredSpec, derived: DerivedResources): Promise<void> {
+  save(apiId: ApiId, spec: StoredSpec, derived: DerivedResources, revision: SpecRevisionEntry): Promise<void> {
     return this.run(async (m) => {
+      // The spec being replaced moves into the history before its row is overwritten.
+      await addRevision(m, this.s, this.dialect, apiId, revision, spec.syntax);
       await m.getRepository(this.s.specs).upsert(
         { apiId, format: spec.syntax, source: spec.source, document: spec.documentJson, updateDate: new Date() },
         ['apiId'],

@@ -42,7 +42,7 @@ export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenera
     users: new TypeOrmUserRepository(run, db.schemas, readCache),
     tokens: new TypeOrmApiTokenRepository(run, db.schemas, db.dialect),
     apis: new TypeOrmApiRepository(run, db.schemas, db.dialect, readCache),
-    specs: new TypeOrmSpecRepository(run, db.schemas),
+    specs: new TypeOrmSpecRepository(run, db.schemas, db.dialect),
     revisions: new TypeOrmSpecRevisionRepository(run, db.schemas, db.dialect),
     releases: new TypeOrmReleaseRepository(run, db.schemas, db.dialect),
     outbox: new TypeOrmEventOutbox(run, db.schemas, ids, db.dialect, work),

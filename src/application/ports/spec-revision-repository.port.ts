@@ -1,16 +1,10 @@
 import type { ApiId } from '../../domain/api/api.aggregate.js';
 import type { Actor } from '../../domain/events/domain-event.js';
-import type { Change, ChangeCounts } from '../../domain/spec/changes/change.js';
+import type { ChangeCounts } from '../../domain/spec/changes/change.js';
 import type { SpecFormat } from '../../domain/spec/spec-document.js';
 import type { Page, PageRequest } from '../shared/page.js';
 import { token } from '../shared/token.js';
-import type { StoredSpec } from './spec-repository.port.js';
-
-/** The changes of a spec against the one before it. */
-export interface StoredChanges {
-  readonly counts: ChangeCounts;
-  readonly items: readonly Change[];
-}
+import type { StoredChanges, StoredSpec } from './spec-repository.port.js';
 
 /** A spec an API had, keyed by the API revision at which it was stored. */
 export interface SpecRevisionSummary {
@@ -25,24 +19,12 @@ export interface SpecRevisionSummary {
   readonly reason: string | null;
 }
 
-export interface NewSpecRevision {
-  readonly apiId: ApiId;
-  readonly revision: number;
-  readonly creationDate: Date;
-  readonly actor: Actor;
-  readonly specFormat: SpecFormat;
-  readonly spec: StoredSpec;
-  readonly changes: StoredChanges | null;
-  readonly reason: string | null;
-}
-
 /**
- * Every spec an API has had. Storage may share what revisions have in common (the TypeORM one
- * keeps content-defined chunks of each text once per API); what `get` returns is the text as
- * stored, byte for byte. Removed with the API.
+ * Every spec an API has had, as SpecRepository.save keeps them. Storage may share what revisions
+ * have in common (the TypeORM one keeps all but the current spec as content-defined chunks, once
+ * per API); what `get` returns is the text as stored, byte for byte. Removed with the API.
  */
 export interface SpecRevisionRepository {
-  add(revision: NewSpecRevision): Promise<void>;
   /** Newest first; `page.after` is a revision number (the page then holds older ones). */
   list(apiId: ApiId, page: PageRequest<number>): Promise<Page<SpecRevisionSummary, number>>;
   /** undefined when the API has no spec stored at this revision. */

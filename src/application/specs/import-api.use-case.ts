@@ -91,8 +91,7 @@ export class ImportApi {
       const saved = await tx.apis.save(api);
       if (!saved.ok) return err(apiSaveErrorToApplication(saved.error, api));
       await tx.outbox.append(api.pullEvents());
-      await tx.specs.save(api.id, storedOf(spec), derived);
-      await tx.revisions.add({ apiId: api.id, revision: api.revision, creationDate: now, actor: actorOf(principal), specFormat: spec.format, spec: storedOf(spec), changes: null, reason: null });
+      await tx.specs.save(api.id, storedOf(spec), derived, { revision: api.revision, creationDate: now, actor: actorOf(principal), specFormat: spec.format, changes: null, reason: null });
       let release = null;
       if (input.createRelease) {
         const version = input.releaseVersion ?? summary.version;

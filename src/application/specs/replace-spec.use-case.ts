@@ -11,13 +11,13 @@ import { actorOf, type Principal } from '../auth/principal.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { IdGenerator } from '../ports/id-generator.port.js';
 import type { ParsedSpec, SpecCodec } from '../ports/spec-codec.port.js';
-import type { StoredChanges } from '../ports/spec-revision-repository.port.js';
+import type { StoredChanges } from '../ports/spec-repository.port.js';
 import type { Transaction, UnitOfWork } from '../ports/unit-of-work.port.js';
 import { MAX_PAGE_LIMIT } from '../shared/page.js';
 import { notFound, type ApplicationError } from '../shared/application-error.js';
 import type { SpecChanges, SpecResult } from './import-api.use-case.js';
 import { changesBetween, releaseLabelError, releaseSpec, specErrorToApplication, storedOf } from './spec-helpers.js';
-import type { DerivedCounts } from '../../domain/spec/derived-resources.js';
+import type { DerivedCounts, DerivedResources } from '../../domain/spec/derived-resources.js';
 import type { ApiRecord } from '../../domain/api/api.aggregate.js';
 
 export interface ReplaceSpecInput {
@@ -97,9 +97,8 @@ export class ReplaceSpec {
         return ok({ dryRun: true, api: api.toRecord(), counts: countsOf(derived), changes: summary });
       }
       if (!unchanged) {
-        const stored = await this.store(tx, api, spec, changes, input, principal, now);
+        const stored = await this.store(tx, api, spec, derived, changes, input, principal, now);
         if (!stored.ok) return stored;
-        await tx.specs.save(api.id, storedOf(spec), derived);
       }
       let release = null;
       if (input.release !== undefined) {
@@ -116,8 +115,17 @@ export class ReplaceSpec {
     });
   }
 
-  /** The API's new state, its event and the revision of its history. */
-  private async store(tx: Transaction, api: Api, spec: ParsedSpec, changes: StoredChanges | null, input: ReplaceSpecInput, principal: Principal, now: Date): Promise<Result<void, ApplicationError>> {
+  /** The API's new state and its event, the spec with its derived resources and its revision of the history. */
+  private async store(
+    tx: Transaction,
+    api: Api,
+    spec: ParsedSpec,
+    derived: DerivedResources,
+    changes: StoredChanges | null,
+    input: ReplaceSpecInput,
+    principal: Principal,
+    now: Date,
+  ): Promise<Result<void, ApplicationError>> {
     const fromRevision = (await tx.revisions.previous(api.id, api.revision + 1)) ?? null;
     const summary = changes === null ? null : { fromRevision, breaking: changes.counts.breaking > 0, counts: changes.counts };
     const replaced = api.replaceSpec(summarizeSpec(spec.document), undefined, actorOf(principal), summary, now);
@@ -125,7 +133,7 @@ export class ReplaceSpec {
     const saved = await tx.apis.save(api);
     if (!saved.ok) return err(apiSaveErrorToApplication(saved.error, api));
     await tx.outbox.append(api.pullEvents());
-    await tx.revisions.add({ apiId: api.id, revision: api.revision, creationDate: now, actor: actorOf(principal), specFormat: spec.format, spec: storedOf(spec), changes, reason: input.allowBreaking ?? null });
+    await tx.specs.save(api.id, storedOf(spec), derived, { revision: api.revision, creationDate: now, actor: actorOf(principal), specFormat: spec.format, changes, reason: input.allowBreaking ?? null });
     return ok();
   }
 

@@ -5,10 +5,10 @@ import { countChanges } from '../../domain/spec/changes/change.js';
 import { classifyChanges } from '../../domain/spec/changes/classify.js';
 import type { JsonObject } from '../../domain/spec/spec-document.js';
 import type { ReleaseChanges } from '../ports/release-repository.port.js';
-import type { StoredChanges } from '../ports/spec-revision-repository.port.js';
+
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { ParsedSpec, SpecError } from '../ports/spec-codec.port.js';
-import type { StoredSpec } from '../ports/spec-repository.port.js';
+import type { StoredChanges, StoredSpec } from '../ports/spec-repository.port.js';
 import type { Transaction } from '../ports/unit-of-work.port.js';
 import type { ApplicationError } from '../shared/application-error.js';
 

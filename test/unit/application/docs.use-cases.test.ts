@@ -44,7 +44,10 @@ async function setup() {
     if (!created.ok) throw new Error('api');
     await db.run(async (tx) => {
       await tx.apis.save(created.value);
-      if (spec) await tx.specs.save(created.value.id, { syntax: 'json', source: JSON.stringify(spec), documentJson: JSON.stringify(spec) }, deriveResources(spec));
+      if (spec) {
+        const entry = { revision: 1, creationDate: T0, actor: owner, specFormat: 'swagger-2.0' as const, changes: null, reason: null };
+        await tx.specs.save(created.value.id, { syntax: 'json', source: JSON.stringify(spec), documentJson: JSON.stringify(spec) }, deriveResources(spec), entry);
+      }
       return ok();
     });
     return created.value;

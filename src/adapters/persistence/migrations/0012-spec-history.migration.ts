@@ -1,13 +1,13 @@
 import { Table, TableColumn, TableForeignKey, type MigrationInterface, type QueryRunner, type TableColumnOptions } from 'typeorm';
 import { dialectTypes } from '../dialect.js';
-import { chunked } from '../spec-chunks.js';
 
 /**
  * Spec history, change classification and the breaking-change policy (issue 11):
  * - `api_revisions`: every spec an API has had, by the API revision at which it was stored, as the
- *   keys of its content-defined chunks (source and canonical JSON), who stored it, its format, the
- *   changes against the spec before it and the reason breaking ones were let through;
- * - `spec_chunks`: the chunks, once per API and content (ADR 0023);
+ *   keys of its content-defined chunks (source and canonical JSON; none for the current spec, which
+ *   is the api_specs row), who stored it, its format, the changes against the spec before it and
+ *   the reason breaking ones were let through;
+ * - `spec_chunks`: the chunks, once per API and content, deflated (ADR 0023);
  * - `api_releases.revision` and `.changes`: the revision a release froze and what it changed since
  *   the release before it;
  * - `apis.breaking_change_policy`.
@@ -29,7 +29,7 @@ export class SpecHistory1763890000000 implements MigrationInterface {
     await q.createTable(
       new Table({
         name: 'spec_chunks',
-        columns: [uuid('api_id', true), text('key', false, true), text('data')],
+        columns: [uuid('api_id', true), text('key', false, true), { name: 'data', type: String(t.binary) }],
         foreignKeys: [cascadeToApi()],
       }),
     );
@@ -43,8 +43,8 @@ export class SpecHistory1763890000000 implements MigrationInterface {
           { name: 'user_id', type: 'integer' },
           text('spec_format'),
           text('syntax'),
-          text('source_chunks'),
-          text('document_chunks'),
+          text('source_chunks', true),
+          text('document_chunks', true),
           text('changes', true),
           text('reason', true),
         ],
@@ -52,25 +52,14 @@ export class SpecHistory1763890000000 implements MigrationInterface {
       }),
     );
 
+    // Each API's current spec becomes its first revision; it stays in api_specs (no chunk lists) until replaced.
     const schema = (q.connection.options as { schema?: string }).schema;
     const table = (name: string) => (schema ? `${q.connection.driver.escape(schema)}.${q.connection.driver.escape(name)}` : q.connection.driver.escape(name));
-    const postgres = q.connection.options.type === 'postgres';
-    const p = (n: number) => (postgres ? `$${n}` : '?');
-    const rows = (await q.query(
-      `SELECT s.api_id, s.format, s.source, s.document, s.update_date, a.revision, a.user_id, a.spec_format FROM ${table('api_specs')} s JOIN ${table('apis')} a ON a.id = s.api_id`,
-    )) as { api_id: string; format: string; source: string; document: string; update_date: string | Date; revision: number; user_id: number; spec_format: string | null }[];
-    for (const row of rows) {
-      const source = chunked(row.source);
-      const document = chunked(row.document);
-      for (const [key, data] of new Map([...source.chunks, ...document.chunks])) {
-        await q.query(`INSERT INTO ${table('spec_chunks')} (api_id, key, data) VALUES (${p(1)}, ${p(2)}, ${p(3)}) ON CONFLICT DO NOTHING`, [row.api_id, key, data]);
-      }
-      await q.query(
-        `INSERT INTO ${table('api_revisions')} (api_id, revision, creation_date, user_id, spec_format, syntax, source_chunks, document_chunks, changes, reason) ` +
-          `VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}, NULL, NULL)`,
-        [row.api_id, Number(row.revision), row.update_date, row.user_id, row.spec_format ?? 'swagger-2.0', row.format, JSON.stringify(source.keys), JSON.stringify(document.keys)],
-      );
-    }
+    await q.query(
+      `INSERT INTO ${table('api_revisions')} (api_id, revision, creation_date, user_id, spec_format, syntax, source_chunks, document_chunks, changes, reason) ` +
+        `SELECT s.api_id, a.revision, s.update_date, a.user_id, COALESCE(a.spec_format, 'swagger-2.0'), s.format, NULL, NULL, NULL, NULL ` +
+        `FROM ${table('api_specs')} s JOIN ${table('apis')} a ON a.id = s.api_id`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
