@@ -46,6 +46,7 @@ import {
   type SummaryRow,
 } from './common.js';
 import { benchImports, reportImports, summarizeImports } from './import.js';
+import { benchChanges, reportChanges, summarizeChanges } from './changes.js';
 import { benchGrowth, reportGrowth, summarizeGrowth } from './growth.js';
 import { benchIdentity, reportIdentity, summarizeIdentity } from './identity.js';
 import { benchLoad, summarizeLoad } from './load.js';
@@ -281,6 +282,7 @@ async function main(): Promise<void> {
     step({ name: 'read', run: (backends: Backend[]) => eachBackend(backends, 'read bench', benchReadBackend), report, summarize: summarizeRead }),
     step({ name: 'tokens', run: benchTokens, report: reportTokens, summarize: summarizeTokens }),
     step({ name: 'import', run: benchImports, report: reportImports, summarize: summarizeImports }),
+    step({ name: 'changes', run: benchChanges, report: reportChanges, summarize: summarizeChanges }),
     step({ name: 'webhooks', run: benchWebhooks, report: reportWebhooks, summarize: summarizeWebhooks }),
     step({ name: 'identity', run: benchIdentity, report: reportIdentity, summarize: summarizeIdentity }),
     step({ name: 'growth', run: benchGrowth, report: reportGrowth, summarize: summarizeGrowth }),
