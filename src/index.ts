@@ -93,6 +93,7 @@ export { ListPages, GetPage, CreatePage, UpdatePage, DeletePage } from './applic
 export { ListShares, GetShare, CreateShare, UpdateShare, DeleteShare } from './application/shares/shares.use-cases.js';
 export { ReadableApis, type DocsTarget } from './application/docs/readable-api.js';
 export { ViewApiDocs } from './application/docs/view-api-docs.use-case.js';
+export { ViewApiChangelog } from './application/docs/view-api-changelog.use-case.js';
 export { ViewApiGuide } from './application/docs/view-api-guide.use-case.js';
 export type { ApiDocsView, ApiGuideView, DocsApi, DocsFrame, DocsGuideLink, DocsRelease, DocsRefusal } from './application/docs/docs-views.js';
 export { CreateWebhook, ListWebhooks, GetWebhook, UpdateWebhook, DeleteWebhook, SetWebhookActive, type CreatedWebhook } from './application/webhooks/webhook-management.use-cases.js';

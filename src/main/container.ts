@@ -66,6 +66,7 @@ import { WebhookWorker, WorkSignal } from './webhook-worker.js';
 import { ReadableApis } from '../application/docs/readable-api.js';
 import { ViewApiDocs } from '../application/docs/view-api-docs.use-case.js';
 import { ViewApiGuide } from '../application/docs/view-api-guide.use-case.js';
+import { ViewApiChangelog } from '../application/docs/view-api-changelog.use-case.js';
 import { token } from '../application/shared/token.js';
 import { CreateApiToken } from '../application/tokens/create-api-token.use-case.js';
 import { RegisterUser } from '../application/users/register-user.use-case.js';
@@ -413,6 +414,7 @@ function bindUseCases(c: Container): void {
     [ReadableApis, SpecRepository, ReleaseRepository],
   );
   c.bind(ViewApiGuide).toResolvedValue((readable: ReadableApis, pages: PageRepository) => new ViewApiGuide(readable, pages), [ReadableApis, PageRepository]);
+  c.bind(ViewApiChangelog).toResolvedValue((readable: ReadableApis, releases: ReleaseRepository) => new ViewApiChangelog(readable, releases), [ReadableApis, ReleaseRepository]);
   c.bind(BootstrapDemo).toResolvedValue(
     (users: UserRepository, register: RegisterUser, create: CreateApiToken, generator: TokenGenerator) =>
       new BootstrapDemo(users, register, create, generator),

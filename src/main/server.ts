@@ -43,6 +43,7 @@ import { CreateShare, DeleteShare, GetShare, ListShares, UpdateShare } from '../
 import { createHttpApp } from '../adapters/http/app.js';
 import { ViewApiDocs } from '../application/docs/view-api-docs.use-case.js';
 import { ViewApiGuide } from '../application/docs/view-api-guide.use-case.js';
+import { ViewApiChangelog } from '../application/docs/view-api-changelog.use-case.js';
 import type { Logger } from '../adapters/logging/pino-logger.js';
 import type { Duplex } from 'node:stream';
 import { loadConfig, type Config } from './config.js';
@@ -130,7 +131,7 @@ export function createApp(container: Container): Koa {
       revoke: container.get(RevokeOAuthToken),
       users: container.get<UserRepository>(UserRepository),
     },
-    docs: { view: container.get(ViewApiDocs), guide: container.get(ViewApiGuide) },
+    docs: { view: container.get(ViewApiDocs), guide: container.get(ViewApiGuide), changelog: container.get(ViewApiChangelog) },
     emailVerification: { request: container.get(RequestEmailVerification), confirm: container.get(ConfirmEmailVerification) },
     shares: { list: container.get(ListShares), create: container.get(CreateShare), get: container.get(GetShare), update: container.get(UpdateShare), delete: container.get(DeleteShare) },
     profile: { get: container.get(GetProfile), update: container.get(UpdateProfile), changePassword: container.get(ChangePassword) },

@@ -218,6 +218,28 @@ forEachDatabase('spec history, changes, changelog, breaking-change policy and dr
       expect(changes.items.map((c) => c.rule)).to.deep.equal(['request-parameter-required-added', 'endpoint-added']);
     });
 
+    it('shows the changelog as a docs page, and for a public API as an Atom feed', async () => {
+      const page = `/docs/${ada.accountId}/changelog/changelog`;
+      expect((await fetch(`${server.url}${page}`, { redirect: 'manual' })).status, 'private: sign in first').to.equal(303);
+      expect((await fetch(`${server.url}${page}.atom`)).status, 'no feed of a private API').to.equal(404);
+      await json(server.request('PATCH', base, { token: all, body: { type: 'public' } }));
+      const html = await (await fetch(`${server.url}${page}`)).text();
+      expect(html).to.include('<title>Changelog · Swagger Petstore · Specbase</title>');
+      expect(html).to.include(`<a href="/docs/${ada.accountId}/changelog/changelog" aria-current="page">Changelog</a>`);
+      expect(html).to.match(/<h2><a href="\/docs\/\d+\/changelog\/2\.0\.0">2\.0\.0<\/a><\/h2><p class="sb-meta">Released \d{4}-\d\d-\d\d · since 1\.1\.0: 1 breaking<\/p>/);
+      expect(html).to.include('<h4 class="sb-level breaking">Breaking</h4><ul><li><code>request-parameter-required-added</code> GET /pet/findByStatus: the required query parameter limit was added.</li></ul>');
+      expect(html).to.include('<p class="sb-empty">The first release.</p>');
+      const feed = await fetch(`${server.url}${page}.atom`);
+      expect(feed.headers.get('content-type')).to.equal('application/atom+xml; charset=utf-8');
+      const xml = await feed.text();
+      expect(xml).to.match(/^<\?xml version="1\.0" encoding="utf-8"\?>\n<feed xmlns="http:\/\/www\.w3\.org\/2005\/Atom">/);
+      expect([...xml.matchAll(/<entry><id>([^<]+)<\/id><title>([^<]+)<\/title>/g)].map((m) => [m[1], m[2]])).to.deep.equal(
+        ['2.0.0', '1.1.0', '1.0.0'].map((v) => [`${server.url}/docs/${ada.accountId}/changelog/${v}`, `Swagger Petstore ${v}`]),
+      );
+      expect(xml).to.include('<summary>1 breaking, 0 warning, 0 info since 1.1.0.</summary>');
+      expect(xml, 'the content is escaped HTML').to.include('<content type="html">&#60;h4 class=&#34;sb-level breaking&#34;&#62;Breaking&#60;/h4&#62;');
+    });
+
     it('counts a release from the one before a deleted one', async () => {
       expect((await server.request('DELETE', `${base}/releases/1.1.0`, { token: all })).status).to.equal(204);
       const log = await json<{ items: { release: Json; since: string | null; items: Change[] }[] }>(server.request('GET', `${base}/changelog`, { token: all }));
@@ -235,13 +257,22 @@ forEachDatabase('spec history, changes, changelog, breaking-change policy and dr
         ['1.1.0', { since: '1.0.0', breaking: false, counts: { breaking: 0, warning: 0, info: 1 } }],
         ['2.0.0', { since: '1.1.0', breaking: true, counts: { breaking: 1, warning: 0, info: 0 } }],
       ]);
-      const updated = events.filter((e) => e.payload.name === 'api.updated');
+      // Spec updates (a change of the API itself, like making it public, carries no `changes`).
+      const updated = events.filter((e) => e.payload.name === 'api.updated' && e.payload.resource['changes'] !== undefined);
       expect(updated.map((e) => [e.payload.resource['revision'], e.payload.resource['changes']])).to.deep.equal([
         [2, { fromRevision: 1, breaking: false, counts: { breaking: 0, warning: 0, info: 1 } }],
         [3, { fromRevision: 2, breaking: true, counts: { breaking: 1, warning: 0, info: 0 } }],
       ]);
       expect(updated[0]!.payload.resource).to.include({ id: apiId, nickname: 'changelog', specFormat: 'swagger-2.0' });
-      expect(events.map((e) => e.payload.name)).to.deep.equal(['api.created', 'release.released', 'api.updated', 'release.released', 'api.updated', 'release.released', 'release.deleted']);
+      expect(events.filter((e) => e.payload.name !== 'api.updated' || e.payload.resource['changes'] !== undefined).map((e) => e.payload.name)).to.deep.equal([
+        'api.created',
+        'release.released',
+        'api.updated',
+        'release.released',
+        'api.updated',
+        'release.released',
+        'release.deleted',
+      ]);
     });
   });
 

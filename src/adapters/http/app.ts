@@ -135,7 +135,7 @@ export function createHttpApp(deps: HttpDependencies): Koa {
   const tokens = tokenRouter(deps.tokens, jsonBodyParser(deps));
   const identity = identityRouter(deps.identity, deps.rateLimits);
   const signIn = signInRouter({ signIn: deps.identity.signIn, secure: deps.identity.settings.issuer.startsWith('https:') });
-  const docs = docsRouter({ docs: deps.docs, session: (cookie) => deps.identity.authorize.session(cookie), descriptionUrl: '/openapi.json' });
+  const docs = docsRouter({ docs: deps.docs, session: (cookie) => deps.identity.authorize.session(cookie), descriptionUrl: '/openapi.json', publicUrl: deps.publicUrl });
   const verification = emailVerificationRouter(deps.emailVerification, basicAuthentication(deps.tokens.authenticate), deps.jsonMaxBytes);
   const api = new Router();
   api.use(['/api', '/webhooks', '/user'], bearerAuthentication(deps.authenticate), rateLimit(deps.rateLimits.apiLimiter, deps.rateLimits.api, (ctx) => `api:token:${principalOf(ctx).tokenId ?? principalOf(ctx).userId}`));

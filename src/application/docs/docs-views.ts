@@ -2,6 +2,7 @@ import type { AccountId } from '../../domain/account/account.js';
 import type { ApiType } from '../../domain/api/api.aggregate.js';
 import type { ReleaseStatus } from '../../domain/release/release.aggregate.js';
 import type { ApiReference } from '../../domain/spec/api-reference.js';
+import type { Change, ChangeCounts } from '../../domain/spec/changes/change.js';
 
 /**
  * What the rendered documentation pages show, as plain data. Every field is the owner's text:
@@ -44,6 +45,21 @@ export interface ApiDocsView extends DocsFrame {
   /** null for an API created empty, which has no spec yet. */
   readonly reference: ApiReference | null;
 }
+
+/** A release as the changelog page shows it: what it changed since the one before. */
+export interface DocsChangelogEntry {
+  readonly release: DocsRelease;
+  readonly since: string | null;
+  readonly counts: ChangeCounts;
+  readonly items: readonly Change[];
+}
+
+export interface ApiChangelogView extends DocsFrame {
+  /** Newest first; at most `CHANGELOG_LISTED`. */
+  readonly entries: readonly DocsChangelogEntry[];
+}
+
+export const CHANGELOG_LISTED = 50;
 
 export interface ApiGuideView extends DocsFrame {
   /** `body` is Markdown, as written. */

@@ -1,4 +1,5 @@
-import type { ApiDocsView, ApiGuideView, DocsApi, DocsFrame, DocsRelease } from '../../../application/docs/docs-views.js';
+import type { ApiChangelogView, ApiDocsView, ApiGuideView, DocsApi, DocsChangelogEntry, DocsFrame, DocsRelease } from '../../../application/docs/docs-views.js';
+import type { Change, ChangeCounts } from '../../../domain/spec/changes/change.js';
 import { escapeHtml } from '../html.js';
 import type { DocsPage } from './docs-page.js';
 import { renderMarkdown } from './markdown.js';
@@ -17,8 +18,12 @@ function guidePath(api: DocsApi, slug: string): string {
 
 const current = (yes: boolean) => (yes ? ' aria-current="page"' : '');
 
-/** Versions, guides and (on a reference page) its table of contents. `here`: the version shown, or the guide's slug. */
-function sidebar(frame: DocsFrame, here: { readonly version?: string | null; readonly guide?: string }, contents = ''): string {
+export function changelogPath(api: DocsApi, feed = false): string {
+  return `${apiDocsPath(api)}/changelog${feed ? '.atom' : ''}`;
+}
+
+/** Versions, the changelog, guides and (on a reference page) its table of contents. `here`: the version shown, the changelog, or the guide's slug. */
+function sidebar(frame: DocsFrame, here: { readonly version?: string | null; readonly guide?: string; readonly changelog?: boolean }, contents = ''): string {
   const { api } = frame;
   const versions = [
     `<li><a href="${apiDocsPath(api)}"${current(here.version === null)}>Latest${api.version === null ? '' : ` (${escapeHtml(api.version)})`}</a></li>`,
@@ -30,6 +35,7 @@ function sidebar(frame: DocsFrame, here: { readonly version?: string | null; rea
             r.status === 'released' ? '' : ` <span class="sb-badge ${r.status}">${STATUS_TEXT[r.status]}</span>`
           }</li>`,
       ),
+    `<li><a href="${escapeHtml(changelogPath(api))}"${current(here.changelog === true)}>Changelog</a></li>`,
   ].join('');
   const guides =
     frame.guides.length === 0
@@ -66,6 +72,49 @@ export function apiDocsPage(view: ApiDocsView): DocsPage {
 ${reference ? reference.body : '<p class="sb-empty">This API has no spec yet.</p>'}</main></div>`;
   const title = `${api.name}${release ? ` ${release.version}` : ''} · Specbase`;
   return { status: 200, title, body, visibility: api.type };
+}
+
+const LEVEL_TEXT: Record<Change['level'], string> = { breaking: 'Breaking', warning: 'Warning', info: 'Info' };
+
+function countsText(counts: ChangeCounts): string {
+  const parts = (['breaking', 'warning', 'info'] as const).filter((level) => counts[level] > 0).map((level) => `${counts[level]} ${level}`);
+  return parts.length === 0 ? 'no changes' : parts.join(', ');
+}
+
+/** One release's changes, grouped by level: what the changelog page and the Atom feed both show. */
+export function changesHtml(entry: DocsChangelogEntry): string {
+  if (entry.items.length === 0) return `<p class="sb-empty">${entry.since === null ? 'The first release.' : `No changes since ${escapeHtml(entry.since)}.`}</p>`;
+  return (['breaking', 'warning', 'info'] as const)
+    .filter((level) => entry.items.some((c) => c.level === level))
+    .map(
+      (level) =>
+        `<h4 class="sb-level ${level}">${LEVEL_TEXT[level]}</h4><ul>${entry.items
+          .filter((c) => c.level === level)
+          .map((c) => `<li><code>${escapeHtml(c.rule)}</code> ${escapeHtml(c.message)}</li>`)
+          .join('')}</ul>`,
+    )
+    .join('');
+}
+
+/** What each release changed since the one before, newest first. */
+export function changelogPage(view: ApiChangelogView): DocsPage {
+  const { api } = view;
+  const entries =
+    view.entries.length === 0
+      ? '<p class="sb-empty">No release yet.</p>'
+      : view.entries
+          .map(
+            (e) =>
+              `<section class="sb-release" id="release-${escapeHtml(e.release.version.toLowerCase().replace(/[^a-z0-9]+/g, '-'))}"><h2><a href="${escapeHtml(apiDocsPath(api, e.release.version))}">${escapeHtml(e.release.version)}</a>${
+                e.release.status === 'released' ? '' : ` <span class="sb-badge ${e.release.status}">${STATUS_TEXT[e.release.status]}</span>`
+              }</h2><p class="sb-meta">Released ${escapeHtml(e.release.releaseDate.slice(0, 10))}${e.since === null ? '' : ` · since ${escapeHtml(e.since)}: ${countsText(e.counts)}`}</p>${changesHtml(e)}</section>`,
+          )
+          .join('\n');
+  const feed = api.type === 'public' ? ` · <a href="${escapeHtml(changelogPath(api, true))}">Atom feed</a>` : '';
+  const body = `<div class="sb-layout">${sidebar(view, { changelog: true })}
+<main class="sb-main"><p class="sb-meta"><a href="${apiDocsPath(api)}">${escapeHtml(api.name)}</a> · Changelog${feed}</p><h1>Changelog</h1>
+${entries}</main></div>`;
+  return { status: 200, title: `Changelog · ${api.name} · Specbase`, body, visibility: api.type };
 }
 
 /** One guide of an API, rendered from its Markdown. */

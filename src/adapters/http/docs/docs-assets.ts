@@ -66,6 +66,12 @@ body{margin:0}
 .sb-page td p{margin:0}
 .sb-page .align-right{text-align:right}.sb-page .align-center{text-align:center}.sb-page .align-left{text-align:left}
 .sb-required{color:#cf222e;font-size:.8rem}
+.sb-security,.sb-media{margin:.4rem 0}
+.sb-scheme h3{font-size:1rem}
+.sb-release{border-top:1px solid var(--line);padding-top:.6rem;margin-top:1rem}
+.sb-level{font-size:.9rem;margin:.6rem 0 .2rem}
+.sb-level.breaking{color:#a40e26}
+.sb-level.warning{color:#7d4e00}
 .sb-model{border-top:1px solid var(--line);padding-top:.25rem;margin-top:1rem}
 .sb-guide img{max-width:100%}
 .sb-empty{color:var(--muted)}

@@ -3,19 +3,22 @@ import type { Context } from 'koa';
 import type { DocsRefusal } from '../../../application/docs/docs-views.js';
 import type { ViewApiDocs } from '../../../application/docs/view-api-docs.use-case.js';
 import type { ViewApiGuide } from '../../../application/docs/view-api-guide.use-case.js';
+import type { ViewApiChangelog } from '../../../application/docs/view-api-changelog.use-case.js';
 import type { SignedIn } from '../../../application/identity/authorization.use-cases.js';
 import type { UserId } from '../../../domain/account/account.js';
 import type { Result } from '../../../domain/shared/result.js';
 import { param } from '../routes.js';
 import { SESSION_COOKIE, readCookie } from '../session-cookies.js';
 import { signInUrl } from '../sign-in.routes.js';
-import { apiDocsPage, guidePage } from './api-docs.html.js';
+import { apiDocsPage, changelogPage, guidePage } from './api-docs.html.js';
+import { changelogFeed } from './changelog.atom.js';
 import { sendDocsPage, sendNotFoundPage, sendSwaggerPage, type DocsPage } from './docs-page.js';
 import { DocsAssets } from './static-assets.js';
 
 export interface DocsUseCases {
   readonly view: ViewApiDocs;
   readonly guide: ViewApiGuide;
+  readonly changelog: ViewApiChangelog;
 }
 
 export interface DocsDependencies {
@@ -24,6 +27,8 @@ export interface DocsDependencies {
   readonly session: (cookie: string | undefined) => Promise<SignedIn | undefined>;
   /** What `/docs` shows in Swagger UI: the service's own OpenAPI description. */
   readonly descriptionUrl: string;
+  /** PUBLIC_URL: the Atom feed's links are absolute. */
+  readonly publicUrl: string;
 }
 
 const YEAR_S = 365 * 24 * 3600;
@@ -87,6 +92,21 @@ export function docsRouter(deps: DocsDependencies): Router {
   router.get('/docs/:accountId/:nickname/guides/:slug', async (ctx) => {
     const result = await deps.docs.guide.execute({ viewer: await viewer(ctx), accountId: accountId(ctx), nickname: param(ctx, 'nickname'), slug: param(ctx, 'slug') });
     answer(ctx, result, guidePage);
+  });
+
+  // Before /:version: a release labelled `changelog` is shown at /docs/<account_id>/<nickname> only.
+  router.get('/docs/:accountId/:nickname/changelog', async (ctx) => {
+    const result = await deps.docs.changelog.execute({ viewer: await viewer(ctx), accountId: accountId(ctx), nickname: param(ctx, 'nickname') });
+    answer(ctx, result, changelogPage);
+  });
+
+  router.get('/docs/:accountId/:nickname/changelog.atom', async (ctx) => {
+    const result = await deps.docs.changelog.execute({ viewer: undefined, accountId: accountId(ctx), nickname: param(ctx, 'nickname'), publicOnly: true });
+    if (!result.ok) return sendNotFoundPage(ctx, assets);
+    ctx.status = 200;
+    ctx.type = 'application/atom+xml; charset=utf-8';
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.body = changelogFeed(result.value, deps.publicUrl);
   });
 
   router.get('/docs/:accountId/:nickname/:version', async (ctx) => {
