@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { SCOPES } from '../../src/domain/token/scope.js';
 import { ROOT } from '../support/built-cli.js';
 import { startTestServer, type TestServer, type TestUser } from '../support/http-server.js';
@@ -15,6 +15,7 @@ import { startTestServer, type TestServer, type TestUser } from '../support/http
  */
 
 const SCRIPT = join(ROOT, 'examples/ci/publish-spec.sh');
+const CHECK = join(ROOT, 'examples/ci/check-breaking.sh');
 const PETSTORE = readFileSync(join(ROOT, 'test/fixtures/swagger/petstore.yaml'), 'utf8');
 const PETSTORE_1_1 = PETSTORE.replace('  version: 1.0.0\n', '  version: 1.1.0\n');
 const INVALID_OPENAPI_3 = 'openapi: 3.0.3\ninfo:\n  title: No responses\n  version: 1.0.0\npaths:\n  /pets:\n    get:\n      summary: List pets\n';
@@ -244,9 +245,9 @@ describe('CI/CD publishing (docs/ci-cd.md, examples/ci/publish-spec.sh) against 
   });
 
   describe('the GitHub Actions workflows of docs/ci-cd.md', () => {
-    it('has two workflows, each with one step that runs a script', () => {
+    it('has three workflows, each with one step that runs a script', () => {
       const workflows = guideWorkflows();
-      expect(workflows).to.have.length(2);
+      expect(workflows).to.have.length(3);
       for (const workflow of workflows) expect(Object.values(workflow.jobs).flatMap((job) => job.steps.filter((step) => step.run !== undefined))).to.have.length(1);
     });
 
@@ -301,5 +302,90 @@ describe('CI/CD publishing (docs/ci-cd.md, examples/ci/publish-spec.sh) against 
         }
       });
     }
+  });
+
+  describe('examples/ci/check-breaking.sh and the pull-request workflow', () => {
+    const WITHOUT_ORDER_DELETE = (() => {
+      const document = parse(PETSTORE) as { paths: Record<string, Record<string, unknown>> };
+      delete document.paths['/store/order/{orderId}']!['delete'];
+      return stringify(document);
+    })();
+
+    async function publishedApi(): Promise<string> {
+      const apiId = await emptyApi();
+      const put = await server.request('PUT', `/api/${owner.accountId}/${apiId}/spec`, { token: narrow, body: PETSTORE, headers: { 'Content-Type': 'application/yaml' } });
+      expect(put.status).to.equal(200);
+      return apiId;
+    }
+
+    function check(apiId: string, spec: string, extra: Record<string, string> = {}): Promise<Run> {
+      const file = join(dir, `check-${apiId}.yaml`);
+      writeFileSync(file, spec);
+      return run(CHECK, [], { SPECBASE_URL: server.url, SPECBASE_TOKEN: narrow, SPECBASE_ACCOUNT: String(owner.accountId), SPECBASE_API: apiId, SPEC_FILE: file, ...extra }, dir);
+    }
+
+    it('removes an operation in the document under check (the test document is what it says)', () => {
+      expect(WITHOUT_ORDER_DELETE).to.not.equal(PETSTORE);
+      expect((parse(WITHOUT_ORDER_DELETE) as { paths: Record<string, Record<string, unknown>> }).paths['/store/order/{orderId}']).to.have.keys(['get']);
+    });
+
+    it('passes a change that breaks nothing, listing it, and stores nothing', async () => {
+      const apiId = await publishedApi();
+      const before = await get<{ revision: number }>(`/api/${owner.accountId}/${apiId}`);
+      const result = await check(apiId, PETSTORE_1_1);
+      expect(result.code, result.stdout + result.stderr).to.equal(0);
+      expect(result.stdout.split('\n')[0]).to.equal('check-breaking: 0 breaking, 0 warning, 0 info');
+      expect((await get<{ revision: number }>(`/api/${owner.accountId}/${apiId}`)).body.revision).to.equal(before.body.revision);
+    });
+
+    it('fails on a breaking change with one readable line per change, and on a warning only when asked', async () => {
+      const apiId = await publishedApi();
+      const result = await check(apiId, WITHOUT_ORDER_DELETE);
+      expect(result.code).to.equal(1);
+      expect(result.stdout.split('\n').slice(0, 2)).to.deep.equal([
+        'check-breaking: 1 breaking, 0 warning, 0 info',
+        'BREAKING endpoint-removed  DELETE /store/order/{orderId} was removed.  (/paths/~1store~1order~1{orderId}/delete)',
+      ]);
+      expect(result.stderr).to.equal('check-breaking: 1 change(s) at breaking or above: the job fails\n');
+      const deprecated = PETSTORE.replace('      operationId: getInventory\n', '      operationId: getInventory\n      deprecated: true\n');
+      expect((await check(apiId, deprecated)).code, 'a warning passes by default').to.equal(0);
+      const strict = await check(apiId, deprecated, { SPECBASE_FAIL_ON: 'warning' });
+      expect(strict.code).to.equal(1);
+      expect(strict.stdout).to.include('WARNING  endpoint-deprecated  GET /store/inventory became deprecated.');
+    });
+
+    it("lists the breaking changes the API's refuse policy answers with, and passes on Specbase's refusal of a bad document", async () => {
+      const apiId = await publishedApi();
+      expect((await server.request('PATCH', `/api/${owner.accountId}/${apiId}`, { token: narrow, body: { breakingChangePolicy: 'refuse' } })).status).to.equal(200);
+      const refused = await check(apiId, WITHOUT_ORDER_DELETE);
+      expect(refused.code).to.equal(1);
+      expect(refused.stdout).to.include("breakingChangePolicy is refuse").and.include('BREAKING endpoint-removed');
+      const invalid = await check(apiId, INVALID_OPENAPI_3);
+      expect(invalid.code).to.equal(1);
+      expect(JSON.parse(invalid.stderr.trimEnd().split('\n')[1]!)).to.include({ status: 422, code: 'invalid_spec' });
+      expect((await check(apiId, PETSTORE, { SPECBASE_FAIL_ON: 'info' })).code).to.equal(2);
+    });
+
+    it('workflow 3: the pull-request check fails the step on a breaking change, with an ::error annotation, and passes otherwise', async () => {
+      const apiId = await publishedApi();
+      const workspace = mkdtempSync(join(dir, 'workspace-'));
+      mkdirSync(join(workspace, 'api'));
+      mkdirSync(join(workspace, '.github/scripts'), { recursive: true });
+      copyFileSync(CHECK, join(workspace, '.github/scripts/check-breaking.sh'));
+      chmodSync(join(workspace, '.github/scripts/check-breaking.sh'), 0o755);
+      const step = Object.values(guideWorkflows()[2]!.jobs).flatMap((job) => job.steps).find((s) => s.run !== undefined)!;
+      expect(step.shell).to.equal('bash');
+      const values: Record<string, string> = { 'vars.SPECBASE_URL': server.url, 'vars.SPECBASE_ACCOUNT': String(owner.accountId), 'vars.SPECBASE_API': apiId, 'secrets.SPECBASE_TOKEN': narrow };
+      const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([name, value]) => [name, fillIn(String(value), values)]));
+      const runStep = async (spec: string): Promise<Run> => {
+        writeFileSync(join(workspace, 'api/swagger.yaml'), spec);
+        writeFileSync(join(workspace, 'step.sh'), fillIn(step.run!, values));
+        return run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', join(workspace, 'step.sh')], { ...env, GITHUB_ACTIONS: 'true' }, workspace);
+      };
+      const breaking = await runStep(WITHOUT_ORDER_DELETE);
+      expect(breaking.code).to.equal(1);
+      expect(breaking.stdout).to.include('::error title=endpoint-removed::DELETE /store/order/{orderId} was removed.');
+      expect((await runStep(PETSTORE_1_1)).code).to.equal(0);
+    });
   });
 });
