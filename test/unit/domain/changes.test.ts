@@ -75,6 +75,19 @@ describe('domain: the change classifier (classifyChanges)', () => {
     expect(countChanges(changes)).to.deep.equal({ breaking: 2, warning: 0, info: 0 });
   });
 
+  it('points at a property where its object lists it, not at the model the property refers to', () => {
+    const api = (owner: object) =>
+      doc({
+        paths: { '/pets': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } } } } } },
+        components: { schemas: { Pet: { type: 'object', properties: { name: { type: 'string' }, ...owner } }, Person: { type: 'object', properties: { name: { type: 'string' } } } } },
+      });
+    const owner = { owner: { $ref: '#/components/schemas/Person' } };
+    const added = classifyChanges(api({}), api(owner));
+    expect(added.map((c) => [c.rule, c.pointer])).to.deep.equal([['response-property-added', '/components/schemas/Pet/properties/owner']]);
+    const removed = classifyChanges(api(owner), api({}));
+    expect(removed.map((c) => [c.rule, c.pointer])).to.deep.equal([['response-property-removed', '/components/schemas/Pet/properties/owner']]);
+  });
+
   it('ends at $ref cycles and reports a change inside one once per place it is seen from', () => {
     const node = (extra: object) => ({ type: 'object', properties: { value: { type: 'string' }, children: { type: 'array', items: { $ref: '#/components/schemas/Node' } }, ...extra } });
     const api = (extra: object) => doc({ paths: { '/tree': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Node' } } } } } } } }, components: { schemas: { Node: node(extra) } } });

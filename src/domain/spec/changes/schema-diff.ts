@@ -190,21 +190,21 @@ export class SchemaComparator {
     for (const [name, before] of a.properties) {
       const after = b.properties.get(name);
       if (after === undefined) {
-        if (!unseen(a, name, this.older)) found.push({ kind: 'property-removed', path: [name], pointer: resolved(this.older, before).pointer, detail: name });
+        if (!unseen(a, name, this.older)) found.push({ kind: 'property-removed', path: [name], pointer: before.pointer, detail: name });
         continue;
       }
-      const afterNode = resolved(this.newer, after);
-      if (a.required.has(name) && !b.required.has(name)) found.push({ kind: 'property-became-optional', path: [name], pointer: afterNode.pointer, detail: name });
-      if (!a.required.has(name) && b.required.has(name) && !unseen(b, name, this.newer)) found.push({ kind: 'property-became-required', path: [name], pointer: afterNode.pointer, detail: name });
-      if (!this.view(this.older, resolved(this.older, before)).deprecated && this.view(this.newer, afterNode).deprecated) {
-        found.push({ kind: 'property-deprecated', path: [name], pointer: afterNode.pointer, detail: name });
+      // The property where its object lists it (not the model it may refer to).
+      if (a.required.has(name) && !b.required.has(name)) found.push({ kind: 'property-became-optional', path: [name], pointer: after.pointer, detail: name });
+      if (!a.required.has(name) && b.required.has(name) && !unseen(b, name, this.newer)) found.push({ kind: 'property-became-required', path: [name], pointer: after.pointer, detail: name });
+      if (!this.view(this.older, resolved(this.older, before)).deprecated && this.view(this.newer, resolved(this.newer, after)).deprecated) {
+        found.push({ kind: 'property-deprecated', path: [name], pointer: after.pointer, detail: name });
       }
       for (const d of this.compare(before, after, direction)) found.push({ ...d, path: [name, ...d.path] });
     }
     for (const [name, after] of b.properties) {
       if (a.properties.has(name) || unseen(b, name, this.newer)) continue;
       const kind = b.required.has(name) ? 'property-required-added' : 'property-added';
-      found.push({ kind, path: [name], pointer: resolved(this.newer, after).pointer, detail: name });
+      found.push({ kind, path: [name], pointer: after.pointer, detail: name });
     }
   }
 
