@@ -44,7 +44,7 @@ import { generatedSwagger } from './generated-swagger.js';
 import type { MeasuredMessage, MeasureMessage } from './import-baseline.js';
 
 const RUNS = positiveIntegerFromEnv('BENCH_CHANGES_RUNS', 7);
-const RESOURCES = positiveIntegerFromEnv('BENCH_CHANGES_RESOURCES', 60);
+const RESOURCES = positiveIntegerFromEnv('BENCH_CHANGES_RESOURCES', 250);
 const TARGET = 1.0;
 const require = createRequire(import.meta.url);
 

@@ -76,7 +76,11 @@ report changes the same way: each with a stable \`rule\` id from the catalog bel
   removed operations last.
 
 Not compared (yet): OpenAPI 3.1 \`webhooks\` and callbacks (their requests go the other way), links,
-examples, \`readOnly\`/\`writeOnly\` changes themselves, \`discriminator\`.
+examples, \`readOnly\`/\`writeOnly\` changes themselves, \`discriminator\`, \`not\`, \`const\` apart
+from an enum of one value, \`contentEncoding\`/\`contentMediaType\`, an \`operationId\` given
+where there was none. Schemas nested more than 100 deep inside one another (a chain of models
+referring to each other; written inline, a document cannot nest that far) are compared down to
+that depth.
 
 ## The catalog
 `;

@@ -22,6 +22,7 @@ import { SpecCodec } from '../application/ports/spec-codec.port.js';
 import { SpecRepository } from '../application/ports/spec-repository.port.js';
 import { SpecRevisionRepository } from '../application/ports/spec-revision-repository.port.js';
 import { GetChangelog } from '../application/specs/get-changelog.use-case.js';
+import { Changelog } from '../application/releases/changelog.js';
 import { GetChanges } from '../application/specs/get-changes.use-case.js';
 import { ListRevisions } from '../application/specs/list-revisions.use-case.js';
 import { ChangeReleaseStatus } from '../application/releases/change-release-status.use-case.js';
@@ -324,12 +325,13 @@ function bindUseCases(c: Container): void {
     [ApiAccess, ApiRepository, SpecRevisionRepository],
   );
   c.bind(GetChanges).toResolvedValue(
-    (access: ApiAccess, apis: ApiRepository, specs: SpecRepository, revisions: SpecRevisionRepository, releases: ReleaseRepository) => new GetChanges(access, apis, specs, revisions, releases),
-    [ApiAccess, ApiRepository, SpecRepository, SpecRevisionRepository, ReleaseRepository],
+    (access: ApiAccess, apis: ApiRepository, revisions: SpecRevisionRepository, releases: ReleaseRepository) => new GetChanges(access, apis, revisions, releases),
+    [ApiAccess, ApiRepository, SpecRevisionRepository, ReleaseRepository],
   );
+  c.bind(Changelog).toResolvedValue((uow: UnitOfWork, releases: ReleaseRepository) => new Changelog(uow, releases), [UnitOfWork, ReleaseRepository]);
   c.bind(GetChangelog).toResolvedValue(
-    (access: ApiAccess, apis: ApiRepository, releases: ReleaseRepository) => new GetChangelog(access, apis, releases),
-    [ApiAccess, ApiRepository, ReleaseRepository],
+    (access: ApiAccess, apis: ApiRepository, changelog: Changelog) => new GetChangelog(access, apis, changelog),
+    [ApiAccess, ApiRepository, Changelog],
   );
   c.bind(ListDerived).toResolvedValue(
     (access: ApiAccess, apis: ApiRepository, specs: SpecRepository) => new ListDerived(access, apis, specs),
@@ -414,7 +416,7 @@ function bindUseCases(c: Container): void {
     [ReadableApis, SpecRepository, ReleaseRepository],
   );
   c.bind(ViewApiGuide).toResolvedValue((readable: ReadableApis, pages: PageRepository) => new ViewApiGuide(readable, pages), [ReadableApis, PageRepository]);
-  c.bind(ViewApiChangelog).toResolvedValue((readable: ReadableApis, releases: ReleaseRepository) => new ViewApiChangelog(readable, releases), [ReadableApis, ReleaseRepository]);
+  c.bind(ViewApiChangelog).toResolvedValue((readable: ReadableApis, changelog: Changelog) => new ViewApiChangelog(readable, changelog), [ReadableApis, Changelog]);
   c.bind(BootstrapDemo).toResolvedValue(
     (users: UserRepository, register: RegisterUser, create: CreateApiToken, generator: TokenGenerator) =>
       new BootstrapDemo(users, register, create, generator),

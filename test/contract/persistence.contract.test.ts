@@ -389,7 +389,7 @@ forEachImplementation('persistence contract', (make) => {
       expect(await f.repos.releases.revisionOf(api.id, '2.0.0')).to.equal(4);
       expect(await f.repos.releases.revisionOf(api.id, '9.9.9')).to.equal(undefined);
       const first = await f.repos.releases.changelog(api.id, { limit: 2 });
-      expect(first.items.map((e) => [e.release.version, e.revision, e.changes.since])).to.deep.equal([
+      expect(first.items.map((e) => [e.release.version, e.revision, e.changes?.since])).to.deep.equal([
         ['3.0.0', 7, null],
         ['2.0.0', 4, '1.0.0'],
       ]);

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database.js';
-import { typeOrmRepositories } from '../../src/adapters/persistence/typeorm-unit-of-work.js';
+import { TypeOrmUnitOfWork, typeOrmRepositories } from '../../src/adapters/persistence/typeorm-unit-of-work.js';
+import { Changelog } from '../../src/application/releases/changelog.js';
 import { forEachDatabase } from '../support/databases.js';
 import { swaggerFixture } from '../support/fixtures.js';
 import { SequentialIds } from '../support/fakes.js';
@@ -9,6 +10,7 @@ import { SequentialIds } from '../support/fakes.js';
  * Migrations 0011 (specFormat) and 0012 (spec history) on a database whose APIs were stored
  * before them: each API with a spec gets `specFormat` swagger-2.0 and its current spec as its
  * first revision, stored by its owner; an API without a spec gets neither. Down, then up again.
+ * Releases made before them get what they changed when the changelog first reads them.
  */
 forEachDatabase('migrations 0011 and 0012 on existing data', (target) => {
   it('fill in specFormat and the first revision of every API that has a spec', async function () {
@@ -45,6 +47,17 @@ forEachDatabase('migrations 0011 and 0012 on existing data', (target) => {
           document,
           at,
         ]);
+        // Two releases made before the history: 1.1.0 adds an endpoint to 1.0.0.
+        for (const [id, version, paths] of [
+          ['00000000-0000-7000-8000-0000000000a1', '1.0.0', {}],
+          ['00000000-0000-7000-8000-0000000000a2', '1.1.0', { '/pets': { get: { responses: { '200': { description: 'ok' } } } } }],
+        ] as const) {
+          const snapshot = JSON.stringify({ swagger: '2.0', info: { title: 'Pets', version }, paths });
+          await m.query(
+            `INSERT INTO ${table('api_releases')} (id, api_id, account_id, version, status, release_date, format, source, document) VALUES (${p(1)}, ${p(2)}, 1, ${p(3)}, 'released', ${p(4)}, 'json', ${p(5)}, ${p(6)})`,
+            [id, '00000000-0000-7000-8000-000000000001', version, at, snapshot, snapshot],
+          );
+        }
       });
       expect(await db.migrate()).to.deep.equal(['SpecFormat1763880000000', 'SpecHistory1763890000000']);
 
@@ -57,6 +70,21 @@ forEachDatabase('migrations 0011 and 0012 on existing data', (target) => {
       const stored = await repos.revisions.get('00000000-0000-7000-8000-000000000001', 3);
       expect(stored?.spec).to.deep.equal({ syntax: 'yaml', source: petstore, documentJson: document });
       expect((await repos.revisions.list('00000000-0000-7000-8000-000000000002', { limit: 10 })).items).to.deep.equal([]);
+
+      // Their changes were never recorded: the changelog compares them when first read, and keeps the answer.
+      expect((await repos.releases.changelog('00000000-0000-7000-8000-000000000001', { limit: 10 })).items.map((e) => e.changes)).to.deep.equal([null, null]);
+      const changelog = new Changelog(new TypeOrmUnitOfWork(db, new SequentialIds()), repos.releases);
+      const read = await changelog.page(1, '00000000-0000-7000-8000-000000000001', { limit: 10 });
+      const summary = read.items.map((e) => [e.release.version, e.revision, e.changes.since, e.changes.items.map((c) => c.rule)]);
+      expect(summary).to.deep.equal([
+        ['1.1.0', null, '1.0.0', ['endpoint-added']],
+        ['1.0.0', null, null, []],
+      ]);
+      const kept = await repos.releases.changelog('00000000-0000-7000-8000-000000000001', { limit: 10 });
+      expect(kept.items.map((e) => [e.release.version, e.changes?.since, e.changes?.counts])).to.deep.equal([
+        ['1.1.0', '1.0.0', { breaking: 0, warning: 0, info: 1 }],
+        ['1.0.0', null, { breaking: 0, warning: 0, info: 0 }],
+      ]);
     } finally {
       await db.close();
       await dispose();

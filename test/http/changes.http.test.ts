@@ -287,6 +287,17 @@ forEachDatabase('spec history, changes, changelog, breaking-change policy and dr
     expect(hook.status, await hook.clone().text()).to.equal(201);
   });
 
+  it('announces the first spec of an API created empty with api.updated and changes from no revision', async () => {
+    const created = await json<ApiBody>(server.request('POST', `/api/${ada.accountId}`, { token: all, body: { nickname: 'empty-first', name: 'Empty' } }), 201);
+    const base = `/api/${ada.accountId}/${created.id}`;
+    const answer = await json<{ changes: unknown }>(put(base, petstore({ version: '1.0.0' })));
+    expect(answer.changes, 'nothing to compare with').to.equal(null);
+    const updated = (await eventsOf(created.id)).filter((e) => e.payload.name === 'api.updated');
+    expect(updated.map((e) => [e.payload.resource['revision'], e.payload.resource['changes']])).to.deep.equal([
+      [2, { fromRevision: null, breaking: false, counts: { breaking: 0, warning: 0, info: 0 } }],
+    ]);
+  });
+
   describe('the breaking-change policy', () => {
     const breaking = (version: string) => petstore({ version, without: ['delete /store/order/{orderId}'] });
 
@@ -298,17 +309,21 @@ forEachDatabase('spec history, changes, changelog, breaking-change policy and dr
       expect(answer.api.revision).to.equal(2);
     });
 
-    it('refuse: 409 breaking_change with the breaking items and nothing written; non-breaking changes pass; allowBreaking overrides with its reason kept', async () => {
+    it('refuse: 409 breaking_change with the changes and nothing written; non-breaking changes pass; allowBreaking overrides with its reason kept', async () => {
       const { base } = await imported('refuse', petstore({ version: '1.0.0' }));
       await json(server.request('PATCH', base, { token: all, body: { breakingChangePolicy: 'refuse' } }));
       const before = await server.rowCounts();
-      const refused = await server.request('PUT', `${base}/spec`, { token: all, body: breaking('1.1.0'), headers: { 'Content-Type': 'application/json' } });
+      const withPhotos = petstore({ version: '1.1.0', without: ['delete /store/order/{orderId}'], extra: PHOTOS });
+      const refused = await server.request('PUT', `${base}/spec`, { token: all, body: withPhotos, headers: { 'Content-Type': 'application/json' } });
       expect(refused.status).to.equal(409);
       const body = (await problem(refused)) as unknown as { code: string; detail: string; counts: Counts; items: Change[] };
       expect(body.code).to.equal('breaking_change');
       expect(body.detail).to.include('breakingChangePolicy is refuse');
-      expect(body.counts).to.deep.equal({ breaking: 1, warning: 0, info: 0 });
-      expect(body.items.map((c) => c.rule)).to.deep.equal(['endpoint-removed']);
+      expect(body.counts, 'counts tally items').to.deep.equal({ breaking: 1, warning: 0, info: 1 });
+      expect(body.items.map((c) => [c.rule, c.level])).to.deep.equal([
+        ['endpoint-added', 'info'],
+        ['endpoint-removed', 'breaking'],
+      ]);
       expect(await server.rowCounts()).to.deep.equal(before);
       await json(put(base, petstore({ version: '1.1.0', extra: PHOTOS })));
       const overridden = await json<{ api: ApiBody }>(put(base, breaking('1.2.0'), '?allowBreaking=the%20mobile%20app%20no%20longer%20uses%20it'));
@@ -316,6 +331,7 @@ forEachDatabase('spec history, changes, changelog, breaking-change policy and dr
       expect(revisions.items[0]).to.include({ revision: overridden.api.revision, reason: 'the mobile app no longer uses it' });
       expect((await problem(await put(base, breaking('1.3.0'), '?allowBreaking='))).code).to.equal('validation_failed');
       expect((await problem(await put(base, breaking('1.3.0'), `?allowBreaking=${'x'.repeat(201)}`))).code).to.equal('validation_failed');
+      for (const reason of ['%00', 'ok%0Athen', '%1B%5B31m']) expect((await problem(await put(base, breaking('1.3.0'), `?allowBreaking=${reason}`))).code, reason).to.equal('validation_failed');
     });
 
     it('requireMajor: breaking changes only with a release whose major version is above every release', async () => {

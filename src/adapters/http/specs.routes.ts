@@ -1,6 +1,6 @@
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
 import type { Context } from 'koa';
-import type { ExportSpec } from '../../application/specs/export-spec.use-case.js';
+import type { ExportedSpec, ExportSpec } from '../../application/specs/export-spec.use-case.js';
 import type { ImportApi, SpecResult } from '../../application/specs/import-api.use-case.js';
 import type { ListDerived } from '../../application/specs/list-derived.use-case.js';
 import type { ReplaceSpec } from '../../application/specs/replace-spec.use-case.js';
@@ -8,7 +8,7 @@ import type { GetChangelog } from '../../application/specs/get-changelog.use-cas
 import type { ChangeSide, GetChanges } from '../../application/specs/get-changes.use-case.js';
 import type { ListRevisions } from '../../application/specs/list-revisions.use-case.js';
 import type { SpecRevisionSummary } from '../../application/ports/spec-revision-repository.port.js';
-import type { ChangelogEntry } from '../../application/ports/release-repository.port.js';
+import type { RecordedChangelogEntry } from '../../application/releases/changelog.js';
 import { formatTimestamp } from '../../domain/shared/time.js';
 import type { DerivedKind } from '../../application/ports/spec-repository.port.js';
 import type { SpecSyntax } from '../../domain/spec/spec-document.js';
@@ -112,7 +112,7 @@ function revisionBody(summary: SpecRevisionSummary) {
   };
 }
 
-function changelogBody(entry: ChangelogEntry) {
+function changelogBody(entry: RecordedChangelogEntry) {
   const release = entry.release.toRecord();
   return { release: { version: release.version, status: release.status, releaseDate: release.releaseDate }, since: entry.changes.since, counts: entry.changes.counts, items: entry.changes.items };
 }
@@ -130,6 +130,19 @@ function sendSpecResult(ctx: Context, accountId: number, result: SpecResult, sta
 
 const SYNTAXES: readonly SpecSyntax[] = ['yaml', 'json'];
 const MEDIA_TYPES: Record<SpecSyntax, string> = { yaml: 'application/yaml; charset=utf-8', json: 'application/json; charset=utf-8' };
+
+/** `?format=yaml|json` of an export, `undefined` for the text as uploaded. */
+function syntaxQuery(ctx: Context): SpecSyntax | undefined {
+  const format = queryParam(ctx, 'format');
+  if (format !== undefined && !(SYNTAXES as readonly string[]).includes(format)) invalid('format', 'must be yaml or json');
+  return format as SpecSyntax | undefined;
+}
+
+function sendExport(ctx: Context, exported: ExportedSpec, name: string): void {
+  ctx.type = MEDIA_TYPES[exported.syntax];
+  ctx.set('Content-Disposition', `inline; filename="${name}.${exported.syntax}"`);
+  ctx.body = exported.text;
+}
 
 const DERIVED: readonly [string, DerivedKind, string][] = [
   ['endpoints', 'endpoints', 'Endpoints: one per path and method'],
@@ -199,14 +212,9 @@ export function specRoutes(useCases: SpecUseCases, importMaxBytes: number): Rout
       scope: 'api.readonly',
       summary: 'The stored document (?format=yaml|json, ?release=<version> for a release snapshot)',
       handler: async (ctx) => {
-        const format = queryParam(ctx, 'format');
-        if (format !== undefined && !(SYNTAXES as readonly string[]).includes(format)) invalid('format', 'must be yaml or json');
-        const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), syntax: format as SpecSyntax | undefined, release: queryParam(ctx, 'release') };
+        const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), syntax: syntaxQuery(ctx), release: queryParam(ctx, 'release') };
         const exported = unwrap(await useCases.export.execute(principalOf(ctx), input));
-        const name = exported.release === null ? exported.nickname : `${exported.nickname}-${exported.release}`;
-        ctx.type = MEDIA_TYPES[exported.syntax];
-        ctx.set('Content-Disposition', `inline; filename="${name}.${exported.syntax}"`);
-        ctx.body = exported.text;
+        sendExport(ctx, exported, exported.release === null ? exported.nickname : `${exported.nickname}-${exported.release}`);
       },
     },
     {
@@ -226,16 +234,12 @@ export function specRoutes(useCases: SpecUseCases, importMaxBytes: number): Rout
       scope: 'api.readonly',
       summary: 'One spec of the history, as stored (?format=yaml|json)',
       handler: async (ctx) => {
-        const format = queryParam(ctx, 'format');
-        if (format !== undefined && !(SYNTAXES as readonly string[]).includes(format)) invalid('format', 'must be yaml or json');
         const raw = param(ctx, 'revision');
         // A path segment that no revision can be is an unknown revision.
         const revision = /^[1-9][0-9]{0,9}$/.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : 0;
-        const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), syntax: format as SpecSyntax | undefined, revision };
+        const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), syntax: syntaxQuery(ctx), revision };
         const exported = unwrap(await useCases.export.execute(principalOf(ctx), input));
-        ctx.type = MEDIA_TYPES[exported.syntax];
-        ctx.set('Content-Disposition', `inline; filename="${exported.nickname}-r${revision}.${exported.syntax}"`);
-        ctx.body = exported.text;
+        sendExport(ctx, exported, `${exported.nickname}-r${revision}`);
       },
     },
     {

@@ -4,8 +4,8 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 /**
  * Content-defined chunking of spec texts, so that the spec history stores what changed between
  * revisions rather than every revision whole (ADR 0023). A gear hash rolls over the text; a chunk
- * ends where its low 13 bits are zero (about every 8 K characters), never before 2 K nor after
- * 64 K characters. Boundaries depend on the content around them, not on offsets: an insertion
+ * ends where its low 13 bits are zero (they depend on the last 13 characters: about every 8 K
+ * characters of varied text, every 27 K of GHES's JSON), never before 2 K nor after 64 K characters. Boundaries depend on the content around them, not on offsets: an insertion
  * changes the chunk it falls in (and maybe the next), and every other chunk keeps its hash.
  * Chunks never split a surrogate pair, so each is valid UTF-8 on its own. Each is stored deflated
  * (level 1: about a sixth of a JSON chunk's size, at some 5 ms a megabyte).

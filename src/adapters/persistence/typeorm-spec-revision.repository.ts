@@ -65,20 +65,35 @@ export class TypeOrmSpecRevisionRepository implements SpecRevisionRepository {
   get(apiId: ApiId, revision: number): Promise<{ readonly summary: SpecRevisionSummary; readonly spec: StoredSpec } | undefined> {
     if (!isUuid(apiId) || !isIntegerKey(revision)) return Promise.resolve(undefined);
     return this.run(async (m) => {
-      const rows = await m.query<(SummaryRow & { syntax: 'yaml' | 'json'; source_chunks: string | null; document_chunks: string | null })[]>(
-        forDialect(this.dialect, `${this.selectSummary(m, ', r.syntax, r.source_chunks, r.document_chunks')} WHERE r.api_id = ? AND r.revision = ?`),
+      // The current spec's row is read in the same statement: a spec update committing meanwhile
+      // (which archives this revision into chunks) cannot hand back the next revision's text.
+      const rows = await m.query<
+        (SummaryRow & { syntax: 'yaml' | 'json'; source_chunks: string | null; document_chunks: string | null; current_syntax: 'yaml' | 'json' | null; current_source: string | null; current_document: string | null })[]
+      >(
+        forDialect(
+          this.dialect,
+          `${this.selectSummary(m, ', r.syntax, r.source_chunks, r.document_chunks, s.format AS current_syntax, s.source AS current_source, s.document AS current_document', `LEFT JOIN ${tableOf(m, this.s.specs)} s ON s.api_id = r.api_id AND r.source_chunks IS NULL`)} WHERE r.api_id = ? AND r.revision = ?`,
+        ),
         [apiId, revision],
       );
       const row = rows[0];
       if (row === undefined) return undefined;
       if (row.source_chunks === null || row.document_chunks === null) {
-        const current = await m.getRepository(this.s.specs).findOneBy({ apiId });
-        return current ? { summary: summaryOf(row), spec: { syntax: current.format, source: current.source, documentJson: current.document } } : undefined;
+        if (row.current_syntax === null || row.current_source === null || row.current_document === null) return undefined;
+        return { summary: summaryOf(row), spec: { syntax: row.current_syntax, source: row.current_source, documentJson: row.current_document } };
       }
       const sourceKeys = JSON.parse(row.source_chunks) as string[];
       const documentKeys = JSON.parse(row.document_chunks) as string[];
       const chunks = await chunksOf(m, this.s, apiId, [...new Set([...sourceKeys, ...documentKeys])]);
-      const text = (keys: readonly string[]) => keys.map((key) => chunks.get(key) ?? '').join('');
+      const text = (keys: readonly string[]) =>
+        keys
+          .map((key) => {
+            const chunk = chunks.get(key);
+            // Chunks are never deleted while a revision lists them: a missing one is a broken store, not an empty text.
+            if (chunk === undefined) throw new Error(`spec history of API ${apiId}: revision ${revision} lists chunk ${key}, which is missing`);
+            return chunk;
+          })
+          .join('');
       return { summary: summaryOf(row), spec: { syntax: row.syntax, source: text(sourceKeys), documentJson: text(documentKeys) } };
     });
   }
@@ -106,10 +121,10 @@ export class TypeOrmSpecRevisionRepository implements SpecRevisionRepository {
     });
   }
 
-  private selectSummary(m: EntityManager, more = ''): string {
+  private selectSummary(m: EntityManager, more = '', join = ''): string {
     return (
       `SELECT r.revision, r.creation_date, r.user_id, u.nickname, r.spec_format, r.changes, r.reason${more} ` +
-      `FROM ${tableOf(m, this.s.revisions)} r LEFT JOIN ${tableOf(m, this.s.users)} u ON u.id = r.user_id`
+      `FROM ${tableOf(m, this.s.revisions)} r LEFT JOIN ${tableOf(m, this.s.users)} u ON u.id = r.user_id ${join}`
     );
   }
 }

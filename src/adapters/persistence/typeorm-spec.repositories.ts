@@ -178,8 +178,7 @@ export class TypeOrmReleaseRepository implements ReleaseRepository {
         items: kept.map((row) => ({
           release: releaseFromRow(row),
           revision: row.revision === null ? null : Number(row.revision),
-          // Releases made before spec history was kept changed nothing that was recorded.
-          changes: row.changes === null ? { since: null, counts: { breaking: 0, warning: 0, info: 0 }, items: [] } : (JSON.parse(row.changes) as ReleaseChanges),
+          changes: row.changes === null ? null : (JSON.parse(row.changes) as ReleaseChanges),
         })),
         next: rows.length > page.limit ? (kept.at(-1)?.id ?? null) : null,
       };

@@ -1,5 +1,5 @@
 import { err, ok, type Result } from '../../domain/shared/result.js';
-import type { ReleaseRepository } from '../ports/release-repository.port.js';
+import type { Changelog } from '../releases/changelog.js';
 import { CHANGELOG_LISTED, type ApiChangelogView, type DocsRefusal } from './docs-views.js';
 import type { DocsTarget, ReadableApis } from './readable-api.js';
 
@@ -10,14 +10,14 @@ import type { DocsTarget, ReadableApis } from './readable-api.js';
 export class ViewApiChangelog {
   constructor(
     private readonly readable: ReadableApis,
-    private readonly releases: ReleaseRepository,
+    private readonly changelog: Changelog,
   ) {}
 
   async execute(input: DocsTarget & { readonly publicOnly?: boolean }): Promise<Result<ApiChangelogView, DocsRefusal>> {
     const found = await this.readable.find(input.publicOnly ? { ...input, viewer: undefined } : input);
     if (!found.ok) return input.publicOnly ? err({ kind: 'NotFound' }) : found;
     const api = found.value;
-    const page = await this.releases.changelog(api.id, { limit: CHANGELOG_LISTED });
+    const page = await this.changelog.page(api.accountId, api.id, { limit: CHANGELOG_LISTED });
     const entries = page.items.map((entry) => {
       const record = entry.release.toRecord();
       return { release: { version: record.version, status: record.status, releaseDate: record.releaseDate }, since: entry.changes.since, counts: entry.changes.counts, items: entry.changes.items };

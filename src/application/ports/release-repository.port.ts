@@ -19,7 +19,8 @@ export interface ChangelogEntry {
   readonly release: Release;
   /** The API revision whose spec it froze; null for releases made before spec history was kept. */
   readonly revision: number | null;
-  readonly changes: ReleaseChanges;
+  /** null for a release made before spec history was kept, until the changelog first compares it with the one before. */
+  readonly changes: ReleaseChanges | null;
 }
 
 export interface ReleaseRepository {

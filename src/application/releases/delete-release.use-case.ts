@@ -26,7 +26,8 @@ export class DeleteRelease {
     const allowed = await this.access.check(principal, 'api_release', 'write', input);
     if (!allowed.ok) return allowed;
     return this.uow.run(async (tx): Promise<Result<void, ApplicationError>> => {
-      const api = await tx.apis.get(input.accountId, input.apiId);
+      // The API's lock: releases made or deleted at once must not each count from a release the other removes.
+      const api = await tx.apis.getForUpdate(input.accountId, input.apiId);
       if (!api) return err(notFound('api'));
       const release = await tx.releases.getForUpdate(api.id, input.version);
       if (!release) return err(notFound('release'));

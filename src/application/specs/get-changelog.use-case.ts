@@ -5,7 +5,7 @@ import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { ApiAccess } from '../auth/api-access.js';
 import type { Principal } from '../auth/principal.js';
 import type { ApiRepository } from '../ports/api-repository.port.js';
-import type { ChangelogEntry, ReleaseRepository } from '../ports/release-repository.port.js';
+import type { Changelog, RecordedChangelogEntry } from '../releases/changelog.js';
 import { notFound, type ApplicationError } from '../shared/application-error.js';
 import type { Page, PageRequest } from '../shared/page.js';
 
@@ -14,17 +14,17 @@ export class GetChangelog {
   constructor(
     private readonly access: ApiAccess,
     private readonly apis: ApiRepository,
-    private readonly releases: ReleaseRepository,
+    private readonly changelog: Changelog,
   ) {}
 
   async execute(
     principal: Principal,
     input: { readonly accountId: AccountId; readonly apiId: ApiId; readonly page: PageRequest<ReleaseId> },
-  ): Promise<Result<Page<ChangelogEntry, ReleaseId>, ApplicationError>> {
+  ): Promise<Result<Page<RecordedChangelogEntry, ReleaseId>, ApplicationError>> {
     const allowed = await this.access.check(principal, 'api', 'read', input);
     if (!allowed.ok) return allowed;
     const api = await this.apis.get(input.accountId, input.apiId);
     if (!api) return err(notFound('api'));
-    return ok(await this.releases.changelog(api.id, input.page));
+    return ok(await this.changelog.page(api.accountId, api.id, input.page));
   }
 }

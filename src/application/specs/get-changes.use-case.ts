@@ -6,7 +6,7 @@ import type { ApiAccess } from '../auth/api-access.js';
 import type { Principal } from '../auth/principal.js';
 import type { ApiRepository } from '../ports/api-repository.port.js';
 import type { ReleaseRepository } from '../ports/release-repository.port.js';
-import type { SpecRepository, StoredSpec } from '../ports/spec-repository.port.js';
+import type { StoredSpec } from '../ports/spec-repository.port.js';
 import type { SpecRevisionRepository } from '../ports/spec-revision-repository.port.js';
 import { notFound, type ApplicationError } from '../shared/application-error.js';
 import { changesBetween } from './spec-helpers.js';
@@ -47,7 +47,6 @@ export class GetChanges {
   constructor(
     private readonly access: ApiAccess,
     private readonly apis: ApiRepository,
-    private readonly specs: SpecRepository,
     private readonly revisions: SpecRevisionRepository,
     private readonly releases: ReleaseRepository,
   ) {}
@@ -106,9 +105,9 @@ export class GetChanges {
       if (!stored) return err(notFound(`revision (${name})`));
       return ok({ revision: side.revision, release: null, spec: async () => stored.spec });
     }
-    // The current spec: the newest revision, read from the current spec's own row.
+    // The current spec: the newest revision (read as that revision, so a spec update meanwhile does not change what it is).
     const current = await this.revisions.previous(api.id, api.revision + 1);
     if (current === undefined) return err(notFound('spec: the API has none yet'));
-    return ok({ revision: current, release: null, spec: () => this.specs.get(api.id) });
+    return ok(this.revisionSide(api, current));
   }
 }

@@ -44,6 +44,12 @@ export interface DryRunResult {
 
 const REASON_MAX = 200;
 
+/** An `allowBreaking` reason: 1-200 characters, not all blank, no control characters (a NUL cannot be stored on PostgreSQL). */
+function isReason(text: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return text.trim() !== '' && text.length <= REASON_MAX && !/[\u0000-\u001f\u007f-\u009f]/.test(text);
+}
+
 /**
  * Replaces an API's spec (the CI/CD update): name, description, version and format follow the new
  * document, the derived resources are rebuilt, the revision grows, the spec is kept in the API's
@@ -68,8 +74,8 @@ export class ReplaceSpec {
       const releases = await this.access.check(principal, 'api_release', 'write', input);
       if (!releases.ok) return releases;
     }
-    if (input.allowBreaking !== undefined && (input.allowBreaking.trim() === '' || input.allowBreaking.length > REASON_MAX)) {
-      return err({ kind: 'Validation', errors: [{ field: 'allowBreaking', message: `must be a reason of 1-${REASON_MAX} characters` }] });
+    if (input.allowBreaking !== undefined && !isReason(input.allowBreaking)) {
+      return err({ kind: 'Validation', errors: [{ field: 'allowBreaking', message: `must be a reason of 1-${REASON_MAX} characters on one line, without control characters` }] });
     }
     const parsed = await this.codec.parse(input.spec);
     if (!parsed.ok) return err(specErrorToApplication(parsed.error));
@@ -88,7 +94,7 @@ export class ReplaceSpec {
       const breaking = (changes?.counts.breaking ?? 0) > 0;
       if (!unchanged) {
         const policy = checkBreakingChangePolicy({ policy: api.breakingChangePolicy, breaking, release: input.release, releases: await this.releaseLabels(tx, api), override: input.allowBreaking });
-        if (!policy.ok) return err({ kind: 'BreakingChange', refusal: policy.error, counts: changes!.counts, items: changes!.items.filter((c) => c.level === 'breaking') });
+        if (!policy.ok) return err({ kind: 'BreakingChange', refusal: policy.error, counts: changes!.counts, items: changes!.items });
       }
       const summary = { breaking, counts: changes?.counts ?? { breaking: 0, warning: 0, info: 0 }, items: changes?.items ?? [] };
       if (input.dryRun) {
@@ -127,7 +133,9 @@ export class ReplaceSpec {
     now: Date,
   ): Promise<Result<void, ApplicationError>> {
     const fromRevision = (await tx.revisions.previous(api.id, api.revision + 1)) ?? null;
-    const summary = changes === null ? null : { fromRevision, breaking: changes.counts.breaking > 0, counts: changes.counts };
+    // An API's first spec (it was created empty) changed nothing against a spec before it.
+    const counts = changes?.counts ?? { breaking: 0, warning: 0, info: 0 };
+    const summary = { fromRevision, breaking: counts.breaking > 0, counts };
     const replaced = api.replaceSpec(summarizeSpec(spec.document), undefined, actorOf(principal), summary, now);
     if (!replaced.ok) return err(apiErrorToApplication(replaced.error));
     const saved = await tx.apis.save(api);

@@ -258,9 +258,9 @@ export class Api {
    * Takes format, name, description and version from a new spec (the name is `info.title`, see
    * nameFromTitle; a blank title keeps the current name; the format may differ from the last
    * spec's). The revision grows by one and `api.updated` is recorded with what the spec changed
-   * (`changes`; null for the API's first spec). Errors: `RevisionMismatch` for a stale `expectedRevision`.
+   * (`changes`). Errors: `RevisionMismatch` for a stale `expectedRevision`.
    */
-  replaceSpec(summary: SpecSummary, expectedRevision: number | undefined, actor: Actor, changes: SpecChangeSummary | null, now: Date): Result<void, ApiError> {
+  replaceSpec(summary: SpecSummary, expectedRevision: number | undefined, actor: Actor, changes: SpecChangeSummary, now: Date): Result<void, ApiError> {
     if (expectedRevision !== undefined && expectedRevision !== this.state.revision) {
       return err({ kind: 'RevisionMismatch', expected: expectedRevision, actual: this.state.revision });
     }
@@ -273,7 +273,7 @@ export class Api {
       revision: this.state.revision + 1,
       updateDate: now,
     };
-    this.record('api.updated', actor, now, changes === null ? {} : { changes });
+    this.record('api.updated', actor, now, { changes });
     return ok();
   }
 

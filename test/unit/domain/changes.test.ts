@@ -96,6 +96,61 @@ describe('domain: the change classifier (classifyChanges)', () => {
     expect(changes.map((c) => [c.rule, c.location.property])).to.deep.equal([['response-property-added', 'label']]);
   });
 
+  it('compares a chain of models nested through $refs 100 deep, and stops there instead of overflowing the stack', () => {
+    const chain = (length: number, changedAt: readonly number[]) => {
+      const schemas: Record<string, object> = {};
+      for (let i = 0; i < length; i++) {
+        const extra = changedAt.includes(i) ? { [`added${i}`]: { type: 'string' } } : {};
+        schemas[`M${i}`] = { type: 'object', properties: { value: { type: 'string' }, ...extra, ...(i + 1 < length ? { next: { $ref: `#/components/schemas/M${i + 1}` } } : {}) } };
+      }
+      return doc({ paths: { '/chain': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/M0' } } } } } } } }, components: { schemas } });
+    };
+    const changes = classifyChanges(chain(2000, []), chain(2000, [50, 1500]));
+    expect(changes.map((c) => [c.rule, c.pointer])).to.deep.equal([['response-property-added', '/components/schemas/M50/properties/added50']]);
+  });
+
+  it('reads exclusive bounds in both spellings (3.0 flag, 3.1 number) as one bound, and tells a bound made exclusive', () => {
+    const param = (schema: object, openapi = '3.0.3') => ({ ...doc({ paths: { '/pets': { get: { parameters: [{ name: 'limit', in: 'query', schema }], responses: { '200': { description: 'ok' } } } } } }), openapi });
+    expect(classifyChanges(param({ type: 'integer', maximum: 100, exclusiveMaximum: true }), param({ type: 'integer', exclusiveMaximum: 100 }, '3.1.0'))).to.deep.equal([]);
+    expect(classifyChanges(param({ type: 'integer', minimum: 0, exclusiveMinimum: true }), param({ type: 'integer', exclusiveMinimum: 0 }, '3.1.0'))).to.deep.equal([]);
+    const exclusive = classifyChanges(param({ type: 'integer', maximum: 100 }), param({ type: 'integer', maximum: 100, exclusiveMaximum: true }));
+    expect(exclusive.map((c) => [c.rule, c.level, c.message])).to.deep.equal([
+      ['request-parameter-max-decreased', 'breaking', 'GET /pets, query parameter limit: a maximum was lowered (maximum 100 to exclusive maximum 100).'],
+    ]);
+    const properties = classifyChanges(param({ type: 'object', maxProperties: 5 }), param({ type: 'object', maxProperties: 3, minProperties: 1 }));
+    expect(properties.map((c) => c.rule)).to.deep.equal(['request-parameter-max-decreased', 'request-parameter-min-increased']);
+  });
+
+  it('does not hold a write-only property to what responses promise, nor a read-only one to requests', () => {
+    const body = (required: string[]) => ({ type: 'object', required, properties: { id: { type: 'string', readOnly: true }, password: { type: 'string', writeOnly: true } } });
+    const api = (required: string[]) =>
+      doc({ paths: { '/users': { post: { requestBody: { content: { 'application/json': { schema: body(required) } } }, responses: { '201': { description: 'ok', content: { 'application/json': { schema: body(required) } } } } } } } });
+    const changes = classifyChanges(api(['id', 'password']), api([]));
+    expect(changes.map((c) => [c.rule, c.location.property])).to.deep.equal([
+      ['request-property-became-optional', 'password'],
+      ['response-property-became-optional', 'id'],
+    ]);
+  });
+
+  it('reports every way of calling an operation that stopped working, and every new one', () => {
+    const secured = (security: object[]) => doc({ paths: { '/pets': { get: { security, responses: { '200': { description: 'ok' } } } } }, components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Key' }, basic: { type: 'http', scheme: 'basic' }, bearer: { type: 'http', scheme: 'bearer' } } } });
+    const changes = classifyChanges(secured([{ key: [] }, { basic: [] }]), secured([{ bearer: [] }]));
+    expect(changes.map((c) => c.rule)).to.deep.equal(['security-requirement-added', 'security-requirement-added', 'security-requirement-removed']);
+    expect(changes.map((c) => c.message)).to.deep.equal([
+      'GET /pets: calling with key is not enough any more: it needs bearer.',
+      'GET /pets: calling with basic is not enough any more: it needs bearer.',
+      'GET /pets: it can now be called with bearer.',
+    ]);
+  });
+
+  it('reports an operationId removed, as it renames generated code, but not one given where there was none', () => {
+    const api = (operationId?: string) => doc({ paths: { '/pets': { get: { ...(operationId ? { operationId } : {}), responses: { '200': { description: 'ok' } } } } } });
+    expect(classifyChanges(api('listPets'), api()).map((c) => [c.rule, c.message, c.pointer])).to.deep.equal([
+      ['endpoint-operation-id-changed', 'GET /pets: the operationId listPets was removed.', '/paths/~1pets/get/operationId'],
+    ]);
+    expect(classifyChanges(api(), api('listPets'))).to.deep.equal([]);
+  });
+
   it('compares a 2.0 body parameter and formData with 3.x request bodies, and x-nullable with nullable, as the same thing', () => {
     const v2 = {
       swagger: '2.0',

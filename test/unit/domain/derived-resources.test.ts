@@ -5,6 +5,7 @@ import { nameFromTitle, nicknameFromTitle } from '../../../src/domain/api/api.ag
 import { anApi } from '../../support/builders.js';
 
 const ACTOR = { id: 1, nickname: 'ada' };
+const NO_CHANGE = { fromRevision: null, breaking: false, counts: { breaking: 0, warning: 0, info: 0 } };
 const doc = (extra: JsonObject): JsonObject => ({ swagger: '2.0', info: { title: 'T', version: '1' }, paths: {}, ...extra });
 
 describe('derived resources', () => {
@@ -103,22 +104,22 @@ describe('API spec rules', () => {
 
   it('replacing the spec renames the API after info.title, takes its version and grows the revision', () => {
     const api = anApi().atRevision(3).build();
-    const result = api.replaceSpec({ format: 'openapi-3.1', title: 'Pet Store', description: 'New', version: '2.0.0' }, 3, ACTOR, null, new Date('2026-11-23T00:00:00.000Z'));
+    const result = api.replaceSpec({ format: 'openapi-3.1', title: 'Pet Store', description: 'New', version: '2.0.0' }, 3, ACTOR, NO_CHANGE, new Date('2026-11-23T00:00:00.000Z'));
     expect(result.ok).to.equal(true);
     expect(api.toRecord()).to.include({ name: 'Pet Store', description: 'New', version: '2.0.0', specFormat: 'openapi-3.1', revision: 4, updateDate: '2026-11-23T00:00:00.000+00:00' });
   });
 
   it('refuses a stale If-Match on a spec replacement, changing nothing', () => {
     const api = anApi().atRevision(3).build();
-    expect(api.replaceSpec({ format: 'swagger-2.0', title: 'X', description: null, version: null }, 2, ACTOR, null, new Date())).to.deep.equal({ ok: false, error: { kind: 'RevisionMismatch', expected: 2, actual: 3 } });
+    expect(api.replaceSpec({ format: 'swagger-2.0', title: 'X', description: null, version: null }, 2, ACTOR, NO_CHANGE, new Date())).to.deep.equal({ ok: false, error: { kind: 'RevisionMismatch', expected: 2, actual: 3 } });
     expect(api.toRecord()).to.include({ revision: 3, name: 'Pets' });
   });
 
   it('keeps the name for a blank title, and cuts a title over 200 characters to 199 and an ellipsis', () => {
     const api = anApi().build();
-    expect(api.replaceSpec({ format: 'openapi-3.0', title: '  ', description: null, version: null }, undefined, ACTOR, null, new Date()).ok).to.equal(true);
+    expect(api.replaceSpec({ format: 'openapi-3.0', title: '  ', description: null, version: null }, undefined, ACTOR, NO_CHANGE, new Date()).ok).to.equal(true);
     expect(api.toRecord()).to.include({ name: 'Pets', revision: 2, specFormat: 'openapi-3.0' });
-    api.replaceSpec({ format: 'openapi-3.0', title: 'x'.repeat(201), description: null, version: null }, undefined, ACTOR, null, new Date());
+    api.replaceSpec({ format: 'openapi-3.0', title: 'x'.repeat(201), description: null, version: null }, undefined, ACTOR, NO_CHANGE, new Date());
     expect(api.toRecord().name).to.equal(`${'x'.repeat(199)}…`);
   });
 

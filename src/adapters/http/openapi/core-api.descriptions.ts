@@ -84,7 +84,7 @@ export const CORE_API_DESCRIPTIONS: Readonly<Record<RouteKey, RouteDescription>>
     parameters: [
       RELEASE_QUERY,
       IF_MATCH,
-      { name: 'allowBreaking', in: 'query', description: 'Take breaking changes whatever the policy; the reason (1-200 characters) is kept on the revision.', schema: str({ minLength: 1, maxLength: 200 }) },
+      { name: 'allowBreaking', in: 'query', description: 'Take breaking changes whatever the policy; the reason (1-200 characters on one line, no control characters) is kept on the revision.', schema: str({ minLength: 1, maxLength: 200, pattern: '^[^\\u0000-\\u001f\\u007f-\\u009f]*$' }) },
       { name: 'dryRun', in: 'query', description: '`true`: validate and compare only; nothing is written, no event is recorded.', schema: str({ enum: ['true', 'false'] }) },
     ],
     requestBody: {

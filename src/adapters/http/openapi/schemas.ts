@@ -202,7 +202,7 @@ export const SCHEMAS: Readonly<Record<SchemaName, JsonSchema>> = {
       line: nullable(int({ minimum: 1, description: 'With `unparseable_spec`: where the spec failed to parse (1-based).' })),
       column: nullable(int({ minimum: 1 })),
       counts: { ...ref('ChangeCounts'), description: 'With `breaking_change`: the counts of every change the spec makes.' },
-      items: array(ref('Change'), { description: 'With `breaking_change`: the breaking changes.' }),
+      items: array(ref('Change'), { description: 'With `breaking_change`: the changes the spec makes, every level (`counts` tallies them).' }),
     },
     ['type', 'title', 'status', 'detail', 'code'],
     { description: 'An RFC 9457 problem document with the stable `code`.' },

@@ -23,6 +23,8 @@ const SCHEMA_WORDS: Record<SchemaKind, (detail: string) => string> = {
   'nullable-added': () => 'null became a valid value',
   'nullable-removed': () => 'null is no longer a valid value',
   'format-changed': (d) => `the format changed from ${d}`,
+  'format-added': (d) => `the values must now have the format ${d}`,
+  'format-removed': (d) => `the values no longer need the format ${d}`,
   'enum-value-added': (d) => `the enum value ${d} was added`,
   'enum-value-removed': (d) => `the enum value ${d} was removed`,
   'enum-added': (d) => `the values are now limited to ${d}`,
@@ -32,6 +34,9 @@ const SCHEMA_WORDS: Record<SchemaKind, (detail: string) => string> = {
   'min-increased': (d) => `a minimum was raised (${d})`,
   'min-decreased': (d) => `a minimum was lowered (${d})`,
   'pattern-changed': (d) => `the pattern changed from ${d}`,
+  'multiple-of-changed': (d) => `multipleOf changed from ${d}`,
+  'unique-items-added': () => 'the items must now be unique',
+  'unique-items-removed': () => 'the items may now repeat',
   'default-changed': (d) => `the default changed from ${d}`,
   'additional-properties-added': () => 'properties that are not listed became allowed',
   'additional-properties-removed': () => 'properties that are not listed are no longer allowed',
@@ -194,6 +199,10 @@ class Classifier {
     if (!a.deprecated && b.deprecated) this.fixed('endpoint-deprecated', location, b.pointer, `${name} became deprecated.`);
     if (a.deprecated && !b.deprecated) this.fixed('endpoint-reactivated', location, b.pointer, `${name} is no longer deprecated.`);
     if (b.sunset !== null && a.sunset !== b.sunset) this.fixed('endpoint-sunset-changed', location, `${b.pointer}/x-sunset`, `${name} is to be removed on ${b.sunset}${a.sunset === null ? '' : ` (was ${a.sunset})`}.`);
+    if (b.sunset === null && a.sunset !== null) this.fixed('endpoint-sunset-removed', location, `${a.pointer}/x-sunset`, `${name} is no longer to be removed on ${a.sunset}.`);
+    if (a.operationId !== null && b.operationId === null) {
+      this.fixed('endpoint-operation-id-changed', location, `${a.pointer}/operationId`, `${name}: the operationId ${a.operationId} was removed.`);
+    }
     if (a.operationId !== null && b.operationId !== null && a.operationId !== b.operationId) {
       this.fixed('endpoint-operation-id-changed', location, `${b.pointer}/operationId`, `${name}: the operationId changed from ${a.operationId} to ${b.operationId}.`);
     }
@@ -350,7 +359,6 @@ class Classifier {
       const sameSchemes = after.find((next) => next.length === old.length && next.every((n) => old.some((o) => o.scheme === n.scheme)));
       if (sameSchemes !== undefined) this.fixed('security-scope-added', location, pointer, `${name}: calling with ${describe(old)} is not enough any more: it needs ${describe(sameSchemes)}.`);
       else this.fixed('security-requirement-added', location, pointer, `${name}: calling with ${describe(old)} is not enough any more: it needs ${after.map(describe).join(' or ')}.`);
-      return;
     }
     for (const next of after) {
       if (!before.some((old) => covers(next, old))) this.fixed('security-requirement-removed', location, pointer, `${name}: it can now be called with ${describe(next)}.`);

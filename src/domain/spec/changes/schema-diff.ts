@@ -35,6 +35,11 @@ interface View {
   /** true: any other property is allowed (the default); false: none; a node: those of that schema. */
   readonly additional: boolean | Node;
   readonly limits: Readonly<Record<Limit, number | undefined>>;
+  /** The numeric bounds: maximum or exclusiveMaximum (3.1's number, or 2.0's and 3.0's flag), the tighter. */
+  readonly upper: Bound | undefined;
+  readonly lower: Bound | undefined;
+  readonly multipleOf: number | undefined;
+  readonly uniqueItems: boolean;
   readonly pattern: string | null;
   /** JSON text of the default, if any. */
   readonly default: string | undefined;
@@ -44,9 +49,40 @@ interface View {
   readonly writeOnly: boolean;
 }
 
-const MAXIMA = ['maximum', 'maxLength', 'maxItems'] as const;
-const MINIMA = ['minimum', 'minLength', 'minItems'] as const;
+const MAXIMA = ['maxLength', 'maxItems', 'maxProperties'] as const;
+const MINIMA = ['minLength', 'minItems', 'minProperties'] as const;
 type Limit = (typeof MAXIMA)[number] | (typeof MINIMA)[number];
+
+interface Bound {
+  readonly value: number;
+  readonly exclusive: boolean;
+}
+
+/** The tighter of two bounds; `below`: upper bounds (the lower value is tighter), else lower bounds. */
+function tighter(a: Bound | undefined, b: Bound | undefined, below: boolean): Bound | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  if (a.value !== b.value) return (a.value < b.value) === below ? a : b;
+  return a.exclusive ? a : b;
+}
+
+/** A numeric bound of a schema: `maximum` (exclusive with 2.0's and 3.0's `exclusiveMaximum: true`) and 3.1's numeric `exclusiveMaximum`. */
+function boundOf(schema: JsonObject, inclusive: 'maximum' | 'minimum', exclusive: 'exclusiveMaximum' | 'exclusiveMinimum'): Bound | undefined {
+  const limit = finite(schema[inclusive]);
+  const flagged = limit === undefined ? undefined : { value: limit, exclusive: schema[exclusive] === true };
+  const numeric = finite(schema[exclusive]);
+  return tighter(flagged, numeric === undefined ? undefined : { value: numeric, exclusive: true }, inclusive === 'maximum');
+}
+
+function boundText(name: string, bound: Bound | undefined): string {
+  return bound === undefined ? 'none' : `${bound.exclusive ? `exclusive ${name}` : name} ${bound.value}`;
+}
+
+/**
+ * How many schemas deep, one inside another, a comparison goes (a property's schema is one level
+ * below its object's). Inline nesting stops far earlier (documents nest at most 128 JSON levels),
+ * so only a chain of distinct models referring to each other reaches it; below it nothing is compared.
+ */
+const SCHEMA_DEPTH = 100;
 
 /** How deep `allOf` members are merged into one view; deeper ones are left out (a pathological document). */
 const ALL_OF_DEPTH = 16;
@@ -78,6 +114,8 @@ function listed(types: ReadonlySet<string> | null): string {
 export class SchemaComparator {
   private readonly results = new Map<string, readonly SchemaDifference[] | 'busy'>();
   private readonly views = new Map<string, View>();
+  /** Schemas being compared, one inside the other. */
+  private depth = 0;
 
   constructor(
     private readonly older: JsonObject,
@@ -94,10 +132,17 @@ export class SchemaComparator {
     const known = this.results.get(key);
     if (known === 'busy') return [];
     if (known !== undefined) return known;
+    // A chain of distinct models nested through $refs has no cycle to end it: stop before the stack does.
+    if (this.depth >= SCHEMA_DEPTH) return [];
     this.results.set(key, 'busy');
-    const result = this.differences(this.view(this.older, { schema: a.value, pointer: a.at }), this.view(this.newer, { schema: b.value, pointer: b.at }), a.at, b.at, direction);
-    this.results.set(key, result);
-    return result;
+    this.depth++;
+    try {
+      const result = this.differences(this.view(this.older, { schema: a.value, pointer: a.at }), this.view(this.newer, { schema: b.value, pointer: b.at }), a.at, b.at, direction);
+      this.results.set(key, result);
+      return result;
+    } finally {
+      this.depth--;
+    }
   }
 
   private view(document: JsonObject, node: Node): View {
@@ -134,6 +179,8 @@ export class SchemaComparator {
     if (a.nullable && !b.nullable) add('nullable-removed', 'null');
     if (!a.nullable && b.nullable) add('nullable-added', 'null');
     if (a.format !== null && b.format !== null && a.format !== b.format) add('format-changed', `${a.format} to ${b.format}`);
+    if (a.format === null && b.format !== null) add('format-added', b.format);
+    if (a.format !== null && b.format === null) add('format-removed', a.format, true);
 
     if (a.enum !== null && b.enum !== null) {
       const before = new Set(a.enum);
@@ -146,6 +193,16 @@ export class SchemaComparator {
       add('enum-removed', a.enum.join(', '));
     }
 
+    const [upperBefore, upperAfter] = [a.upper, b.upper];
+    if (upperBefore?.value !== upperAfter?.value || upperBefore?.exclusive !== upperAfter?.exclusive) {
+      const detail = `${boundText('maximum', upperBefore)} to ${boundText('maximum', upperAfter)}`;
+      add(tighter(upperBefore, upperAfter, true) === upperAfter ? 'max-decreased' : 'max-increased', detail);
+    }
+    const [lowerBefore, lowerAfter] = [a.lower, b.lower];
+    if (lowerBefore?.value !== lowerAfter?.value || lowerBefore?.exclusive !== lowerAfter?.exclusive) {
+      const detail = `${boundText('minimum', lowerBefore)} to ${boundText('minimum', lowerAfter)}`;
+      add(tighter(lowerBefore, lowerAfter, false) === lowerAfter ? 'min-increased' : 'min-decreased', detail);
+    }
     for (const limit of MAXIMA) {
       const [x, y] = [a.limits[limit], b.limits[limit]];
       if (x === y) continue;
@@ -153,13 +210,15 @@ export class SchemaComparator {
       else add('max-increased', `${limit} ${x ?? 'none'} to ${y ?? 'none'}`);
     }
     for (const limit of MINIMA) {
-      // No minLength or minItems is 0.
-      const floor = limit === 'minimum' ? undefined : 0;
-      const [x, y] = [a.limits[limit] ?? floor, b.limits[limit] ?? floor];
+      // No minLength, minItems or minProperties is 0.
+      const [x, y] = [a.limits[limit] ?? 0, b.limits[limit] ?? 0];
       if (x === y) continue;
-      if (y !== undefined && (x === undefined || y > x)) add('min-increased', `${limit} ${x ?? 'none'} to ${y}`);
-      else add('min-decreased', `${limit} ${x ?? 'none'} to ${y ?? 'none'}`);
+      if (y > x) add('min-increased', `${limit} ${x} to ${y}`);
+      else add('min-decreased', `${limit} ${x} to ${y}`);
     }
+    if (a.multipleOf !== b.multipleOf) add('multiple-of-changed', `${a.multipleOf ?? 'none'} to ${b.multipleOf ?? 'none'}`);
+    if (!a.uniqueItems && b.uniqueItems) add('unique-items-added', 'uniqueItems');
+    if (a.uniqueItems && !b.uniqueItems) add('unique-items-removed', 'uniqueItems');
     if (a.pattern !== b.pattern) add('pattern-changed', `${a.pattern ?? 'none'} to ${b.pattern ?? 'none'}`);
     if (a.default !== b.default) add('default-changed', `${a.default ?? 'none'} to ${b.default ?? 'none'}`);
 
@@ -194,7 +253,7 @@ export class SchemaComparator {
         continue;
       }
       // The property where its object lists it (not the model it may refer to).
-      if (a.required.has(name) && !b.required.has(name)) found.push({ kind: 'property-became-optional', path: [name], pointer: after.pointer, detail: name });
+      if (a.required.has(name) && !b.required.has(name) && !unseen(b, name, this.newer)) found.push({ kind: 'property-became-optional', path: [name], pointer: after.pointer, detail: name });
       if (!a.required.has(name) && b.required.has(name) && !unseen(b, name, this.newer)) found.push({ kind: 'property-became-required', path: [name], pointer: after.pointer, detail: name });
       if (!this.view(this.older, resolved(this.older, before)).deprecated && this.view(this.newer, resolved(this.newer, after)).deprecated) {
         found.push({ kind: 'property-deprecated', path: [name], pointer: after.pointer, detail: name });
@@ -282,6 +341,10 @@ function viewOf(document: JsonObject, node: Node, depth: number, visiting: Set<s
     items,
     additional,
     limits,
+    upper: boundOf(schema, 'maximum', 'exclusiveMaximum'),
+    lower: boundOf(schema, 'minimum', 'exclusiveMinimum'),
+    multipleOf: finite(schema['multipleOf']),
+    uniqueItems: schema['uniqueItems'] === true,
     pattern: text(schema['pattern']),
     default: schema['default'] === undefined ? undefined : JSON.stringify(schema['default']),
     options,
@@ -318,6 +381,10 @@ function merged(a: View, b: View): View {
     items: a.items ?? b.items,
     additional: a.additional === true ? b.additional : a.additional,
     limits,
+    upper: tighter(a.upper, b.upper, true),
+    lower: tighter(a.lower, b.lower, false),
+    multipleOf: a.multipleOf ?? b.multipleOf,
+    uniqueItems: a.uniqueItems || b.uniqueItems,
     pattern: a.pattern ?? b.pattern,
     default: a.default ?? b.default,
     options: a.options.length > 0 ? a.options : b.options,
