@@ -312,8 +312,8 @@ function bindUseCases(c: Container): void {
     [UnitOfWork, SpecCodec, IdGenerator, Clock],
   );
   c.bind(ReplaceSpec).toResolvedValue(
-    (access: ApiAccess, uow: UnitOfWork, codec: SpecCodec, ids: IdGenerator, clock: Clock) => new ReplaceSpec(access, uow, codec, ids, clock),
-    [ApiAccess, UnitOfWork, SpecCodec, IdGenerator, Clock],
+    (access: ApiAccess, uow: UnitOfWork, apis: ApiRepository, specs: SpecRepository, codec: SpecCodec, ids: IdGenerator, clock: Clock) => new ReplaceSpec(access, uow, apis, specs, codec, ids, clock),
+    [ApiAccess, UnitOfWork, ApiRepository, SpecRepository, SpecCodec, IdGenerator, Clock],
   );
   c.bind(ExportSpec).toResolvedValue(
     (access: ApiAccess, apis: ApiRepository, specs: SpecRepository, releases: ReleaseRepository, revisions: SpecRevisionRepository, codec: SpecCodec) =>

@@ -11,7 +11,8 @@ import { actorOf, type Principal } from '../auth/principal.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { IdGenerator } from '../ports/id-generator.port.js';
 import type { ParsedSpec, SpecCodec } from '../ports/spec-codec.port.js';
-import type { StoredChanges } from '../ports/spec-repository.port.js';
+import type { ApiRepository } from '../ports/api-repository.port.js';
+import type { SpecRepository, StoredChanges } from '../ports/spec-repository.port.js';
 import type { Transaction, UnitOfWork } from '../ports/unit-of-work.port.js';
 import { MAX_PAGE_LIMIT } from '../shared/page.js';
 import { notFound, type ApplicationError } from '../shared/application-error.js';
@@ -62,6 +63,8 @@ export class ReplaceSpec {
   constructor(
     private readonly access: ApiAccess,
     private readonly uow: UnitOfWork,
+    private readonly apis: ApiRepository,
+    private readonly specs: SpecRepository,
     private readonly codec: SpecCodec,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
@@ -82,6 +85,9 @@ export class ReplaceSpec {
     const spec = parsed.value;
     const derived = deriveResources(spec.document);
     const now = this.clock.now();
+    // Compared before the transaction, as parsing is, so the write lock is not held meanwhile; used
+    // when the API is still at the revision it was compared at.
+    const early = await this.compareWithCurrent(input, spec);
     return this.uow.run(async (tx): Promise<Result<SpecResult | DryRunResult, ApplicationError>> => {
       const api = await tx.apis.getForUpdate(input.accountId, input.apiId);
       if (!api) return err(notFound('api'));
@@ -90,7 +96,8 @@ export class ReplaceSpec {
       }
       const current = await tx.specs.get(api.id);
       const unchanged = current?.source === spec.source;
-      const changes: StoredChanges | null = current === undefined ? null : unchanged ? { counts: { breaking: 0, warning: 0, info: 0 }, items: [] } : changesBetween(current, spec);
+      const changes: StoredChanges | null =
+        current === undefined ? null : unchanged ? { counts: { breaking: 0, warning: 0, info: 0 }, items: [] } : early?.revision === api.revision ? early.changes : changesBetween(current, spec);
       const breaking = (changes?.counts.breaking ?? 0) > 0;
       if (!unchanged) {
         const policy = checkBreakingChangePolicy({ policy: api.breakingChangePolicy, breaking, release: input.release, releases: await this.releaseLabels(tx, api), override: input.allowBreaking });
@@ -119,6 +126,15 @@ export class ReplaceSpec {
       }
       return ok({ api: api.toRecord(), release, counts: countsOf(derived), changes: current === undefined ? null : summary });
     });
+  }
+
+  /** The changes from the API's current spec to `spec`, with the API revision they were computed at; undefined when there is nothing to compare. */
+  private async compareWithCurrent(input: ReplaceSpecInput, spec: ParsedSpec): Promise<{ readonly revision: number; readonly changes: StoredChanges } | undefined> {
+    const api = await this.apis.get(input.accountId, input.apiId);
+    const current = api && (await this.specs.get(api.id));
+    if (!api || !current || current.source === spec.source) return undefined;
+    // The spec read may be newer than the API record read: then the revision will not match and the transaction compares again.
+    return { revision: api.revision, changes: changesBetween(current, spec) };
   }
 
   /** The API's new state and its event, the spec with its derived resources and its revision of the history. */
