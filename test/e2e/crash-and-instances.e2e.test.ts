@@ -268,7 +268,14 @@ interface EventRow {
   id: string;
   name: string;
   resourceId: string;
+  /** The API's revision the event announces (api.updated). */
+  revision: number | undefined;
   dispatched: boolean;
+}
+
+/** What makes an event one of a kind: an API's creation or deletion, or one revision of it (api.updated, once per PATCH). */
+function eventKey(name: string, resourceId: string, revision: number | undefined): string {
+  return name === 'api.updated' ? `${name} ${resourceId} r${revision}` : `${name} ${resourceId}`;
 }
 
 async function databaseState(schema: string, accountId: number): Promise<{ apis: ApiRow[]; events: EventRow[]; pendingDeliveries: number }> {
@@ -284,6 +291,7 @@ async function databaseState(schema: string, accountId: number): Promise<{ apis:
       id: row.id,
       name: row.name,
       resourceId: (JSON.parse(row.payload) as { resource: { id: string } }).resource.id,
+      revision: (JSON.parse(row.payload) as { resource: { revision?: number } }).resource.revision,
       dispatched: row.dispatched_at !== null,
     }));
     const pending = await c.query<{ n: string }>(`SELECT count(*) AS n FROM ${s}.webhook_deliveries WHERE state = 'pending'`);
@@ -357,6 +365,7 @@ function expectedState(ops: readonly WriteOp[], rows: readonly ApiRow[]): Expect
       }
       if (op.kind === 'patch') {
         api.revision += 1;
+        events.add(eventKey('api.updated', op.apiId!, api.revision));
         api.name = op.name!;
       } else {
         apis.delete(op.apiId!);
@@ -472,11 +481,11 @@ describePostgres(SUITE, 'several server and worker processes share one PostgreSQ
     return { child, url: listening['url'] as string };
   }
 
-  /** A webhook on `path` of the receiver for api.created and api.deleted, with a secret of ours. */
+  /** A webhook on `path` of the receiver for api.created, api.updated and api.deleted, with a secret of ours. */
   async function createWebhook(s: Setup, base: string, path: string): Promise<{ id: string; targetUrl: string; secret: string }> {
     const targetUrl = `${s.receiverUrl}${path}`;
     const secret = randomBytes(24).toString('hex');
-    const outcome = await call(base, s.token, 'POST', `/webhooks/${s.accountId}`, { targetUrl, events: ['api.created', 'api.deleted'], secret, active: true });
+    const outcome = await call(base, s.token, 'POST', `/webhooks/${s.accountId}`, { targetUrl, events: ['api.created', 'api.updated', 'api.deleted'], secret, active: true });
     expect(outcome.kind === 'response' && outcome.status, JSON.stringify(outcome)).to.equal(201);
     return { id: (outcome as { body: Record<string, unknown> }).body['id'] as string, targetUrl, secret };
   }
@@ -520,7 +529,7 @@ describePostgres(SUITE, 'several server and worker processes share one PostgreSQ
     expect(wrong, 'APIs whose state differs from the writes that landed').to.deep.equal([]);
 
     // The outbox holds one event per committed change, and nothing else.
-    const outboxKeys = state.events.map((e) => `${e.name} ${e.resourceId}`);
+    const outboxKeys = state.events.map((e) => eventKey(e.name, e.resourceId, e.revision));
     expect([...countBy(outboxKeys, (k) => k).entries()].filter(([, n]) => n > 1), 'changes with more than one event').to.deep.equal([]);
     expect(outboxKeys.filter((k) => !expected.events.has(k)), 'events for changes that were not committed').to.deep.equal([]);
     expect([...expected.events].filter((k) => !outboxKeys.includes(k)), 'committed changes without an event').to.deep.equal([]);
@@ -792,7 +801,8 @@ describePostgres(SUITE, 'several server and worker processes share one PostgreSQ
     }
 
     // Exactly once per event and webhook.
-    const EVENTS = HOT + CREATED + DELETED;
+    // The hot APIs' and the event lane's creations and deletions, and an api.updated per PATCH that landed.
+    const EVENTS = HOT + CREATED + DELETED + successes.length;
     expect(state.events, 'outbox events').to.have.length(EVENTS);
     const expectedPosts = EVENTS * hooks.length;
     await s.receiver.until(() => s.receiver.received.length >= expectedPosts, 30_000, `${expectedPosts} POSTs`);
