@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { DEFAULT_TOKEN_CACHE } from '../application/auth/token-cache.js';
 import { DEFAULT_SQLITE_CACHE_MB, type DatabaseConfig } from '../adapters/persistence/typeorm-database.js';
+import { MAX_TRIAL_DAYS, type PlanName } from '../domain/account/account.aggregate.js';
+import { DEFAULT_PLAN_ALLOWANCES, QUOTAS, type PlanAllowance, type PlanAllowances, type Quota } from '../domain/account/plan-allowance.js';
 
 /** Everything the process is configured with; read from the environment only here. */
 export interface Config {
@@ -38,6 +40,13 @@ export interface Config {
   };
   /** Where outgoing mail (e-mail verification) goes: the log, or one file per message in a directory. */
   readonly mail: { readonly kind: 'log' } | { readonly kind: 'file'; readonly dir: string };
+  /** Plans (`PLAN_*`): a new account's trial, what each plan allows, how often the trial reminders are looked for. */
+  readonly plans: {
+    readonly trialDays: number;
+    readonly allowances: PlanAllowances;
+    /** `TRIAL_REMINDER_INTERVAL_MS`: how often the worker looks for trials ending within 3 days. */
+    readonly reminderIntervalMs: number;
+  };
   readonly webhooks: {
     readonly allowPrivateTargets: boolean;
     readonly timeoutMs: number;
@@ -69,6 +78,33 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   if (raw === '' || raw === 'false' || raw === '0') return false;
   if (raw === 'true' || raw === '1') return true;
   throw new ConfigError(`${name} must be true or false, not "${env[name]}"`);
+}
+
+/** A flag with a default other than false. */
+function flagOr(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  return env[name] === undefined || env[name] === '' ? fallback : flag(env, name);
+}
+
+const QUOTA_VARIABLES: Record<Quota, string> = { apis: 'APIS', webhooks: 'WEBHOOKS', apiTokens: 'API_TOKENS', pagesPerApi: 'PAGES_PER_API', importBytes: 'IMPORT_BYTES' };
+
+/** `PLAN_<FREE|PRIVATE>_<QUOTA>`: a whole number, or `unlimited`; `PLAN_<...>_PRIVATE_APIS`: true or false. */
+function planAllowances(env: NodeJS.ProcessEnv): PlanAllowances {
+  const allowance = (plan: PlanName): PlanAllowance => {
+    const prefix = `PLAN_${plan.toUpperCase()}_`;
+    const defaults = DEFAULT_PLAN_ALLOWANCES[plan];
+    const quotas = Object.fromEntries(
+      QUOTAS.map((quota) => {
+        const name = `${prefix}${QUOTA_VARIABLES[quota]}`;
+        const raw = env[name];
+        if (raw === undefined || raw === '') return [quota, defaults.quotas[quota]];
+        if (raw === 'unlimited') return [quota, null];
+        if (!/^[0-9]{1,10}$/.test(raw) || Number(raw) > 1_000_000_000) throw new ConfigError(`${name} must be an integer from 0 to 1000000000, or unlimited, not "${raw}"`);
+        return [quota, Number(raw)];
+      }),
+    ) as Record<Quota, number | null>;
+    return { privateApis: flagOr(env, `${prefix}PRIVATE_APIS`, defaults.privateApis), quotas };
+  };
+  return { free: allowance('free'), private: allowance('private') };
 }
 
 /** A bearer credential a scraper can send as it is: printable ASCII without spaces, long enough not to be guessed. */
@@ -146,6 +182,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       passwordPerIp: integer(env, 'RATE_LIMIT_PASSWORD_IP', 30, 0, 1_000_000),
       passwordPerEmail: integer(env, 'RATE_LIMIT_PASSWORD_EMAIL', 10, 0, 1_000_000),
       tokenEndpointPerMinute: integer(env, 'RATE_LIMIT_TOKEN_ENDPOINT', 120, 0, 1_000_000),
+    },
+    plans: {
+      trialDays: integer(env, 'PLAN_TRIAL_DAYS', 14, 0, MAX_TRIAL_DAYS),
+      allowances: planAllowances(env),
+      reminderIntervalMs: integer(env, 'TRIAL_REMINDER_INTERVAL_MS', 60_000, 10, 86_400_000),
     },
     webhooks: {
       allowPrivateTargets: flag(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),

@@ -22,6 +22,7 @@ import { SpecCodec } from '../application/ports/spec-codec.port.js';
 import { SpecRepository } from '../application/ports/spec-repository.port.js';
 import { SpecRevisionRepository } from '../application/ports/spec-revision-repository.port.js';
 import { GetChangelog } from '../application/specs/get-changelog.use-case.js';
+import { PlanSettings, Plans } from '../application/accounts/plans.js';
 import { Changelog } from '../application/releases/changelog.js';
 import { GetChanges } from '../application/specs/get-changes.use-case.js';
 import { ListRevisions } from '../application/specs/list-revisions.use-case.js';
@@ -145,6 +146,7 @@ export interface ContainerOptions {
 export function buildContainer(config: Config, options: ContainerOptions = {}): Container {
   const c = new Container({ defaultScope: 'Singleton' });
   c.bind(ConfigToken).toConstantValue(config);
+  c.bind(PlanSettings).toConstantValue({ trialDays: config.plans.trialDays, allowances: config.plans.allowances });
   c.bind(LoggerToken).toResolvedValue(() => createLogger(config.logLevel));
   c.bind(Clock).toResolvedValue(() => new SystemClock());
   c.bind(IdGenerator).toResolvedValue(() => new UuidV7IdGenerator());
@@ -272,7 +274,8 @@ function bindUseCases(c: Container): void {
     (tokens: ApiTokenRepository, generator: TokenGenerator, clock: Clock, cache: TokenCache, metrics: Metrics) => new AuthenticateToken(tokens, generator, clock, cache, metrics),
     [ApiTokenRepository, TokenGenerator, Clock, TokenCache, Metrics],
   );
-  c.bind(CreateApi).toResolvedValue((uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new CreateApi(uow, ids, clock), [UnitOfWork, IdGenerator, Clock]);
+  c.bind(Plans).toResolvedValue((settings: PlanSettings, accounts: AccountRepository, clock: Clock) => new Plans(settings, accounts, clock), [PlanSettings, AccountRepository, Clock]);
+  c.bind(CreateApi).toResolvedValue((uow: UnitOfWork, plans: Plans, ids: IdGenerator, clock: Clock) => new CreateApi(uow, plans, ids, clock), [UnitOfWork, Plans, IdGenerator, Clock]);
   c.bind(ListApis).toResolvedValue(
     (access: ApiAccess, apis: ApiRepository) => new ListApis(access, apis),
     [ApiAccess, ApiRepository],
@@ -282,16 +285,16 @@ function bindUseCases(c: Container): void {
     [ApiAccess, ApiRepository],
   );
   c.bind(UpdateApi).toResolvedValue(
-    (access: ApiAccess, uow: UnitOfWork, clock: Clock) => new UpdateApi(access, uow, clock),
-    [ApiAccess, UnitOfWork, Clock],
+    (access: ApiAccess, uow: UnitOfWork, plans: Plans, clock: Clock) => new UpdateApi(access, uow, plans, clock),
+    [ApiAccess, UnitOfWork, Plans, Clock],
   );
   c.bind(DeleteApi).toResolvedValue(
     (access: ApiAccess, uow: UnitOfWork, clock: Clock) => new DeleteApi(access, uow, clock),
     [ApiAccess, UnitOfWork, Clock],
   );
   c.bind(RegisterUser).toResolvedValue(
-    (uow: UnitOfWork, hasher: PasswordHasher, clock: Clock) => new RegisterUser(uow, hasher, clock),
-    [UnitOfWork, PasswordHasher, Clock],
+    (uow: UnitOfWork, hasher: PasswordHasher, settings: PlanSettings, clock: Clock) => new RegisterUser(uow, hasher, settings, clock),
+    [UnitOfWork, PasswordHasher, PlanSettings, Clock],
   );
   c.bind(VerifyEmail).toResolvedValue((uow: UnitOfWork) => new VerifyEmail(uow), [UnitOfWork]);
   c.bind(RequestEmailVerification).toResolvedValue(
@@ -304,16 +307,17 @@ function bindUseCases(c: Container): void {
     [UnitOfWork, TokenGenerator, Clock],
   );
   c.bind(CreateApiToken).toResolvedValue(
-    (uow: UnitOfWork, ids: IdGenerator, generator: TokenGenerator, clock: Clock) => new CreateApiToken(uow, ids, generator, clock),
-    [UnitOfWork, IdGenerator, TokenGenerator, Clock],
+    (uow: UnitOfWork, plans: Plans, ids: IdGenerator, generator: TokenGenerator, clock: Clock) => new CreateApiToken(uow, plans, ids, generator, clock),
+    [UnitOfWork, Plans, IdGenerator, TokenGenerator, Clock],
   );
   c.bind(ImportApi).toResolvedValue(
-    (uow: UnitOfWork, codec: SpecCodec, ids: IdGenerator, clock: Clock) => new ImportApi(uow, codec, ids, clock),
-    [UnitOfWork, SpecCodec, IdGenerator, Clock],
+    (uow: UnitOfWork, plans: Plans, codec: SpecCodec, ids: IdGenerator, clock: Clock) => new ImportApi(uow, plans, codec, ids, clock),
+    [UnitOfWork, Plans, SpecCodec, IdGenerator, Clock],
   );
   c.bind(ReplaceSpec).toResolvedValue(
-    (access: ApiAccess, uow: UnitOfWork, apis: ApiRepository, specs: SpecRepository, codec: SpecCodec, ids: IdGenerator, clock: Clock) => new ReplaceSpec(access, uow, apis, specs, codec, ids, clock),
-    [ApiAccess, UnitOfWork, ApiRepository, SpecRepository, SpecCodec, IdGenerator, Clock],
+    (access: ApiAccess, uow: UnitOfWork, apis: ApiRepository, specs: SpecRepository, plans: Plans, codec: SpecCodec, ids: IdGenerator, clock: Clock) =>
+      new ReplaceSpec(access, uow, apis, specs, plans, codec, ids, clock),
+    [ApiAccess, UnitOfWork, ApiRepository, SpecRepository, Plans, SpecCodec, IdGenerator, Clock],
   );
   c.bind(ExportSpec).toResolvedValue(
     (access: ApiAccess, apis: ApiRepository, specs: SpecRepository, releases: ReleaseRepository, revisions: SpecRevisionRepository, codec: SpecCodec) =>
@@ -382,8 +386,8 @@ function bindUseCases(c: Container): void {
     [ApiAccess, ApiRepository, PageRepository],
   );
   c.bind(CreatePage).toResolvedValue(
-    (access: ApiAccess, uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new CreatePage(access, uow, ids, clock),
-    [ApiAccess, UnitOfWork, IdGenerator, Clock],
+    (access: ApiAccess, uow: UnitOfWork, plans: Plans, ids: IdGenerator, clock: Clock) => new CreatePage(access, uow, plans, ids, clock),
+    [ApiAccess, UnitOfWork, Plans, IdGenerator, Clock],
   );
   c.bind(UpdatePage).toResolvedValue(
     (access: ApiAccess, uow: UnitOfWork, clock: Clock) => new UpdatePage(access, uow, clock),
@@ -526,8 +530,8 @@ const DELIVERY_RUNS_PER_LANE = 2;
 function bindWebhooks(c: Container, config: Config): void {
   const retry = { ...DEFAULT_RETRY_POLICY, baseMs: config.webhooks.retryBaseMs, maxAttempts: config.webhooks.maxAttempts };
   c.bind(CreateWebhook).toResolvedValue(
-    (uow: UnitOfWork, ids: IdGenerator, generator: TokenGenerator, policy: WebhookTargetPolicy, clock: Clock) => new CreateWebhook(uow, ids, generator, policy, clock),
-    [UnitOfWork, IdGenerator, TokenGenerator, WebhookTargetPolicy, Clock],
+    (uow: UnitOfWork, plans: Plans, ids: IdGenerator, generator: TokenGenerator, policy: WebhookTargetPolicy, clock: Clock) => new CreateWebhook(uow, plans, ids, generator, policy, clock),
+    [UnitOfWork, Plans, IdGenerator, TokenGenerator, WebhookTargetPolicy, Clock],
   );
   c.bind(ListWebhooks).toResolvedValue((webhooks: WebhookRepository) => new ListWebhooks(webhooks), [WebhookRepository]);
   c.bind(GetWebhook).toResolvedValue((webhooks: WebhookRepository) => new GetWebhook(webhooks), [WebhookRepository]);

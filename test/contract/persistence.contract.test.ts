@@ -13,7 +13,8 @@ import { Delivery } from '../../src/domain/webhook/delivery.aggregate.js';
 import { Page } from '../../src/domain/page/page.aggregate.js';
 import { Share } from '../../src/domain/share/share.aggregate.js';
 import { aPrincipal } from '../support/builders.js';
-import { FixedClock, SequentialIds } from '../support/fakes.js';
+import { FixedClock, SequentialIds, plansOver } from '../support/fakes.js';
+import { Account } from '../../src/domain/account/account.aggregate.js';
 import { aNewUser, forEachImplementation, type PersistenceFixture } from './fixtures.js';
 
 const T0 = new Date('2026-11-22T10:15:00.000Z');
@@ -24,7 +25,7 @@ const uuid = () => `00000000-0000-7000-9000-${(++idCounter).toString(16).padStar
 /** An account with one user; returns their ids. */
 async function seedUser(f: PersistenceFixture, email = 'ada@example.com') {
   const result = await f.uow.run(async (tx) => {
-    const accountId = await tx.accounts.create(T0);
+    const accountId = await tx.accounts.create(Account.open(T0, 14));
     const user = await tx.users.add(aNewUser(accountId, email));
     if (!user.ok) return err('duplicate');
     return ok({ accountId, userId: user.value.id, nickname: user.value.nickname });
@@ -94,6 +95,82 @@ forEachImplementation('persistence contract', (make) => {
         return ok(undefined);
       });
       expect((await f.repos.users.get(a.userId))?.emailVerified).to.equal(true);
+    });
+  });
+
+  describe('AccountRepository: plans and the trial reminder', () => {
+    const DAY = 24 * 60 * 60 * 1000;
+    async function opened(account: Parameters<PersistenceFixture['repos']['accounts']['create']>[0]) {
+      const result = await f.uow.run(async (tx) => ok(await tx.accounts.create(account)));
+      if (!result.ok) throw new Error('setup');
+      return result.value;
+    }
+
+    it('stores a new account on its trial, reads it back (for update too) and saves a plan change', async () => {
+      const id = await opened(Account.open(T0, 14));
+      const read = await f.repos.accounts.get(id);
+      expect(read?.snapshot()).to.deep.equal({ id, creationDate: T0, plan: 'private', trialEndDate: new Date(T0.getTime() + 14 * DAY), trialReminderDate: null });
+      const locked = await f.uow.run(async (tx) => ok((await tx.accounts.getForUpdate(id))?.snapshot()));
+      expect(locked).to.deep.equal({ ok: true, value: read?.snapshot() });
+      await f.uow.run(async (tx) => {
+        const account = await tx.accounts.getForUpdate(id);
+        account!.changePlan('private', undefined, T1);
+        await tx.accounts.save(account!);
+        return ok(undefined);
+      });
+      expect((await f.repos.accounts.get(id))?.planAt(new Date(T0.getTime() + 100 * DAY))).to.deep.equal({ name: 'private', trial: false, trialEndDate: null });
+      expect(await f.repos.accounts.get(987654)).to.equal(undefined);
+    });
+
+    it('lists the trials ending within a window, soonest first, and lets one caller claim each reminder', async () => {
+      const soon = await opened({ creationDate: T0, plan: 'private', trialEndDate: new Date(T0.getTime() + 2 * DAY) });
+      const sooner = await opened({ creationDate: T0, plan: 'private', trialEndDate: new Date(T0.getTime() + 1 * DAY) });
+      await opened({ creationDate: T0, plan: 'private', trialEndDate: new Date(T0.getTime() + 10 * DAY) });
+      await opened({ creationDate: T0, plan: 'private', trialEndDate: new Date(T0.getTime() - 1 * DAY) });
+      await opened({ creationDate: T0, plan: 'free', trialEndDate: null });
+      await opened({ creationDate: T0, plan: 'private', trialEndDate: null });
+      const by = new Date(T0.getTime() + 3 * DAY);
+      expect(await f.repos.accounts.trialsEnding(T0, by, 10)).to.deep.equal([sooner, soon]);
+      expect(await f.repos.accounts.trialsEnding(T0, by, 1)).to.deep.equal([sooner]);
+      expect(await f.repos.accounts.claimTrialReminder(sooner, T1)).to.equal(true);
+      expect(await f.repos.accounts.claimTrialReminder(sooner, T1), 'claimed already').to.equal(false);
+      expect(await f.repos.accounts.trialsEnding(T0, by, 10)).to.deep.equal([soon]);
+      expect((await f.repos.accounts.get(sooner))?.snapshot().trialReminderDate).to.deep.equal(T1);
+      await f.repos.accounts.releaseTrialReminder(sooner);
+      expect(await f.repos.accounts.trialsEnding(T0, by, 10)).to.deep.equal([sooner, soon]);
+    });
+
+    it("finds an account's first user, and counts what a plan limits: APIs (and private ones), webhooks, tokens, pages", async () => {
+      const a = await seedUser(f, 'a@example.com');
+      const b = await seedUser(f, 'b@example.com');
+      expect((await f.repos.users.ownerOf(a.accountId))?.id).to.equal(a.userId);
+      expect(await f.repos.users.ownerOf(987654)).to.equal(undefined);
+      const pub = newApi(a, 'open');
+      pub.update({ type: 'public' }, undefined, { id: a.userId, nickname: a.nickname }, T0);
+      for (const api of [newApi(a, 'one'), newApi(a, 'two'), pub, newApi(b, 'other')]) await saved(f, api);
+      expect(await f.repos.apis.countInAccount(a.accountId)).to.deep.equal({ all: 3, private: 2 });
+      expect(await f.repos.apis.countInAccount(987654)).to.deep.equal({ all: 0, private: 0 });
+      await f.uow.run(async (tx) => {
+        for (const [accountId, active] of [[a.accountId, true], [a.accountId, false], [b.accountId, true]] as const) {
+          const hook = Webhook.create({ id: uuid(), accountId, targetUrl: 'https://hooks.example.com/in', events: ['api.created'], secret: 's'.repeat(20), active }, T0);
+          if (!hook.ok) throw new Error('invalid webhook');
+          await tx.webhooks.save(hook.value);
+        }
+        for (const [userId, hash] of [[a.userId, 'h-1'], [a.userId, 'h-2'], [b.userId, 'h-3']] as const) {
+          const token = ApiToken.create({ id: uuid(), userId, name: hash, scopes: ['api'], tokenHash: hash }, T0);
+          if (!token.ok) throw new Error('invalid token');
+          await tx.tokens.add(token.value);
+        }
+        const page = Page.create({ id: uuid(), apiId: pub.id, accountId: a.accountId, title: 'Guide', slug: 'guide', body: '# Guide', position: 0 }, T0);
+        if (!page.ok) throw new Error('invalid page');
+        await tx.pages.save(page.value);
+        return ok(undefined);
+      });
+      expect(await f.repos.webhooks.countInAccount(a.accountId)).to.equal(2);
+      expect(await f.repos.tokens.countInAccount(a.accountId)).to.equal(2);
+      expect(await f.repos.tokens.countInAccount(b.accountId)).to.equal(1);
+      expect(await f.repos.pages.count(pub.id)).to.equal(1);
+      expect(await f.repos.pages.count(uuid())).to.equal(0);
     });
   });
 
@@ -899,7 +976,7 @@ forEachImplementation('persistence contract', (make) => {
             }),
           ),
       };
-      const createApi = new CreateApi(failingAfterWrites, new SequentialIds(), new FixedClock());
+      const createApi = new CreateApi(failingAfterWrites, plansOver(f.repos, new FixedClock()), new SequentialIds(), new FixedClock());
       let thrown: unknown;
       try {
         await createApi.execute(aPrincipal({ userId: a.userId, accountId: a.accountId, nickname: a.nickname }), {

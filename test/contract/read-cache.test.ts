@@ -1,3 +1,4 @@
+import { Account } from '../../src/domain/account/account.aggregate.js';
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -98,7 +99,7 @@ forEachDatabase('ReadCache: API reads remembered until the database changes', (t
     const repos = typeOrmRepositories(db, counting, ids, undefined, new ReadCache(() => db.changeVersion()));
     const uow = new TypeOrmUnitOfWork(db, ids);
     const owner = await uow.run(async (tx) => {
-      const accountId = await tx.accounts.create(T0);
+      const accountId = await tx.accounts.create(Account.open(T0, 14));
       const user = await tx.users.add(aNewUser(accountId, 'ada@example.com'));
       if (!user.ok) throw new Error('setup');
       return ok({ accountId, userId: user.value.id, nickname: user.value.nickname });

@@ -10,9 +10,10 @@ import { SequentialIds } from '../support/fakes.js';
  * Migrations 0011 (specFormat) and 0012 (spec history) on a database whose APIs were stored
  * before them: each API with a spec gets `specFormat` swagger-2.0 and its current spec as its
  * first revision, stored by its owner; an API without a spec gets neither. Down, then up again.
- * Releases made before them get what they changed when the changelog first reads them.
+ * Releases made before them get what they changed when the changelog first reads them. The
+ * account, from before plans (0013), stays on the Private plan with no trial.
  */
-forEachDatabase('migrations 0011 and 0012 on existing data', (target) => {
+forEachDatabase('migrations 0011, 0012 and 0013 on existing data', (target) => {
   it('fill in specFormat and the first revision of every API that has a spec', async function () {
     this.timeout(60_000);
     const { config, dispose } = await target.create();
@@ -20,7 +21,7 @@ forEachDatabase('migrations 0011 and 0012 on existing data', (target) => {
     try {
       await db.open();
       await db.migrate();
-      for (let i = 0; i < 2; i++) await db.dataSource.undoLastMigration({ transaction: 'all' });
+      for (let i = 0; i < 3; i++) await db.dataSource.undoLastMigration({ transaction: 'all' });
       const table = (name: string) => (db.schemaName ? `"${db.schemaName}"."${name}"` : `"${name}"`);
       const p = (n: number) => (db.dialect === 'postgres' ? `$${n}` : '?');
       const petstore = swaggerFixture('petstore.yaml').bytes.toString('utf8');
@@ -59,9 +60,11 @@ forEachDatabase('migrations 0011 and 0012 on existing data', (target) => {
           );
         }
       });
-      expect(await db.migrate()).to.deep.equal(['SpecFormat1763880000000', 'SpecHistory1763890000000']);
+      expect(await db.migrate()).to.deep.equal(['SpecFormat1763880000000', 'SpecHistory1763890000000', 'Plans1763900000000']);
 
       const repos = typeOrmRepositories(db, db.read, new SequentialIds());
+      // 0013: an account from before plans keeps everything it had: the Private plan, no trial to end.
+      expect((await repos.accounts.get(1))?.planAt(new Date('2027-06-01T00:00:00.000Z'))).to.deep.equal({ name: 'private', trial: false, trialEndDate: null });
       const withSpec = (await repos.apis.get(1, '00000000-0000-7000-8000-000000000001'))!.toRecord();
       expect(withSpec).to.include({ specFormat: 'swagger-2.0', breakingChangePolicy: 'allow', revision: 3 });
       expect((await repos.apis.get(1, '00000000-0000-7000-8000-000000000002'))!.toRecord()).to.include({ specFormat: null, breakingChangePolicy: 'allow' });

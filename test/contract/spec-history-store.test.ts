@@ -1,3 +1,4 @@
+import { Account } from '../../src/domain/account/account.aggregate.js';
 import { expect } from 'chai';
 import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database.js';
 import { TypeOrmUnitOfWork, typeOrmRepositories } from '../../src/adapters/persistence/typeorm-unit-of-work.js';
@@ -23,7 +24,7 @@ forEachDatabase('spec history chunk store', (target) => {
       const now = new Date('2026-11-25T10:00:00.000Z');
       const text = (n: number) => JSON.stringify({ swagger: '2.0', info: { title: 'Pets', version: `${n}` }, paths: {}, 'x-pad': 'lorem ipsum dolor '.repeat(5000) + n });
       const created = await uow.run(async (tx) => {
-        const accountId = await tx.accounts.create(now);
+        const accountId = await tx.accounts.create(Account.open(now, 14));
         const user = await tx.users.add(aNewUser(accountId, 'ada@example.com'));
         if (!user.ok) throw new Error('user');
         const api = Api.create({ id: '00000000-0000-7000-8000-0000000000c1', accountId, owner: { id: user.value.id, nickname: user.value.nickname }, name: 'Pets', nickname: 'pets' }, now);

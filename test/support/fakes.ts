@@ -1,6 +1,9 @@
 import type { Clock } from '../../src/application/ports/clock.port.js';
 import type { IdGenerator } from '../../src/application/ports/id-generator.port.js';
 import type { PasswordHasher } from '../../src/application/ports/password-hasher.port.js';
+import type { Transaction } from '../../src/application/ports/unit-of-work.port.js';
+import { Plans, type PlanSettings } from '../../src/application/accounts/plans.js';
+import { DEFAULT_PLAN_ALLOWANCES } from '../../src/domain/account/plan-allowance.js';
 
 /** A clock that stands still until told to move. */
 export class FixedClock implements Clock {
@@ -41,4 +44,12 @@ export class PlainPasswordHasher implements PasswordHasher {
   async verify(password: string, hash: string): Promise<boolean> {
     return hash === `plain$${password}`;
   }
+}
+
+/** The default plans, as a server without PLAN_* variables has them. */
+export const PLAN_SETTINGS: PlanSettings = { trialDays: 14, allowances: DEFAULT_PLAN_ALLOWANCES };
+
+/** The plan checks over an in-memory (or any) set of repositories. */
+export function plansOver(repos: Pick<Transaction, 'accounts'>, clock: Clock, settings: PlanSettings = PLAN_SETTINGS): Plans {
+  return new Plans(settings, repos.accounts, clock);
 }

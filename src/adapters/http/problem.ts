@@ -1,6 +1,7 @@
 import type { SpecFormat } from '../../domain/spec/spec-document.js';
 import type { ApplicationError } from '../../application/shared/application-error.js';
 import type { FieldError } from '../../domain/shared/field-error.js';
+import type { PlanLimitExceeded } from '../../domain/account/plan-allowance.js';
 
 /** An RFC 9457 problem document, with the contract's stable `code`. */
 export interface Problem {
@@ -55,6 +56,22 @@ export function validationProblem(errors: readonly FieldError[]): Problem {
   };
 }
 
+const QUOTA_WORDS: Record<PlanLimitExceeded['quota'], string> = {
+  apis: 'APIs',
+  webhooks: 'webhooks',
+  apiTokens: 'API tokens',
+  pagesPerApi: 'pages of this API',
+  importBytes: 'bytes in one document',
+  privateApis: 'private APIs',
+};
+
+function planLimitDetail(error: PlanLimitExceeded): string {
+  const plan = error.plan === 'free' ? 'The free plan' : 'The Private plan';
+  if (error.quota === 'privateApis') return `${plan} has no private APIs: make it public, or ask for the Private plan. Private APIs kept from before stay private and readable.`;
+  if (error.quota === 'importBytes') return `${plan} takes at most ${error.limit} ${QUOTA_WORDS.importBytes}; this one has ${error.current}.`;
+  return `${plan} allows ${error.limit} ${QUOTA_WORDS[error.quota]}, and ${error.current} exist: delete one, or ask for a larger plan.`;
+}
+
 /** The one mapping from application errors to HTTP: exhaustive, so a new kind fails the build. */
 export function problemFor(error: ApplicationError): Problem {
   switch (error.kind) {
@@ -86,6 +103,8 @@ export function problemFor(error: ApplicationError): Problem {
       return { status: 403, code: 'email_not_verified', title: 'Forbidden', detail: 'Verify your e-mail address first.' };
     case 'Forbidden':
       return { status: 403, code: error.code, title: 'Forbidden', detail: error.detail };
+    case 'PlanLimit':
+      return { status: 403, code: 'plan_limit', title: 'Forbidden', detail: planLimitDetail(error), members: { plan: error.plan, quota: error.quota, limit: error.limit, current: error.current } };
     case 'Unprocessable':
       return { status: 422, code: error.code, title: 'Unprocessable Content', detail: error.detail };
     case 'NotFound':

@@ -1,3 +1,4 @@
+import type { AccountState } from '../../domain/account/account.aggregate.js';
 import type { StoredSpec } from '../../application/ports/spec-repository.port.js';
 import type { ReleaseChanges } from '../../application/ports/release-repository.port.js';
 import type { SpecRevisionEntry } from '../../application/ports/spec-repository.port.js';
@@ -27,7 +28,7 @@ export interface StoredEvent {
 export class InMemoryState {
   nextAccountId = 1;
   nextUserId = 1;
-  accounts = new Map<number, Date>();
+  accounts = new Map<number, AccountState>();
   users = new Map<number, UserState>();
   tokens = new Map<string, ApiTokenState>();
   apis = new Map<string, ApiState>();

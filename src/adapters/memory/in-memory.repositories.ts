@@ -1,4 +1,5 @@
 import type { AccountRepository } from '../../application/ports/account-repository.port.js';
+import { Account, type NewAccount } from '../../domain/account/account.aggregate.js';
 import type { ApiRepository, ApiSaveError } from '../../application/ports/api-repository.port.js';
 import type { ApiTokenRepository, TokenHolder } from '../../application/ports/api-token-repository.port.js';
 import type { EventOutbox, OutboxBacklog, OutboxEvent } from '../../application/ports/event-outbox.port.js';
@@ -31,15 +32,53 @@ import type { InMemoryState, StateSource } from './in-memory-state.js';
 export class InMemoryAccountRepository implements AccountRepository {
   constructor(private readonly state: StateSource) {}
 
-  async create(now: Date): Promise<number> {
+  async create(account: NewAccount): Promise<number> {
     const s = this.state();
     const id = s.nextAccountId++;
-    s.accounts.set(id, now);
+    s.accounts.set(id, { ...account, id, trialReminderDate: null });
     return id;
   }
 
   async exists(id: number): Promise<boolean> {
     return this.state().accounts.has(id);
+  }
+
+  async get(id: number): Promise<Account | undefined> {
+    const state = this.state().accounts.get(id);
+    return state && Account.rehydrate(state);
+  }
+
+  // Transactions take turns (the database's mutex): the read is the lock.
+  getForUpdate(id: number): Promise<Account | undefined> {
+    return this.get(id);
+  }
+
+  async save(account: Account): Promise<void> {
+    const state = account.snapshot();
+    const s = this.state();
+    if (s.accounts.has(state.id)) s.accounts.set(state.id, state);
+  }
+
+  async trialsEnding(now: Date, by: Date, limit: number): Promise<number[]> {
+    return [...this.state().accounts.values()]
+      .filter((a) => a.plan === 'private' && a.trialEndDate !== null && a.trialEndDate > now && a.trialEndDate <= by && a.trialReminderDate === null)
+      .sort((a, b) => a.trialEndDate!.getTime() - b.trialEndDate!.getTime())
+      .slice(0, limit)
+      .map((a) => a.id);
+  }
+
+  async claimTrialReminder(id: number, at: Date): Promise<boolean> {
+    const s = this.state();
+    const state = s.accounts.get(id);
+    if (state === undefined || state.trialReminderDate !== null) return false;
+    s.accounts.set(id, { ...state, trialReminderDate: at });
+    return true;
+  }
+
+  async releaseTrialReminder(id: number): Promise<void> {
+    const s = this.state();
+    const state = s.accounts.get(id);
+    if (state !== undefined) s.accounts.set(id, { ...state, trialReminderDate: null });
   }
 }
 
@@ -70,6 +109,11 @@ export class InMemoryUserRepository implements UserRepository {
     if (s.users.has(user.id)) s.users.set(user.id, user.snapshot());
   }
 
+  async ownerOf(accountId: number): Promise<User | undefined> {
+    const owner = [...this.state().users.values()].filter((u) => u.accountId === accountId).sort((a, b) => a.id - b.id)[0];
+    return owner && User.rehydrate(owner);
+  }
+
   async any(): Promise<boolean> {
     return this.state().users.size > 0;
   }
@@ -96,6 +140,11 @@ export class InMemoryApiTokenRepository implements ApiTokenRepository {
       if (user) holders.push({ token: ApiToken.rehydrate(row), user: { id: user.id, accountId: user.accountId, nickname: user.nickname } });
     }
     return holders;
+  }
+
+  async countInAccount(accountId: number): Promise<number> {
+    const s = this.state();
+    return [...s.tokens.values()].filter((t) => s.users.get(t.userId)?.accountId === accountId).length;
   }
 
   async listByUser(userId: number): Promise<ApiToken[]> {
@@ -171,6 +220,11 @@ export class InMemoryApiRepository implements ApiRepository {
   }
 
   /** Removes the API with its spec and releases, as the database's cascade does. */
+  async countInAccount(accountId: number): Promise<{ readonly all: number; readonly private: number }> {
+    const mine = [...this.state().apis.values()].filter((a) => a.accountId === accountId);
+    return { all: mine.length, private: mine.filter((a) => a.type === 'private').length };
+  }
+
   async delete(accountId: number, id: ApiId): Promise<void> {
     const s = this.state();
     if (s.apis.get(id)?.accountId !== accountId) return;
@@ -400,6 +454,10 @@ export class InMemoryWebhookRepository implements WebhookRepository {
       .map((row) => Webhook.rehydrate(row));
   }
 
+  async countInAccount(accountId: number): Promise<number> {
+    return [...this.state().webhooks.values()].filter((w) => w.accountId === accountId).length;
+  }
+
   async countActive(): Promise<number> {
     return [...this.state().webhooks.values()].filter((w) => w.active).length;
   }
@@ -532,6 +590,10 @@ export class InMemoryPageRepository implements PageRepository {
     const kept = rows.slice(0, request.limit);
     const last = kept.at(-1);
     return { items: kept.map((row) => ApiPage.rehydrate(row)), next: rows.length > request.limit && last ? { position: last.position, id: last.id } : null };
+  }
+
+  async count(apiId: ApiId): Promise<number> {
+    return [...this.state().pages.values()].filter((p) => p.apiId === apiId).length;
   }
 
   async nextPosition(apiId: ApiId): Promise<number> {

@@ -9,6 +9,9 @@ import { dialectTypes, jsonTransformer, timestampTransformer, type Dialect } fro
 export interface AccountRow {
   id: number;
   creationDate: Date;
+  plan: 'free' | 'private';
+  trialEndDate: Date | null;
+  trialReminderDate: Date | null;
 }
 
 export interface UserRow {
@@ -289,6 +292,9 @@ export function schemas(dialect: Dialect): Schemas {
     columns: {
       id: { name: 'id', type: 'integer', primary: true, generated: 'increment' },
       creationDate: timestamp('creation_date'),
+      plan: { name: 'plan', type: 'text' },
+      trialEndDate: timestamp('trial_end_date', true),
+      trialReminderDate: timestamp('trial_reminder_date', true),
     },
   });
   const users = new EntitySchema<UserRow>({

@@ -45,6 +45,11 @@ export class TypeOrmPageRepository implements PageRepository {
     });
   }
 
+  count(apiId: ApiId): Promise<number> {
+    if (!isUuid(apiId)) return Promise.resolve(0);
+    return this.run((m) => m.getRepository(this.s.pages).count({ where: { apiId } }));
+  }
+
   nextPosition(apiId: ApiId): Promise<number> {
     return this.run(async (m) => {
       const row = await m.createQueryBuilder(this.s.pages, 'p').select('MAX(p.position)', 'max').where('p.api_id = :apiId', { apiId }).getRawOne<{ max: number | string | null }>();

@@ -38,7 +38,7 @@ export interface WorkMarker {
  */
 export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenerator, work: WorkMarker = { value: false }, readCache?: ReadCache): Transaction {
   return {
-    accounts: new TypeOrmAccountRepository(run, db.schemas),
+    accounts: new TypeOrmAccountRepository(run, db.schemas, db.dialect),
     users: new TypeOrmUserRepository(run, db.schemas, readCache),
     tokens: new TypeOrmApiTokenRepository(run, db.schemas, db.dialect),
     apis: new TypeOrmApiRepository(run, db.schemas, db.dialect, readCache),

@@ -8,7 +8,7 @@ import { Webhook, type WebhookId } from '../../domain/webhook/webhook.aggregate.
 import type { Dialect } from './dialect.js';
 import type { DeliveryRow, Schemas, WebhookRow } from './schema.js';
 import { dateOf, forDialect, nullableDateOf, placeholderList, tableOf } from './raw-sql.js';
-import { isUuid, type Run } from './typeorm-database.js';
+import { isIntegerKey, isUuid, type Run } from './typeorm-database.js';
 
 function webhookFromRow(row: WebhookRow): Webhook {
   return Webhook.rehydrate({
@@ -58,6 +58,11 @@ export class TypeOrmWebhookRepository implements WebhookRepository {
 
   countActive(): Promise<number> {
     return this.run((m) => m.getRepository(this.s.webhooks).count({ where: { active: true } }));
+  }
+
+  countInAccount(accountId: number): Promise<number> {
+    if (!isIntegerKey(accountId)) return Promise.resolve(0);
+    return this.run((m) => m.getRepository(this.s.webhooks).count({ where: { accountId } }));
   }
 
   list(accountId: number, page: PageRequest<WebhookId>): Promise<Page<Webhook, WebhookId>> {

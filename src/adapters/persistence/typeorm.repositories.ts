@@ -14,6 +14,7 @@ import { eventPayload, type DomainEvent, type EventPayload } from '../../domain/
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import { ApiToken, type ApiTokenId } from '../../domain/token/api-token.aggregate.js';
 import { User, type NewUser } from '../../domain/user/user.aggregate.js';
+import { Account, type NewAccount, type PlanName } from '../../domain/account/account.aggregate.js';
 import type { Dialect } from './dialect.js';
 import { dateOf, dialectOf, forDialect, nullableDateOf, placeholderList, tableOf } from './raw-sql.js';
 import { remembered, type ReadCache } from './read-cache.js';
@@ -24,17 +25,80 @@ export class TypeOrmAccountRepository implements AccountRepository {
   constructor(
     private readonly run: Run,
     private readonly s: Schemas,
+    private readonly dialect: Dialect,
   ) {}
 
-  create(now: Date): Promise<number> {
+  create(account: NewAccount): Promise<number> {
     return this.run(async (m) => {
-      const inserted = await m.getRepository(this.s.accounts).insert({ creationDate: now });
+      const inserted = await m.getRepository(this.s.accounts).insert({ creationDate: account.creationDate, plan: account.plan, trialEndDate: account.trialEndDate, trialReminderDate: null });
       return Number(inserted.identifiers[0]?.['id']);
     });
   }
 
   exists(id: number): Promise<boolean> {
+    if (!isIntegerKey(id)) return Promise.resolve(false);
     return this.run((m) => m.getRepository(this.s.accounts).existsBy({ id }));
+  }
+
+  get(id: number): Promise<Account | undefined> {
+    return this.find(id, false);
+  }
+
+  getForUpdate(id: number): Promise<Account | undefined> {
+    return this.find(id, this.dialect === 'postgres');
+  }
+
+  private find(id: number, lock: boolean): Promise<Account | undefined> {
+    if (!isIntegerKey(id)) return Promise.resolve(undefined);
+    return this.run(async (m) => {
+      const rows = await m.query<{ id: number; creation_date: Date | string; plan: PlanName; trial_end_date: Date | string | null; trial_reminder_date: Date | string | null }[]>(
+        forDialect(this.dialect, `SELECT id, creation_date, plan, trial_end_date, trial_reminder_date FROM ${tableOf(m, this.s.accounts)} WHERE id = ?${lock ? ' FOR UPDATE' : ''}`),
+        [id],
+      );
+      const row = rows[0];
+      if (row === undefined) return undefined;
+      return Account.rehydrate({
+        id: Number(row.id),
+        creationDate: dateOf(row.creation_date),
+        plan: row.plan,
+        trialEndDate: nullableDateOf(row.trial_end_date),
+        trialReminderDate: nullableDateOf(row.trial_reminder_date),
+      });
+    });
+  }
+
+  save(account: Account): Promise<void> {
+    const { id, plan, trialEndDate, trialReminderDate } = account.snapshot();
+    return this.run(async (m) => {
+      await m.getRepository(this.s.accounts).update({ id }, { plan, trialEndDate, trialReminderDate });
+    });
+  }
+
+  trialsEnding(now: Date, by: Date, limit: number): Promise<number[]> {
+    return this.run(async (m) => {
+      const rows = await m
+        .createQueryBuilder(this.s.accounts, 'a')
+        .select(['a.id'])
+        // ISO 8601 text compares as time on SQLite (how timestamps are stored there) and casts on PostgreSQL.
+        .where("a.plan = 'private' AND a.trial_end_date > :now AND a.trial_end_date <= :by AND a.trial_reminder_date IS NULL", { now: now.toISOString(), by: by.toISOString() })
+        .orderBy('a.trial_end_date', 'ASC')
+        .limit(limit)
+        .getMany();
+      return rows.map((row) => Number(row.id));
+    });
+  }
+
+  claimTrialReminder(id: number, at: Date): Promise<boolean> {
+    return this.run(async (m) => {
+      const result = await m.getRepository(this.s.accounts).update({ id, trialReminderDate: IsNull() }, { trialReminderDate: at });
+      return (result.affected ?? 0) === 1;
+    });
+  }
+
+  releaseTrialReminder(id: number): Promise<void> {
+    return this.run(async (m) => {
+      await m.getRepository(this.s.accounts).update({ id }, { trialReminderDate: null });
+    });
   }
 }
 
@@ -85,6 +149,14 @@ export class TypeOrmUserRepository implements UserRepository {
     if (!isStorableText(email)) return Promise.resolve(undefined);
     return this.run(async (m) => {
       const row = await m.getRepository(this.s.users).findOneBy({ email });
+      return row ? userFromRow(row) : undefined;
+    });
+  }
+
+  ownerOf(accountId: number): Promise<User | undefined> {
+    if (!isIntegerKey(accountId)) return Promise.resolve(undefined);
+    return this.run(async (m) => {
+      const row = await m.getRepository(this.s.users).findOne({ where: { accountId }, order: { id: 'ASC' } });
       return row ? userFromRow(row) : undefined;
     });
   }
@@ -163,6 +235,17 @@ export class TypeOrmApiTokenRepository implements ApiTokenRepository {
     return this.run(async (m) => {
       const rows = await m.getRepository(this.s.apiTokens).find({ where: { userId }, order: { id: 'ASC' } });
       return rows.map((row) => ApiToken.rehydrate({ ...row, userId: Number(row.userId) }));
+    });
+  }
+
+  countInAccount(accountId: number): Promise<number> {
+    if (!isIntegerKey(accountId)) return Promise.resolve(0);
+    return this.run(async (m) => {
+      const rows = await m.query<{ n: number | string }[]>(
+        forDialect(this.dialect, `SELECT count(*) AS n FROM ${tableOf(m, this.s.apiTokens)} t JOIN ${tableOf(m, this.s.users)} u ON u.id = t.user_id WHERE u.account_id = ?`),
+        [accountId],
+      );
+      return Number(rows[0]?.n ?? 0);
     });
   }
 
@@ -334,6 +417,17 @@ export class TypeOrmApiRepository implements ApiRepository {
         if (isUniqueViolation(error)) return err({ kind: 'DuplicateNickname' as const });
         throw error;
       }
+    });
+  }
+
+  countInAccount(accountId: number): Promise<{ readonly all: number; readonly private: number }> {
+    if (!isIntegerKey(accountId)) return Promise.resolve({ all: 0, private: 0 });
+    return this.run(async (m) => {
+      const rows = await m.query<{ all_apis: number | string; private_apis: number | string | null }[]>(
+        forDialect(this.dialect, `SELECT count(*) AS all_apis, sum(CASE WHEN type = 'private' THEN 1 ELSE 0 END) AS private_apis FROM ${tableOf(m, this.s.apis)} WHERE account_id = ?`),
+        [accountId],
+      );
+      return { all: Number(rows[0]?.all_apis ?? 0), private: Number(rows[0]?.private_apis ?? 0) };
     });
   }
 

@@ -6,6 +6,7 @@ import type { Clock } from '../ports/clock.port.js';
 import type { IdGenerator } from '../ports/id-generator.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import type { ApplicationError } from '../shared/application-error.js';
+import type { Plans } from '../accounts/plans.js';
 import { apiErrorToApplication, apiSaveErrorToApplication } from './api-errors.js';
 
 export interface CreateApiInput {
@@ -15,10 +16,11 @@ export interface CreateApiInput {
   readonly type?: unknown;
 }
 
-/** Creates an empty API; the API and its `api.created` event are stored in one transaction. */
+/** Creates an empty API, if the account's plan has room for it; the API and its `api.created` event are stored in one transaction. */
 export class CreateApi {
   constructor(
     private readonly uow: UnitOfWork,
+    private readonly plans: Plans,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
   ) {}
@@ -40,6 +42,8 @@ export class CreateApi {
     if (!created.ok) return err(apiErrorToApplication(created.error));
     const api = created.value;
     return this.uow.run(async (tx): Promise<Result<ApiRecord, ApplicationError>> => {
+      const admitted = await this.plans.admitApi(tx, input.accountId, api.toRecord().type);
+      if (!admitted.ok) return admitted;
       const saved = await tx.apis.save(api);
       if (!saved.ok) return err(apiSaveErrorToApplication(saved.error, api));
       await tx.outbox.append(api.pullEvents());

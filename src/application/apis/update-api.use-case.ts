@@ -7,6 +7,7 @@ import type { Clock } from '../ports/clock.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import { notFound, type ApplicationError } from '../shared/application-error.js';
 import { apiErrorToApplication, apiSaveErrorToApplication } from './api-errors.js';
+import type { Plans } from '../accounts/plans.js';
 
 export interface UpdateApiInput {
   readonly accountId: AccountId;
@@ -17,7 +18,8 @@ export interface UpdateApiInput {
 }
 
 /**
- * Changes name, nickname, type or breaking-change policy, recording `api.updated` when anything changed. The API is read for update, so concurrent writers take turns:
+ * Changes name, nickname, type or breaking-change policy, recording `api.updated` when anything
+ * changed; making an API private needs a plan that has private APIs. The API is read for update, so concurrent writers take turns:
  * each lands on a new revision. With `expectedRevision`, a stale revision is a RevisionConflict
  * and nothing changes; the store's conditional update backs that up across instances.
  */
@@ -25,6 +27,7 @@ export class UpdateApi {
   constructor(
     private readonly access: ApiAccess,
     private readonly uow: UnitOfWork,
+    private readonly plans: Plans,
     private readonly clock: Clock,
   ) {}
 
@@ -34,8 +37,13 @@ export class UpdateApi {
     return this.uow.run(async (tx): Promise<Result<ApiRecord, ApplicationError>> => {
       const api = await tx.apis.getForUpdate(input.accountId, input.apiId);
       if (!api) return err(notFound('api'));
+      const wasPrivate = api.toRecord().type === 'private';
       const updated = api.update(input.changes, input.expectedRevision, actorOf(principal), this.clock.now());
       if (!updated.ok) return err(apiErrorToApplication(updated.error));
+      if (!wasPrivate && api.toRecord().type === 'private') {
+        const admitted = await this.plans.admitPrivate(tx, api.accountId);
+        if (!admitted.ok) return admitted;
+      }
       const saved = await tx.apis.save(api);
       if (!saved.ok) return err(apiSaveErrorToApplication(saved.error, api));
       await tx.outbox.append(api.pullEvents());

@@ -11,6 +11,7 @@ import type { PageCursor, PageRepository } from '../ports/page-repository.port.j
 import type { Transaction, UnitOfWork } from '../ports/unit-of-work.port.js';
 import { notFound, type ApplicationError } from '../shared/application-error.js';
 import type { Page as ListPage, PageRequest } from '../shared/page.js';
+import type { Plans } from '../accounts/plans.js';
 
 interface PageTarget {
   readonly accountId: AccountId;
@@ -60,11 +61,12 @@ export class GetPage {
   }
 }
 
-/** A new Markdown page; without a position it goes after the last one. */
+/** A new Markdown page, if the plan of the API's account has room for it; without a position it goes after the last one. */
 export class CreatePage {
   constructor(
     private readonly access: ApiAccess,
     private readonly uow: UnitOfWork,
+    private readonly plans: Plans,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
   ) {}
@@ -80,6 +82,8 @@ export class CreatePage {
         this.clock.now(),
       );
       if (!created.ok) return err(invalid(created.error));
+      const admitted = await this.plans.admitPage(tx, input.accountId, input.apiId);
+      if (!admitted.ok) return admitted;
       return saved(tx, created.value);
     });
   }

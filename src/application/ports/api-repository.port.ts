@@ -26,6 +26,8 @@ export interface ApiRepository {
   listSharedWith(accountId: AccountId, userId: UserId, page: PageRequest<ApiId>): Promise<Page<Api, ApiId>>;
   /** Inserts a new API or updates a stored one if its stored revision is unchanged. */
   save(api: Api): Promise<Result<void, ApiSaveError>>;
+  /** How many APIs the account has, and how many of them are private: what its plan counts. */
+  countInAccount(accountId: AccountId): Promise<{ readonly all: number; readonly private: number }>;
   /** Removes the API; a no-op when absent. */
   delete(accountId: AccountId, id: ApiId): Promise<void>;
 }

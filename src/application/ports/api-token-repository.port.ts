@@ -14,6 +14,8 @@ export interface ApiTokenRepository {
   findHolders(tokenHashes: readonly string[]): Promise<TokenHolder[]>;
   /** A user's tokens in creation order. */
   listByUser(userId: UserId): Promise<ApiToken[]>;
+  /** How many tokens the users of the account hold: what its plan counts. */
+  countInAccount(accountId: AccountId): Promise<number>;
   /** Records a use; a no-op for a token that is gone. */
   recordUse(id: ApiTokenId, at: Date): Promise<void>;
   /** Revokes (deletes) a user's token; false when the user has no such token. */

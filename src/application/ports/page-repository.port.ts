@@ -17,6 +17,8 @@ export interface PageRepository {
   findBySlug(apiId: ApiId, slug: string): Promise<Page | undefined>;
   /** The API's pages by position (then creation). */
   list(apiId: ApiId, request: PageRequest<PageCursor>): Promise<ListPage<Page, PageCursor>>;
+  /** How many pages the API has: what its account's plan counts. */
+  count(apiId: ApiId): Promise<number>;
   /** The position after the API's last page (0 for the first). */
   nextPosition(apiId: ApiId): Promise<number>;
   /** Inserts or updates. `DuplicateSlug` when another page of the API has the slug. */

@@ -1,4 +1,4 @@
-import type { UserId } from '../../domain/account/account.js';
+import type { AccountId, UserId } from '../../domain/account/account.js';
 import type { NewUser, User } from '../../domain/user/user.aggregate.js';
 import type { Result } from '../../domain/shared/result.js';
 import { token } from '../shared/token.js';
@@ -10,6 +10,8 @@ export interface UserRepository {
   get(id: UserId): Promise<User | undefined>;
   /** By normalised (lower-case) e-mail; undefined when absent. */
   getByEmail(email: string): Promise<User | undefined>;
+  /** The account's first user (the one it was opened for); undefined when it has none. */
+  ownerOf(accountId: AccountId): Promise<User | undefined>;
   /** Updates an existing user's mutable fields. */
   save(user: User): Promise<void>;
   /** Whether any user exists: the bootstrap runs only on an empty database. */

@@ -15,6 +15,8 @@ export interface WebhookRepository {
   subscribers(accountId: AccountId, event: EventName): Promise<Webhook[]>;
   /** Active webhooks in every account: an operator's figure, never shown to an account. */
   countActive(): Promise<number>;
+  /** How many webhooks the account has (active or not): what its plan counts. */
+  countInAccount(accountId: AccountId): Promise<number>;
   /** Inserts or updates. */
   save(webhook: Webhook): Promise<void>;
   /** Removes the webhook and its delivery log; a no-op when absent. */

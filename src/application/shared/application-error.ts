@@ -1,3 +1,4 @@
+import type { PlanLimitExceeded } from '../../domain/account/plan-allowance.js';
 import type { Change, ChangeCounts } from '../../domain/spec/changes/change.js';
 import type { PolicyRefusal } from '../../domain/spec/changes/policy.js';
 import type { SpecFormat } from '../../domain/spec/spec-document.js';
@@ -35,6 +36,8 @@ export type ApplicationError =
   | { readonly kind: 'InvalidSpec'; readonly errors: readonly FieldError[]; readonly format?: SpecFormat | undefined }
   /** A spec update the API's breaking-change policy refuses (409), with the changes that break. */
   | { readonly kind: 'BreakingChange'; readonly refusal: PolicyRefusal; readonly counts: ChangeCounts; readonly items: readonly Change[] }
+  /** The account's plan does not allow the write (403): a quota reached, or no private APIs on it. */
+  | PlanLimitExceeded
   /** `actual` is null when another writer changed it between our read and our write. */
   | { readonly kind: 'RevisionConflict'; readonly expected: number; readonly actual: number | null };
 

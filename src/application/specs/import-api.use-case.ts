@@ -12,6 +12,7 @@ import type { IdGenerator } from '../ports/id-generator.port.js';
 import type { SpecCodec } from '../ports/spec-codec.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import type { ApplicationError } from '../shared/application-error.js';
+import type { Plans } from '../accounts/plans.js';
 import { releaseSpec, specErrorToApplication, storedOf } from './spec-helpers.js';
 
 /** The name of an API imported from a document with a blank `info.title` and no nickname given. */
@@ -53,6 +54,7 @@ export interface SpecChanges {
 export class ImportApi {
   constructor(
     private readonly uow: UnitOfWork,
+    private readonly plans: Plans,
     private readonly codec: SpecCodec,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
@@ -65,6 +67,8 @@ export class ImportApi {
       const releases = authorize(principal, 'api_release', 'write', input.accountId);
       if (!releases.ok) return releases;
     }
+    const sized = await this.plans.admitImportSize(input.accountId, input.spec.byteLength);
+    if (!sized.ok) return sized;
     const parsed = await this.codec.parse(input.spec);
     if (!parsed.ok) return err(specErrorToApplication(parsed.error));
     const spec = parsed.value;
@@ -88,6 +92,8 @@ export class ImportApi {
     const api = created.value;
     const derived = deriveResources(spec.document);
     return this.uow.run(async (tx): Promise<Result<SpecResult, ApplicationError>> => {
+      const admitted = await this.plans.admitApi(tx, input.accountId, api.toRecord().type);
+      if (!admitted.ok) return admitted;
       const saved = await tx.apis.save(api);
       if (!saved.ok) return err(apiSaveErrorToApplication(saved.error, api));
       await tx.outbox.append(api.pullEvents());

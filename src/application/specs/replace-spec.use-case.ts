@@ -12,6 +12,7 @@ import type { Clock } from '../ports/clock.port.js';
 import type { IdGenerator } from '../ports/id-generator.port.js';
 import type { ParsedSpec, SpecCodec } from '../ports/spec-codec.port.js';
 import type { ApiRepository } from '../ports/api-repository.port.js';
+import type { Plans } from '../accounts/plans.js';
 import type { SpecRepository, StoredChanges } from '../ports/spec-repository.port.js';
 import type { Transaction, UnitOfWork } from '../ports/unit-of-work.port.js';
 import { MAX_PAGE_LIMIT } from '../shared/page.js';
@@ -65,6 +66,7 @@ export class ReplaceSpec {
     private readonly uow: UnitOfWork,
     private readonly apis: ApiRepository,
     private readonly specs: SpecRepository,
+    private readonly plans: Plans,
     private readonly codec: SpecCodec,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
@@ -80,6 +82,8 @@ export class ReplaceSpec {
     if (input.allowBreaking !== undefined && !isReason(input.allowBreaking)) {
       return err({ kind: 'Validation', errors: [{ field: 'allowBreaking', message: `must be a reason of 1-${REASON_MAX} characters on one line, without control characters` }] });
     }
+    const sized = await this.plans.admitImportSize(input.accountId, input.spec.byteLength);
+    if (!sized.ok) return sized;
     const parsed = await this.codec.parse(input.spec);
     if (!parsed.ok) return err(specErrorToApplication(parsed.error));
     const spec = parsed.value;

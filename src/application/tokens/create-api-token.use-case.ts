@@ -8,6 +8,7 @@ import type { IdGenerator } from '../ports/id-generator.port.js';
 import type { TokenGenerator } from '../ports/token-generator.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import { notFound, type ApplicationError } from '../shared/application-error.js';
+import type { Plans } from '../accounts/plans.js';
 
 /** The user a token is for: by id (the User-API) or by e-mail (the operator's CLI). */
 export type UserRef = { readonly userId: UserId } | { readonly email: string };
@@ -21,10 +22,11 @@ export interface CreatedApiToken {
   readonly creationDate: Date;
 }
 
-/** Issues an API token to a user whose e-mail address is verified. */
+/** Issues an API token to a user whose e-mail address is verified, if the account's plan has room for one. */
 export class CreateApiToken {
   constructor(
     private readonly uow: UnitOfWork,
+    private readonly plans: Plans,
     private readonly ids: IdGenerator,
     private readonly generator: TokenGenerator,
     private readonly clock: Clock,
@@ -45,6 +47,8 @@ export class CreateApiToken {
       );
       if (!created.ok) return err({ kind: 'Validation', errors: [{ field: created.error.field, message: created.error.message }] });
       const apiToken = created.value;
+      const admitted = await this.plans.admitApiToken(tx, user.accountId);
+      if (!admitted.ok) return admitted;
       await tx.tokens.add(apiToken);
       return ok({
         id: apiToken.id,

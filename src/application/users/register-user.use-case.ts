@@ -1,5 +1,7 @@
 import type { AccountId, UserId } from '../../domain/account/account.js';
 import { User } from '../../domain/user/user.aggregate.js';
+import { Account } from '../../domain/account/account.aggregate.js';
+import type { PlanSettings } from '../accounts/plans.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { PasswordHasher } from '../ports/password-hasher.port.js';
@@ -19,18 +21,19 @@ export interface RegisteredUser {
   readonly accountId: AccountId;
 }
 
-/** Creates a user with its personal account, in one transaction. */
+/** Creates a user with its personal account (on a trial of the Private plan, as configured), in one transaction. */
 export class RegisterUser {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly hasher: PasswordHasher,
+    private readonly plans: PlanSettings,
     private readonly clock: Clock,
   ) {}
 
   async execute(input: RegisterUserInput): Promise<Result<RegisteredUser, ApplicationError>> {
     const now = this.clock.now();
     return this.uow.run(async (tx): Promise<Result<RegisteredUser, ApplicationError>> => {
-      const accountId = await tx.accounts.create(now);
+      const accountId = await tx.accounts.create(Account.open(now, this.plans.trialDays));
       const draft = await User.register(
         { ...input, accountId, emailVerified: input.verified },
         (password) => this.hasher.hash(password),

@@ -10,6 +10,7 @@ import type { WebhookRepository } from '../ports/webhook-repository.port.js';
 import type { WebhookTargetPolicy } from '../ports/webhook-sender.port.js';
 import { notFound, type ApplicationError } from '../shared/application-error.js';
 import type { Page, PageRequest } from '../shared/page.js';
+import type { Plans } from '../accounts/plans.js';
 
 function invalid(error: WebhookError): ApplicationError {
   return { kind: 'Validation', errors: [{ field: error.field, message: error.message }] };
@@ -31,6 +32,7 @@ export interface CreatedWebhook {
 export class CreateWebhook {
   constructor(
     private readonly uow: UnitOfWork,
+    private readonly plans: Plans,
     private readonly ids: IdGenerator,
     private readonly generator: TokenGenerator,
     private readonly policy: WebhookTargetPolicy,
@@ -50,6 +52,8 @@ export class CreateWebhook {
     if (refused) return err(refused);
     const webhook = created.value;
     return this.uow.run(async (tx): Promise<Result<CreatedWebhook, ApplicationError>> => {
+      const admitted = await this.plans.admitWebhook(tx, input.accountId);
+      if (!admitted.ok) return admitted;
       await tx.webhooks.save(webhook);
       return ok({ webhook: webhook.toRecord(), secret: generated });
     });

@@ -8,7 +8,7 @@ import { ApiAccess } from '../../../src/application/auth/api-access.js';
 import { InMemoryDatabase } from '../../../src/adapters/memory/in-memory-unit-of-work.js';
 import type { Scope } from '../../../src/domain/token/scope.js';
 import { aPrincipal } from '../../support/builders.js';
-import { FixedClock, SequentialIds } from '../../support/fakes.js';
+import { FixedClock, SequentialIds, plansOver } from '../../support/fakes.js';
 
 function setup() {
   const ids = new SequentialIds();
@@ -19,10 +19,10 @@ function setup() {
   return {
     clock,
     repos,
-    create: new CreateApi(db, ids, clock),
+    create: new CreateApi(db, plansOver(repos, clock), ids, clock),
     list: new ListApis(access, repos.apis),
     get: new GetApi(access, repos.apis),
-    update: new UpdateApi(access, db, clock),
+    update: new UpdateApi(access, db, plansOver(repos, clock), clock),
     remove: new DeleteApi(access, db, clock),
   };
 }

@@ -1,3 +1,4 @@
+import { Account } from '../../../src/domain/account/account.aggregate.js';
 import { expect } from 'chai';
 import { InMemoryDatabase } from '../../../src/adapters/memory/in-memory-unit-of-work.js';
 import { ApiAccess } from '../../../src/application/auth/api-access.js';
@@ -28,7 +29,7 @@ async function setup() {
   const people = await db.run(async (tx) => {
     const made = [];
     for (const email of ['ada@example.com', 'grace@example.com', 'bob@example.com']) {
-      const accountId = await tx.accounts.create(T0);
+      const accountId = await tx.accounts.create(Account.open(T0, 14));
       const user = await tx.users.add(aNewUser(accountId, email));
       if (!user.ok) throw new Error('user');
       made.push({ userId: user.value.id, accountId });

@@ -4,7 +4,7 @@ import { InMemoryDatabase } from '../../../src/adapters/memory/in-memory-unit-of
 import type { MailMessage, Mailer } from '../../../src/application/ports/mailer.port.js';
 import { ConfirmEmailVerification, RequestEmailVerification } from '../../../src/application/users/email-verification.use-cases.js';
 import { RegisterUser } from '../../../src/application/users/register-user.use-case.js';
-import { FixedClock, SequentialIds } from '../../support/fakes.js';
+import { FixedClock, PLAN_SETTINGS, SequentialIds } from '../../support/fakes.js';
 import { ScryptPasswordHasher } from '../../../src/adapters/crypto/scrypt-password-hasher.js';
 
 class RecordingMailer implements Mailer {
@@ -19,7 +19,7 @@ async function setup() {
   const db = new InMemoryDatabase(new SequentialIds());
   const generator = new RandomTokenGenerator();
   const mailer = new RecordingMailer();
-  const registered = await new RegisterUser(db, new ScryptPasswordHasher(), clock).execute({ email: 'Dee@Example.com', password: 'a long passphrase', verified: false });
+  const registered = await new RegisterUser(db, new ScryptPasswordHasher(), PLAN_SETTINGS, clock).execute({ email: 'Dee@Example.com', password: 'a long passphrase', verified: false });
   if (!registered.ok) throw new Error('setup');
   return {
     clock,

@@ -6,7 +6,7 @@ import type { SpecRepository } from '../../../src/application/ports/spec-reposit
 import { ImportApi } from '../../../src/application/specs/import-api.use-case.js';
 import { ReplaceSpec } from '../../../src/application/specs/replace-spec.use-case.js';
 import { aPrincipal } from '../../support/builders.js';
-import { FixedClock, SequentialIds } from '../../support/fakes.js';
+import { FixedClock, SequentialIds, plansOver } from '../../support/fakes.js';
 
 const owner = aPrincipal({ userId: 1, accountId: 1, scopes: ['api'] });
 
@@ -22,7 +22,7 @@ describe('ReplaceSpec: changes computed outside the transaction', () => {
     const codec = new SwaggerSpecCodec();
     const clock = new FixedClock();
     const ids = new SequentialIds();
-    const imported = await new ImportApi(db, codec, ids, clock).execute(owner, { accountId: 1, spec: spec(['/a']) });
+    const imported = await new ImportApi(db, plansOver(db.repositories, clock), codec, ids, clock).execute(owner, { accountId: 1, spec: spec(['/a']) });
     if (!imported.ok) throw new Error(JSON.stringify(imported.error));
     const apiId = imported.value.api.id;
     // A spec repository whose first read outside a transaction lets another update commit right after it.
@@ -39,7 +39,7 @@ describe('ReplaceSpec: changes computed outside the transaction', () => {
         return current;
       },
     };
-    const replace = new ReplaceSpec(new ApiAccess(db.repositories.shares), db, db.repositories.apis, specs, codec, ids, clock);
+    const replace = new ReplaceSpec(new ApiAccess(db.repositories.shares), db, db.repositories.apis, specs, plansOver(db.repositories, clock), codec, ids, clock);
     const result = await replace.execute(owner, { accountId: 1, apiId, spec: spec(['/a', '/b', '/c']) });
     if (!result.ok || !('release' in result.value)) throw new Error(JSON.stringify(result));
     // Against /a alone it would be two endpoints added; against what it replaced (/a and /b), one.

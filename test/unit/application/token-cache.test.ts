@@ -6,7 +6,7 @@ import { CreateApiToken } from '../../../src/application/tokens/create-api-token
 import { RegisterUser } from '../../../src/application/users/register-user.use-case.js';
 import { RandomTokenGenerator } from '../../../src/adapters/crypto/random-token-generator.js';
 import { InMemoryDatabase } from '../../../src/adapters/memory/in-memory-unit-of-work.js';
-import { FixedClock, PlainPasswordHasher, SequentialIds } from '../../support/fakes.js';
+import { FixedClock, PLAN_SETTINGS, PlainPasswordHasher, SequentialIds, plansOver } from '../../support/fakes.js';
 
 const BOUND = 2_000;
 
@@ -30,8 +30,8 @@ async function setup(settings: Partial<TokenCacheSettings> = {}) {
   };
   const cache = new TokenCache({ maxEntries: 100, revalidateMs: BOUND, idleMs: 300_000, ...settings }, (hashes) => counted.findHolders(hashes));
   const authenticate = new AuthenticateToken(counted, generator, clock, cache);
-  const register = new RegisterUser(db, new PlainPasswordHasher(), clock);
-  const createToken = new CreateApiToken(db, ids, generator, clock);
+  const register = new RegisterUser(db, new PlainPasswordHasher(), PLAN_SETTINGS, clock);
+  const createToken = new CreateApiToken(db, plansOver(db.repositories, clock), ids, generator, clock);
   await register.execute({ email: 'ada@example.com', password: 'a long passphrase', verified: true, nickname: 'ada' });
   async function newToken(name = 'ci'): Promise<{ id: string; token: string }> {
     const created = await createToken.execute({ userId: 1 }, { name, scopes: ['api'] });

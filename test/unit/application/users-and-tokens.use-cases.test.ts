@@ -8,15 +8,15 @@ import { VerifyEmail } from '../../../src/application/users/verify-email.use-cas
 import { RandomTokenGenerator } from '../../../src/adapters/crypto/random-token-generator.js';
 import { InMemoryDatabase } from '../../../src/adapters/memory/in-memory-unit-of-work.js';
 import { SCOPES } from '../../../src/domain/token/scope.js';
-import { FixedClock, PlainPasswordHasher, SequentialIds } from '../../support/fakes.js';
+import { FixedClock, PLAN_SETTINGS, PlainPasswordHasher, SequentialIds, plansOver } from '../../support/fakes.js';
 
 function setup() {
   const ids = new SequentialIds();
   const clock = new FixedClock();
   const db = new InMemoryDatabase(ids);
   const generator = new RandomTokenGenerator();
-  const register = new RegisterUser(db, new PlainPasswordHasher(), clock);
-  const createToken = new CreateApiToken(db, ids, generator, clock);
+  const register = new RegisterUser(db, new PlainPasswordHasher(), PLAN_SETTINGS, clock);
+  const createToken = new CreateApiToken(db, plansOver(db.repositories, clock), ids, generator, clock);
   return {
     clock,
     repos: db.repositories,

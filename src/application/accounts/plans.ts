@@ -1,0 +1,79 @@
+import type { AccountId } from '../../domain/account/account.js';
+import type { PlanName } from '../../domain/account/account.aggregate.js';
+import { checkImportSize, checkPrivateApi, checkQuota, type PlanAllowances } from '../../domain/account/plan-allowance.js';
+import type { ApiId, ApiType } from '../../domain/api/api.aggregate.js';
+import { ok, type Result } from '../../domain/shared/result.js';
+import type { AccountRepository } from '../ports/account-repository.port.js';
+import type { Clock } from '../ports/clock.port.js';
+import type { Transaction } from '../ports/unit-of-work.port.js';
+import type { ApplicationError } from '../shared/application-error.js';
+import { token } from '../shared/token.js';
+
+/** The operator's plan configuration: how long a new account's trial lasts, and what each plan allows. */
+export interface PlanSettings {
+  /** Days of the Private plan a new account gets (0: new accounts start on the free plan). */
+  readonly trialDays: number;
+  readonly allowances: PlanAllowances;
+}
+export const PlanSettings = token<PlanSettings>('PlanSettings');
+
+/**
+ * What an account's plan lets it add, checked where the write happens: each `admit...` runs inside
+ * the write's transaction and first holds the account (`getForUpdate`), so two requests racing for
+ * the last free slot take turns and the second sees the first's row. One method per limit.
+ */
+export class Plans {
+  constructor(
+    private readonly settings: PlanSettings,
+    private readonly accounts: AccountRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A new API of `type` in the account: the APIs quota, and private APIs on the plan. */
+  async admitApi(tx: Transaction, accountId: AccountId, type: ApiType): Promise<Result<void, ApplicationError>> {
+    const plan = await this.hold(tx, accountId);
+    const counts = await tx.apis.countInAccount(accountId);
+    const quota = checkQuota(this.settings.allowances, plan, 'apis', counts.all);
+    if (!quota.ok) return quota;
+    return type === 'private' ? checkPrivateApi(this.settings.allowances, plan, counts.private) : ok();
+  }
+
+  /** An existing API of the account made private. */
+  async admitPrivate(tx: Transaction, accountId: AccountId): Promise<Result<void, ApplicationError>> {
+    const plan = await this.hold(tx, accountId);
+    return checkPrivateApi(this.settings.allowances, plan, (await tx.apis.countInAccount(accountId)).private);
+  }
+
+  async admitWebhook(tx: Transaction, accountId: AccountId): Promise<Result<void, ApplicationError>> {
+    const plan = await this.hold(tx, accountId);
+    return checkQuota(this.settings.allowances, plan, 'webhooks', await tx.webhooks.countInAccount(accountId));
+  }
+
+  async admitApiToken(tx: Transaction, accountId: AccountId): Promise<Result<void, ApplicationError>> {
+    const plan = await this.hold(tx, accountId);
+    return checkQuota(this.settings.allowances, plan, 'apiTokens', await tx.tokens.countInAccount(accountId));
+  }
+
+  /** A new page of an API: counted against the plan of the account that owns the API. */
+  async admitPage(tx: Transaction, accountId: AccountId, apiId: ApiId): Promise<Result<void, ApplicationError>> {
+    const plan = await this.hold(tx, accountId);
+    return checkQuota(this.settings.allowances, plan, 'pagesPerApi', await tx.pages.count(apiId));
+  }
+
+  /**
+   * A document of `bytes` for an API of the account (import or spec update), checked before it is
+   * parsed: the size of one request is nobody else's to race for, so no transaction is needed.
+   */
+  async admitImportSize(accountId: AccountId, bytes: number): Promise<Result<void, ApplicationError>> {
+    const account = await this.accounts.get(accountId);
+    if (!account) return ok();
+    return checkImportSize(this.settings.allowances, account.planAt(this.clock.now()).name, bytes);
+  }
+
+  private async hold(tx: Transaction, accountId: AccountId): Promise<PlanName> {
+    const account = await tx.accounts.getForUpdate(accountId);
+    // An account that does not exist has nothing to add to: the write fails on its own terms.
+    return account ? account.planAt(this.clock.now()).name : 'private';
+  }
+}
+
