@@ -12,6 +12,7 @@ import { startServer } from './server.js';
 import { RegisterOAuthClient } from '../application/identity/clients.use-cases.js';
 import { SigningKeys } from '../application/identity/signing-keys.js';
 import { WebhookWorker } from './webhook-worker.js';
+import { SetAccountPlan } from '../application/accounts/account-plan.use-cases.js';
 import type { Logger } from '../adapters/logging/pino-logger.js';
 
 const USAGE = `Usage: specbase <command>
@@ -25,6 +26,8 @@ const USAGE = `Usage: specbase <command>
   client create --name N --redirect-uri U [--redirect-uri U2 ...] [--public]
                                          register an OAuth client (its secret is shown once; none with --public)
   keys rotate                            add a signing key: published now, signing 6 minutes later; the old one stays published until its tokens expire
+  account plan --account A --plan free|private [--trial-days N]
+                                         put an account on a plan (private with --trial-days: a trial of N days from now)
 
 Configuration comes from the environment; see docs/configuration.md.`;
 
@@ -40,6 +43,8 @@ function describe(error: ApplicationError): string {
       return `no such ${error.resource}`;
     case 'EmailNotVerified':
       return 'the e-mail address is not verified (specbase user verify --email ...)';
+    case 'PlanLimit':
+      return `the account's ${error.plan} plan allows ${error.limit} ${error.quota}, and it has ${error.current} (specbase account plan ...)`;
     default:
       return error.kind;
   }
@@ -211,6 +216,16 @@ async function main(argv: string[]): Promise<void> {
       options(rest, {});
       const rotated = await withStorage(config, (c) => c.get(SigningKeys).rotate());
       return print({ kid: rotated.kid, activationDate: rotated.activationDate.toISOString() });
+    }
+    case 'account plan': {
+      const v = options(rest, { account: { type: 'string' }, plan: { type: 'string' }, 'trial-days': { type: 'string' } });
+      const accountId = Number(required(v, 'account'));
+      if (!Number.isSafeInteger(accountId) || accountId < 1) throw new UsageError('--account must be an account id (a positive integer)');
+      const days = v['trial-days'];
+      if (days !== undefined && !/^[0-9]{1,4}$/.test(String(days))) throw new UsageError('--trial-days must be a whole number of days from 1 to 365');
+      const input = { accountId, plan: required(v, 'plan'), trialDays: days === undefined ? undefined : Number(days) };
+      const changed = await withStorage(config, async (c) => value(await c.get(SetAccountPlan).execute(input)));
+      return print(changed);
     }
     default:
       throw new UsageError(`unknown command: ${argv.slice(0, 2).join(' ')}\n\n${USAGE}`);

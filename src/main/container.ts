@@ -23,6 +23,8 @@ import { SpecRepository } from '../application/ports/spec-repository.port.js';
 import { SpecRevisionRepository } from '../application/ports/spec-revision-repository.port.js';
 import { GetChangelog } from '../application/specs/get-changelog.use-case.js';
 import { PlanSettings, Plans } from '../application/accounts/plans.js';
+import { SetAccountPlan } from '../application/accounts/account-plan.use-cases.js';
+import { SendTrialReminders } from '../application/accounts/send-trial-reminders.use-case.js';
 import { Changelog } from '../application/releases/changelog.js';
 import { GetChanges } from '../application/specs/get-changes.use-case.js';
 import { ListRevisions } from '../application/specs/list-revisions.use-case.js';
@@ -361,8 +363,13 @@ function bindUseCases(c: Container): void {
     (access: ApiAccess, uow: UnitOfWork, clock: Clock) => new DeleteRelease(access, uow, clock),
     [ApiAccess, UnitOfWork, Clock],
   );
-  c.bind(GetProfile).toResolvedValue((users: UserRepository) => new GetProfile(users), [UserRepository]);
-  c.bind(UpdateProfile).toResolvedValue((uow: UnitOfWork) => new UpdateProfile(uow), [UnitOfWork]);
+  c.bind(GetProfile).toResolvedValue((users: UserRepository, accounts: AccountRepository, clock: Clock) => new GetProfile(users, accounts, clock), [UserRepository, AccountRepository, Clock]);
+  c.bind(UpdateProfile).toResolvedValue((uow: UnitOfWork, accounts: AccountRepository, clock: Clock) => new UpdateProfile(uow, accounts, clock), [UnitOfWork, AccountRepository, Clock]);
+  c.bind(SetAccountPlan).toResolvedValue((uow: UnitOfWork, clock: Clock) => new SetAccountPlan(uow, clock), [UnitOfWork, Clock]);
+  c.bind(SendTrialReminders).toResolvedValue(
+    (accounts: AccountRepository, users: UserRepository, mailer: Mailer, clock: Clock, config: Config) => new SendTrialReminders(accounts, users, mailer, clock, config.publicUrl),
+    [AccountRepository, UserRepository, Mailer, Clock, ConfigToken],
+  );
   c.bind(PasswordGuard).toResolvedValue(
     (limiter: RateLimiter, limits: RateLimits, generator: TokenGenerator, clock: Clock) => new PasswordGuard(limiter, limits, generator, clock),
     [RateLimiter, RateLimits, TokenGenerator, Clock],
@@ -554,8 +561,12 @@ function bindWebhooks(c: Container, config: Config): void {
     [UnitOfWork, WebhookRepository, WebhookSender, Clock, Random, Metrics],
   );
   c.bind(WebhookWorker).toResolvedValue(
-    (dispatch: DispatchEvents, deliver: DeliverDue, signal: WorkSignal, log: Logger) =>
-      new WebhookWorker(dispatch, deliver, signal, log, { pollMs: config.webhooks.pollMs, dispatchBatch: 100 }),
-    [DispatchEvents, DeliverDue, WorkSignal, LoggerToken],
+    (dispatch: DispatchEvents, deliver: DeliverDue, signal: WorkSignal, log: Logger, reminders: SendTrialReminders) =>
+      new WebhookWorker(dispatch, deliver, signal, log, {
+        pollMs: config.webhooks.pollMs,
+        dispatchBatch: 100,
+        chores: [{ name: 'trial reminders', everyMs: config.plans.reminderIntervalMs, run: () => reminders.execute() }],
+      }),
+    [DispatchEvents, DeliverDue, WorkSignal, LoggerToken, SendTrialReminders],
   );
 }

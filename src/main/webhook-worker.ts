@@ -34,17 +34,27 @@ export class WorkSignal {
   }
 }
 
+/** Scheduled work the worker's loop also runs, every `everyMs` at most (as often as the loop turns, when that is less often). */
+export interface Chore {
+  readonly name: string;
+  readonly everyMs: number;
+  run(): Promise<unknown>;
+}
+
 export interface WorkerOptions {
   /** How often to look for work when nothing wakes the worker (events from other instances, retries due). */
   readonly pollMs: number;
   /** Events dispatched per round. */
   readonly dispatchBatch: number;
+  /** Scheduled work beside the webhooks (the trial reminders): no process of its own. */
+  readonly chores?: readonly Chore[];
 }
 
 /**
  * The webhook worker's loop: dispatch outbox events into deliveries, and start delivery lanes for
  * webhooks with due deliveries (DeliverDue), which then run on their own, run after run; repeat
- * while there was work, otherwise sleep until woken or the poll interval passes. Runs in the
+ * while there was work, otherwise sleep until woken or the poll interval passes. Between rounds it
+ * runs the chores that are due (the trial reminders). Runs in the
  * server process (`serve`) or alone (`specbase worker`); on PostgreSQL any number may run.
  */
 export class WebhookWorker {
@@ -56,6 +66,8 @@ export class WebhookWorker {
   /** A claim made because a lane gave its webhook back, while it runs; and whether another was asked for meanwhile. */
   private reclaiming: Promise<void> | undefined;
   private reclaimAgain = false;
+  /** When each chore is next due (ms since the epoch, by the process clock). */
+  private readonly choresDue = new Map<Chore, number>();
 
   constructor(
     private readonly dispatch: DispatchEvents,
@@ -106,6 +118,20 @@ export class WebhookWorker {
     return dispatched.value.events + pass.value.claimed;
   }
 
+  /** Runs the chores that are due, one after another; a failure is logged and the chore is due again after its interval. */
+  private async chores(): Promise<void> {
+    for (const chore of this.options.chores ?? []) {
+      const now = Date.now();
+      if ((this.choresDue.get(chore) ?? 0) > now) continue;
+      this.choresDue.set(chore, now + chore.everyMs);
+      try {
+        await chore.run();
+      } catch (error) {
+        this.log.error({ err: error, chore: chore.name }, 'scheduled work failed');
+      }
+    }
+  }
+
   private track(pass: DeliveryPass): void {
     if (pass.claimed === 0) return;
     const settled: Promise<void> = pass.done.then(
@@ -150,6 +176,7 @@ export class WebhookWorker {
     let failures = 0;
     const options: PassOptions = { stop: this.lanes.signal, gaveBack: () => this.reclaim(options) };
     while (this.running) {
+      await this.chores();
       try {
         const work = await this.round(options);
         failures = 0;

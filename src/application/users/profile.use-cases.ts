@@ -8,27 +8,47 @@ import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import type { UserRepository } from '../ports/user-repository.port.js';
 import type { PasswordGuard } from '../auth/password-guard.js';
 import { notFound, type ApplicationError } from '../shared/application-error.js';
+import type { AccountRepository } from '../ports/account-repository.port.js';
+import type { AccountId } from '../../domain/account/account.js';
+import { planRecord, type PlanRecord } from '../../domain/account/account.aggregate.js';
 
-/** The caller's own profile (scope profile.readonly). */
+/** A profile as the User-API shows it: the user's fields and the plan of their account now. */
+export type ProfileView = ProfileRecord & { readonly plan: PlanRecord };
+
+/** The plan of the account, now; an account that is gone (it never is while its user exists) shows the free plan. */
+async function planOf(accounts: AccountRepository, accountId: AccountId, clock: Clock): Promise<PlanRecord> {
+  const account = await accounts.get(accountId);
+  return account ? planRecord(account.planAt(clock.now())) : { name: 'free', trial: false, trialEndDate: null };
+}
+
+/** The caller's own profile and their account's plan (scope profile.readonly). */
 export class GetProfile {
-  constructor(private readonly users: UserRepository) {}
+  constructor(
+    private readonly users: UserRepository,
+    private readonly accounts: AccountRepository,
+    private readonly clock: Clock,
+  ) {}
 
-  async execute(principal: Principal): Promise<Result<ProfileRecord, ApplicationError>> {
+  async execute(principal: Principal): Promise<Result<ProfileView, ApplicationError>> {
     const allowed = authorize(principal, 'profile', 'read', principal.accountId);
     if (!allowed.ok) return allowed;
     const user = await this.users.get(principal.userId);
-    return user ? ok(user.toProfile()) : err(notFound('user'));
+    return user ? ok({ ...user.toProfile(), plan: await planOf(this.accounts, user.accountId, this.clock) }) : err(notFound('user'));
   }
 }
 
 /** Changes the caller's profile fields (scope profile). */
 export class UpdateProfile {
-  constructor(private readonly uow: UnitOfWork) {}
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly accounts: AccountRepository,
+    private readonly clock: Clock,
+  ) {}
 
-  async execute(principal: Principal, changes: { readonly [K in keyof UserProfile]?: unknown }): Promise<Result<ProfileRecord, ApplicationError>> {
+  async execute(principal: Principal, changes: { readonly [K in keyof UserProfile]?: unknown }): Promise<Result<ProfileView, ApplicationError>> {
     const allowed = authorize(principal, 'profile', 'write', principal.accountId);
     if (!allowed.ok) return allowed;
-    return this.uow.run(async (tx): Promise<Result<ProfileRecord, ApplicationError>> => {
+    const saved = await this.uow.run(async (tx): Promise<Result<ProfileRecord, ApplicationError>> => {
       const user = await tx.users.get(principal.userId);
       if (!user) return err(notFound('user'));
       const updated = user.updateProfile(changes);
@@ -36,6 +56,7 @@ export class UpdateProfile {
       await tx.users.save(user);
       return ok(user.toProfile());
     });
+    return saved.ok ? ok({ ...saved.value, plan: await planOf(this.accounts, saved.value.accountId, this.clock) }) : saved;
   }
 }
 

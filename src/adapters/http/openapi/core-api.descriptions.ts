@@ -34,10 +34,10 @@ export const CORE_API_DESCRIPTIONS: Readonly<Record<RouteKey, RouteDescription>>
   'POST /api/:accountId': {
     operationId: 'createApi',
     tag: 'APIs',
-    description: 'Creates an empty API and records `api.created`.',
+    description: "Creates an empty API and records `api.created`. Counted against the account's plan (`plan_limit`: the APIs quota, or a private API on the free plan).",
     requestBody: jsonBody(ref('CreateApi')),
     responses: { 201: json('The new API.', ref('Api'), { ...HEADERS.location, ...HEADERS.etag }) },
-    problems: ['duplicate_nickname'],
+    problems: ['duplicate_nickname', 'plan_limit'],
   },
   'GET /api/:accountId/:apiId': {
     operationId: 'getApi',
@@ -47,11 +47,11 @@ export const CORE_API_DESCRIPTIONS: Readonly<Record<RouteKey, RouteDescription>>
   'PATCH /api/:accountId/:apiId': {
     operationId: 'updateApi',
     tag: 'APIs',
-    description: 'Changes any of `name`, `nickname`, `type`, `breakingChangePolicy`; `{}` changes nothing and keeps the revision. A change records `api.updated`.',
+    description: 'Changes any of `name`, `nickname`, `type`, `breakingChangePolicy`; `{}` changes nothing and keeps the revision. A change records `api.updated`. Making an API private needs a plan with private APIs (`plan_limit`).',
     parameters: [IF_MATCH],
     requestBody: jsonBody(ref('UpdateApi')),
     responses: { 200: json('The API as it is now.', ref('Api'), HEADERS.etag) },
-    problems: ['duplicate_nickname', 'revision_conflict', 'share_role'],
+    problems: ['duplicate_nickname', 'revision_conflict', 'share_role', 'plan_limit'],
   },
   'DELETE /api/:accountId/:apiId': {
     operationId: 'deleteApi',
@@ -70,7 +70,7 @@ export const CORE_API_DESCRIPTIONS: Readonly<Record<RouteKey, RouteDescription>>
       'With `createRelease` the token needs `api_release` too. API, spec, derived resources, release and events are written in one transaction.',
     requestBody: { required: true, content: { 'multipart/form-data': { schema: ref('ImportForm') } } },
     responses: { 201: json('The API, its release (or `null`) and the counts of derived resources.', ref('SpecResult'), { ...HEADERS.location, ...HEADERS.etag }) },
-    problems: [...SPEC_BODY_PROBLEMS, 'duplicate_nickname', 'duplicate_version'],
+    problems: [...SPEC_BODY_PROBLEMS, 'duplicate_nickname', 'duplicate_version', 'plan_limit'],
   },
   'PUT /api/:accountId/:apiId/spec': {
     operationId: 'replaceSpec',
@@ -98,7 +98,7 @@ export const CORE_API_DESCRIPTIONS: Readonly<Record<RouteKey, RouteDescription>>
     responses: {
       200: json('The API, its release (or `null`), the counts of derived resources and the changes; with `dryRun=true`, the `DryRunResult`.', { oneOf: [ref('SpecResult'), ref('DryRunResult')] }, HEADERS.etag),
     },
-    problems: [...SPEC_BODY_PROBLEMS, 'duplicate_version', 'revision_conflict', 'share_role', 'breaking_change'],
+    problems: [...SPEC_BODY_PROBLEMS, 'duplicate_version', 'revision_conflict', 'share_role', 'breaking_change', 'plan_limit'],
   },
   'GET /api/:accountId/:apiId/export': {
     operationId: 'exportSpec',
@@ -230,7 +230,7 @@ export const CORE_API_DESCRIPTIONS: Readonly<Record<RouteKey, RouteDescription>>
     tag: 'Pages',
     requestBody: jsonBody(ref('CreatePage')),
     responses: { 201: json('The page.', ref('Page'), HEADERS.location) },
-    problems: ['duplicate_slug', 'share_role'],
+    problems: ['duplicate_slug', 'share_role', 'plan_limit'],
   },
   'GET /api/:accountId/:apiId/pages/:pageId': {
     operationId: 'getPage',

@@ -23,6 +23,7 @@ export const EVENT_API_DESCRIPTIONS: Readonly<Record<RouteKey, RouteDescription>
     description: 'Inactive unless created with `"active": true`. A generated secret appears once, as `secret`, in this answer.',
     requestBody: jsonBody(ref('CreateWebhook')),
     responses: { 201: json('The webhook.', ref('CreatedWebhook'), HEADERS.location) },
+    problems: ['plan_limit'],
   },
   'GET /webhooks/:accountId/:webhookId': {
     operationId: 'getWebhook',

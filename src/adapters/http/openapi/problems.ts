@@ -15,6 +15,7 @@ export const PROBLEM_STATUS = {
   email_not_verified: 403,
   share_role: 403,
   owner_only: 403,
+  plan_limit: 403,
   not_found: 404,
   duplicate_nickname: 409,
   duplicate_version: 409,

@@ -71,6 +71,7 @@ export type SchemaName =
   | 'DeliveryAttempt'
   | 'DeliveryList'
   | 'Profile'
+  | 'Plan'
   | 'UpdateProfile'
   | 'ChangePassword'
   | 'ApiToken'
@@ -203,6 +204,13 @@ export const SCHEMAS: Readonly<Record<SchemaName, JsonSchema>> = {
       column: nullable(int({ minimum: 1 })),
       counts: { ...ref('ChangeCounts'), description: 'With `breaking_change`: the counts of every change the spec makes.' },
       items: array(ref('Change'), { description: 'With `breaking_change`: the changes the spec makes, every level (`counts` tallies them).' }),
+      plan: str({ enum: ['free', 'private'], description: "With `plan_limit`: the account's plan now." }),
+      quota: str({
+        enum: ['apis', 'webhooks', 'apiTokens', 'pagesPerApi', 'importBytes', 'privateApis'],
+        description: 'With `plan_limit`: the limit reached. `privateApis`: the plan has no private APIs (`limit` 0).',
+      }),
+      limit: int({ minimum: 0, description: "With `plan_limit`: the plan's ceiling." }),
+      current: int({ minimum: 0, description: 'With `plan_limit`: what the account has now (for `importBytes`, the size of the document sent).' }),
     },
     ['type', 'title', 'status', 'detail', 'code'],
     { description: 'An RFC 9457 problem document with the stable `code`.' },
@@ -480,7 +488,17 @@ export const SCHEMAS: Readonly<Record<SchemaName, JsonSchema>> = {
     picture: nullable(str()),
     locale: nullable(str()),
     accountId: positiveId('The personal account.'),
+    plan: ref('Plan'),
   }),
+  Plan: object(
+    {
+      name: str({ enum: ['free', 'private'] }),
+      trial: bool('On a trial of the Private plan (which becomes the free plan at `trialEndDate`).'),
+      trialEndDate: nullable(timestamp('When the trial ends; null when not on a trial.')),
+    },
+    ['name', 'trial', 'trialEndDate'],
+    { description: "The account's plan now (what it allows: the operator's configuration, see docs/configuration.md)." },
+  ),
   UpdateProfile: closed({
     nickname: str(NICKNAME),
     name: nullable(str({ minLength: 1, maxLength: 200 })),

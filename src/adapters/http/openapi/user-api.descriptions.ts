@@ -52,7 +52,7 @@ export const USER_API_STANDALONE_ROUTES: readonly StandaloneRoute[] = [
     security: PASSWORD,
     requestBody: jsonBody(ref('CreateApiToken')),
     responses: { 201: json('The token, with `token` for the only time.', ref('CreatedApiToken'), { ...HEADERS.noStore, ...HEADERS.location }) },
-    problems: [...PASSWORD_PROBLEMS, ...JSON_BODY_PROBLEMS, 'email_not_verified'],
+    problems: [...PASSWORD_PROBLEMS, ...JSON_BODY_PROBLEMS, 'email_not_verified', 'plan_limit'],
   },
   {
     method: 'DELETE',

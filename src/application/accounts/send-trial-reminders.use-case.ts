@@ -1,0 +1,60 @@
+import { planRecord, TRIAL_REMINDER_LEAD_MS } from '../../domain/account/account.aggregate.js';
+import type { AccountRepository } from '../ports/account-repository.port.js';
+import type { Clock } from '../ports/clock.port.js';
+import type { Mailer } from '../ports/mailer.port.js';
+import type { UserRepository } from '../ports/user-repository.port.js';
+
+/** Accounts looked at per round: a round is cheap, and the next one takes the rest. */
+const BATCH = 50;
+
+/**
+ * Tells each account, once, that its trial of the Private plan ends within three days: a round of
+ * the worker's scheduled work. The account is marked first (only one worker wins the mark), then
+ * the message is handed to the mailer; a message that cannot be handed over unmarks it for a later
+ * round. A crash between the two loses that one message rather than sending it twice. The owner's
+ * address must be verified: an unverified one is looked at again next round, until the trial ends.
+ */
+export class SendTrialReminders {
+  constructor(
+    private readonly accounts: AccountRepository,
+    private readonly users: UserRepository,
+    private readonly mailer: Mailer,
+    private readonly clock: Clock,
+    private readonly publicUrl: string,
+  ) {}
+
+  /** One round; returns how many messages were handed to the mailer. */
+  async execute(): Promise<number> {
+    const now = this.clock.now();
+    let sent = 0;
+    for (const id of await this.accounts.trialsEnding(now, new Date(now.getTime() + TRIAL_REMINDER_LEAD_MS), BATCH)) {
+      const account = await this.accounts.get(id);
+      const owner = await this.users.ownerOf(id);
+      if (!account || !account.trialReminderDue(now) || !owner?.emailVerified) continue;
+      if (!(await this.accounts.claimTrialReminder(id, now))) continue;
+      const { trialEndDate } = planRecord(account.planAt(now));
+      try {
+        await this.mailer.send({
+          to: owner.email,
+          subject: 'Your Specbase trial of the Private plan ends soon',
+          text: [
+            `Hello ${owner.nickname},`,
+            '',
+            `the trial of the Private plan of your Specbase account (${this.publicUrl}, account ${id}) ends on ${trialEndDate}.`,
+            '',
+            'After that the account continues on the free plan: your private APIs stay private and',
+            'readable by you and those you shared them with, and nothing you stored is deleted or made',
+            'public; new private APIs, and making an API private, need the Private plan again.',
+            '',
+            'To stay on the Private plan, ask the operator of this Specbase service.',
+          ].join('\n'),
+        });
+        sent += 1;
+      } catch (error) {
+        await this.accounts.releaseTrialReminder(id);
+        throw error;
+      }
+    }
+    return sent;
+  }
+}
