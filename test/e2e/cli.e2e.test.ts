@@ -124,6 +124,18 @@ describe('e2e: the specbase command', function () {
     await exited(server.child);
   });
 
+  it('account plan puts an account on a plan, or a new trial, and prints it', async () => {
+    const env = baseEnv(join(dir, 'plans.sqlite'));
+    const created = JSON.parse((await cli(['user', 'create', '--email', 'team@example.com', '--password', 'a long passphrase'], env)).stdout) as { accountId: number };
+    const free = await cli(['account', 'plan', '--account', String(created.accountId), '--plan', 'free'], env);
+    expect(free.code, free.stderr).to.equal(0);
+    expect(JSON.parse(free.stdout)).to.deep.equal({ accountId: created.accountId, plan: { name: 'free', trial: false, trialEndDate: null } });
+    const trial = await cli(['account', 'plan', '--account', String(created.accountId), '--plan', 'private', '--trial-days', '30'], env);
+    const shown = JSON.parse(trial.stdout) as { plan: { name: string; trial: boolean; trialEndDate: string } };
+    expect(shown.plan).to.include({ name: 'private', trial: true });
+    expect(Date.parse(shown.plan.trialEndDate) - Date.now()).to.be.within(30 * 24 * 3600_000 - 120_000, 30 * 24 * 3600_000);
+  });
+
   it('registers OAuth clients (a secret shown once, none for a public client) and rotates the signing key', async () => {
     const env = baseEnv(join(dir, 'oauth.sqlite'));
     const created = await cli(['client', 'create', '--name', 'Dashboard', '--redirect-uri', 'https://app.example.com/cb', '--redirect-uri', 'http://127.0.0.1:8000/cb'], env);
@@ -155,7 +167,7 @@ describe('e2e: the specbase command', function () {
   it('migrate applies the migrations once', async () => {
     const env = baseEnv(join(dir, 'specbase.sqlite'));
     const first = await cli(['migrate'], env);
-    expect(JSON.parse(first.stdout)).to.deep.equal({ applied: ['Initial1763780000000', 'SpecsAndReleases1763790000000', 'Webhooks1763800000000', 'Pages1763810000000', 'Shares1763820000000', 'EmailVerifications1763830000000', 'Identity1763840000000', 'RateLimits1763850000000', 'ChangeNotifications1763860000000', 'DeliveryLeases1763870000000', 'SpecFormat1763880000000', 'SpecHistory1763890000000'] });
+    expect(JSON.parse(first.stdout)).to.deep.equal({ applied: ['Initial1763780000000', 'SpecsAndReleases1763790000000', 'Webhooks1763800000000', 'Pages1763810000000', 'Shares1763820000000', 'EmailVerifications1763830000000', 'Identity1763840000000', 'RateLimits1763850000000', 'ChangeNotifications1763860000000', 'DeliveryLeases1763870000000', 'SpecFormat1763880000000', 'SpecHistory1763890000000', 'Plans1763900000000'] });
     const second = await cli(['migrate'], env);
     expect(JSON.parse(second.stdout)).to.deep.equal({ applied: [] });
   });
@@ -167,6 +179,10 @@ describe('e2e: the specbase command', function () {
     ['a weak password', ['user', 'create', '--email', 'x@example.com', '--password', 'short'], {}, 'password: must be at least 10 characters'],
     ['a user that does not exist', ['token', 'create', '--email', 'x@example.com', '--name', 'n', '--scopes', 'api'], {}, 'no such user'],
     ['a malformed PORT', ['migrate'], { PORT: 'eighty' }, 'PORT must be an integer'],
+    ['an unknown plan', ['account', 'plan', '--account', '1', '--plan', 'gold'], {}, 'plan: must be free or private'],
+    ['trial days with the free plan', ['account', 'plan', '--account', '1', '--plan', 'free', '--trial-days', '7'], {}, 'trialDays: goes with plan private only'],
+    ['an account that does not exist', ['account', 'plan', '--account', '999', '--plan', 'free'], {}, 'no such account'],
+    ['a malformed PLAN_FREE_APIS', ['migrate'], { PLAN_FREE_APIS: 'many' }, 'PLAN_FREE_APIS must be an integer from 0 to 1000000000, or unlimited'],
   ] as const) {
     it(`fails with a message and no stdout for ${label}`, async () => {
       const run = await cli([...args], baseEnv(join(dir, 'specbase.sqlite'), extra));

@@ -1,5 +1,5 @@
 import type { AccountId } from '../../domain/account/account.js';
-import { isPlanName, planRecord, type PlanRecord } from '../../domain/account/account.aggregate.js';
+import { Account, isPlanName, planRecord, type PlanRecord } from '../../domain/account/account.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
@@ -15,15 +15,16 @@ export class SetAccountPlan {
   async execute(input: { readonly accountId: AccountId; readonly plan: unknown; readonly trialDays?: number | undefined }): Promise<Result<{ readonly accountId: AccountId; readonly plan: PlanRecord }, ApplicationError>> {
     const plan = input.plan;
     if (!isPlanName(plan)) return err({ kind: 'Validation', errors: [{ field: 'plan', message: 'must be free or private' }] });
+    const valid = Account.checkPlanChange(plan, input.trialDays);
+    if (!valid.ok) {
+      const message = valid.error.kind === 'TrialNeedsPrivate' ? 'goes with plan private only' : `must be a whole number of days from 1 to ${valid.error.max}`;
+      return err({ kind: 'Validation', errors: [{ field: 'trialDays', message }] });
+    }
     const now = this.clock.now();
     return this.uow.run(async (tx): Promise<Result<{ readonly accountId: AccountId; readonly plan: PlanRecord }, ApplicationError>> => {
       const account = await tx.accounts.getForUpdate(input.accountId);
       if (!account) return err(notFound('account'));
-      const changed = account.changePlan(plan, input.trialDays, now);
-      if (!changed.ok) {
-        const message = changed.error.kind === 'TrialNeedsPrivate' ? 'goes with plan private only' : `must be a whole number of days from 1 to ${changed.error.max}`;
-        return err({ kind: 'Validation', errors: [{ field: 'trialDays', message }] });
-      }
+      account.changePlan(plan, input.trialDays, now);
       await tx.accounts.save(account);
       return ok({ accountId: account.id, plan: planRecord(account.planAt(now)) });
     });

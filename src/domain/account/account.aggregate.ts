@@ -90,10 +90,17 @@ export class Account {
    * `InvalidTrialDays` (not 1-365).
    */
   changePlan(plan: PlanName, trialDays: number | undefined, now: Date): Result<void, AccountError> {
-    if (trialDays !== undefined && plan !== 'private') return err({ kind: 'TrialNeedsPrivate' });
-    if (trialDays !== undefined && (!Number.isSafeInteger(trialDays) || trialDays < 1 || trialDays > MAX_TRIAL_DAYS)) return err({ kind: 'InvalidTrialDays', max: MAX_TRIAL_DAYS });
+    const valid = Account.checkPlanChange(plan, trialDays);
+    if (!valid.ok) return valid;
     const trialEndDate = trialDays === undefined ? null : new Date(now.getTime() + trialDays * DAY_MS);
     this.state = { ...this.state, plan, trialEndDate, trialReminderDate: trialEndDate === null ? this.state.trialReminderDate : null };
+    return ok();
+  }
+
+  /** The rules of a plan change that do not depend on the account: days go with `private`, 1-365 of them. */
+  static checkPlanChange(plan: PlanName, trialDays: number | undefined): Result<void, AccountError> {
+    if (trialDays !== undefined && plan !== 'private') return err({ kind: 'TrialNeedsPrivate' });
+    if (trialDays !== undefined && (!Number.isSafeInteger(trialDays) || trialDays < 1 || trialDays > MAX_TRIAL_DAYS)) return err({ kind: 'InvalidTrialDays', max: MAX_TRIAL_DAYS });
     return ok();
   }
 
