@@ -22,7 +22,9 @@ forEachDatabase('User-API: profile, password and API tokens over HTTP', (target)
     it('reads the profile with profile.readonly, not with another scope', async () => {
       const response = await server.request('GET', '/user', { token: await server.token(ada, ['profile.readonly']) });
       expect(response.status).to.equal(200);
-      expect(await response.json()).to.deep.equal({
+      const body = (await response.json()) as { plan: { trialEndDate: string } };
+      expect(Date.parse(body.plan.trialEndDate) - Date.now(), 'a new account: 14 days of the Private plan').to.be.within(14 * 86_400_000 - 60_000, 14 * 86_400_000);
+      expect(body).to.deep.equal({
         id: ada.userId,
         email: 'ada@example.com',
         emailVerified: true,
@@ -33,6 +35,7 @@ forEachDatabase('User-API: profile, password and API tokens over HTTP', (target)
         picture: null,
         locale: null,
         accountId: ada.accountId,
+        plan: { name: 'private', trial: true, trialEndDate: body.plan.trialEndDate },
       });
       const refused = await server.request('GET', '/user', { token: await server.token(ada, ['api']) });
       expect(refused.status).to.equal(403);

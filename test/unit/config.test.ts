@@ -49,7 +49,28 @@ describe('configuration', () => {
     expect(loadConfig({ METRICS_TOKEN: 'x'.repeat(256), SHUTDOWN_DRAIN_MS: '600000' }).shutdownDrainMs).to.equal(600_000);
   });
 
+  it('reads the plans: a 14-day trial and the documented allowances by default, each overridable, unlimited too', () => {
+    const defaults = loadConfig({}).plans;
+    expect(defaults.trialDays).to.equal(14);
+    expect(defaults.reminderIntervalMs).to.equal(60_000);
+    expect(defaults.allowances).to.deep.equal({
+      free: { privateApis: false, quotas: { apis: 10, webhooks: 30, apiTokens: 10, pagesPerApi: 20, importBytes: 5 * 1024 * 1024 } },
+      private: { privateApis: true, quotas: { apis: null, webhooks: 30, apiTokens: 100, pagesPerApi: 200, importBytes: null } },
+    });
+    const set = loadConfig({ PLAN_TRIAL_DAYS: '0', PLAN_FREE_PRIVATE_APIS: 'true', PLAN_PRIVATE_PRIVATE_APIS: 'false', PLAN_FREE_APIS: 'unlimited', PLAN_PRIVATE_APIS: '500', PLAN_PRIVATE_WEBHOOKS: '0' }).plans;
+    expect(set.trialDays).to.equal(0);
+    expect(set.allowances.free).to.deep.include({ privateApis: true });
+    expect(set.allowances.free.quotas.apis).to.equal(null);
+    expect(set.allowances.private).to.deep.include({ privateApis: false });
+    expect(set.allowances.private.quotas).to.include({ apis: 500, webhooks: 0 });
+  });
+
   for (const [name, value] of [
+    ['PLAN_TRIAL_DAYS', '366'],
+    ['PLAN_FREE_APIS', 'lots'],
+    ['PLAN_PRIVATE_IMPORT_BYTES', '-1'],
+    ['PLAN_FREE_PRIVATE_APIS', 'maybe'],
+    ['TRIAL_REMINDER_INTERVAL_MS', '5'],
     ['METRICS_TOKEN', 'too-short-15chr'],
     ['METRICS_TOKEN', 'has a space in the middle'],
     ['METRICS_TOKEN', 'x'.repeat(257)],
