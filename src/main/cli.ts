@@ -219,8 +219,9 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'account plan': {
       const v = options(rest, { account: { type: 'string' }, plan: { type: 'string' }, 'trial-days': { type: 'string' } });
-      const accountId = Number(required(v, 'account'));
-      if (!Number.isSafeInteger(accountId) || accountId < 1) throw new UsageError('--account must be an account id (a positive integer)');
+      const account = required(v, 'account');
+      if (!/^[1-9][0-9]{0,14}$/.test(account)) throw new UsageError('--account must be an account id (a positive integer)');
+      const accountId = Number(account);
       const days = v['trial-days'];
       if (days !== undefined && !/^[0-9]{1,4}$/.test(String(days))) throw new UsageError('--trial-days must be a whole number of days from 1 to 365');
       const input = { accountId, plan: required(v, 'plan'), trialDays: days === undefined ? undefined : Number(days) };

@@ -367,8 +367,8 @@ function bindUseCases(c: Container): void {
   c.bind(UpdateProfile).toResolvedValue((uow: UnitOfWork, accounts: AccountRepository, clock: Clock) => new UpdateProfile(uow, accounts, clock), [UnitOfWork, AccountRepository, Clock]);
   c.bind(SetAccountPlan).toResolvedValue((uow: UnitOfWork, clock: Clock) => new SetAccountPlan(uow, clock), [UnitOfWork, Clock]);
   c.bind(SendTrialReminders).toResolvedValue(
-    (accounts: AccountRepository, users: UserRepository, mailer: Mailer, clock: Clock, config: Config) => new SendTrialReminders(accounts, users, mailer, clock, config.publicUrl),
-    [AccountRepository, UserRepository, Mailer, Clock, ConfigToken],
+    (uow: UnitOfWork, accounts: AccountRepository, users: UserRepository, mailer: Mailer, clock: Clock, config: Config) => new SendTrialReminders(uow, accounts, users, mailer, clock, config.publicUrl),
+    [UnitOfWork, AccountRepository, UserRepository, Mailer, Clock, ConfigToken],
   );
   c.bind(PasswordGuard).toResolvedValue(
     (limiter: RateLimiter, limits: RateLimits, generator: TokenGenerator, clock: Clock) => new PasswordGuard(limiter, limits, generator, clock),

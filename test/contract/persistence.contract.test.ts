@@ -132,8 +132,10 @@ forEachImplementation('persistence contract', (make) => {
       const by = new Date(T0.getTime() + 3 * DAY);
       expect(await f.repos.accounts.trialsEnding(T0, by, 10)).to.deep.equal([sooner, soon]);
       expect(await f.repos.accounts.trialsEnding(T0, by, 1)).to.deep.equal([sooner]);
-      expect(await f.repos.accounts.claimTrialReminder(sooner, T1)).to.equal(true);
-      expect(await f.repos.accounts.claimTrialReminder(sooner, T1), 'claimed already').to.equal(false);
+      const soonerEnd = new Date(T0.getTime() + 1 * DAY);
+      expect(await f.repos.accounts.claimTrialReminder(sooner, new Date(T0.getTime() + 5 * DAY), T1), 'another trial than the one read').to.equal(false);
+      expect(await f.repos.accounts.claimTrialReminder(sooner, soonerEnd, T1)).to.equal(true);
+      expect(await f.repos.accounts.claimTrialReminder(sooner, soonerEnd, T1), 'claimed already').to.equal(false);
       expect(await f.repos.accounts.trialsEnding(T0, by, 10)).to.deep.equal([soon]);
       expect((await f.repos.accounts.get(sooner))?.snapshot().trialReminderDate).to.deep.equal(T1);
       await f.repos.accounts.releaseTrialReminder(sooner);

@@ -182,6 +182,7 @@ describe('e2e: the specbase command', function () {
     ['an unknown plan', ['account', 'plan', '--account', '1', '--plan', 'gold'], {}, 'plan: must be free or private'],
     ['trial days with the free plan', ['account', 'plan', '--account', '1', '--plan', 'free', '--trial-days', '7'], {}, 'trialDays: goes with plan private only'],
     ['an account that does not exist', ['account', 'plan', '--account', '999', '--plan', 'free'], {}, 'no such account'],
+    ['an account id that is not one', ['account', 'plan', '--account', '0x10', '--plan', 'free'], {}, '--account must be an account id'],
     ['a malformed PLAN_FREE_APIS', ['migrate'], { PLAN_FREE_APIS: 'many' }, 'PLAN_FREE_APIS must be an integer from 0 to 1000000000, or unlimited'],
   ] as const) {
     it(`fails with a message and no stdout for ${label}`, async () => {

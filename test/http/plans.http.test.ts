@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SetAccountPlan } from '../../src/application/accounts/account-plan.use-cases.js';
 import { SendTrialReminders } from '../../src/application/accounts/send-trial-reminders.use-case.js';
+import { RegisterUser } from '../../src/application/users/register-user.use-case.js';
 import { Clock } from '../../src/application/ports/clock.port.js';
 import type { Scope } from '../../src/domain/token/scope.js';
 import { forEachDatabase } from '../support/databases.js';
@@ -221,6 +222,8 @@ forEachDatabase('the end of a trial over HTTP (a clock moved on)', (target) => {
     this.timeout(60_000);
     const ada = await server.user('ada@example.com', 'ada');
     const paid = await server.user('pat@example.com', 'pat');
+    const unverified = await server.running.container.get(RegisterUser).execute({ email: 'una@example.com', password: 'a long passphrase', verified: false });
+    expect(unverified.ok).to.equal(true);
     const adaToken = await server.token(ada, ['api', 'profile']);
     await server.running.container.get(SetAccountPlan).execute({ accountId: paid.accountId, plan: 'private' });
     const created = await server.multipart('POST', `/api/${ada.accountId}/import`, adaToken, [
@@ -247,6 +250,7 @@ forEachDatabase('the end of a trial over HTTP (a clock moved on)', (target) => {
     expect(mails[0]).to.include('Subject: Your Specbase trial of the Private plan ends soon');
     expect(mails[0]).to.include('your private APIs stay private');
     expect(await mailsTo('pat@example.com'), 'no trial, no message').to.deep.equal([]);
+    expect(await mailsTo('una@example.com'), "the account's address, verified or not").to.have.length(1);
 
     // The end: no request needed; the free plan from then on.
     clock.advance(3 * DAY);

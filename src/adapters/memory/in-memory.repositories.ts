@@ -67,10 +67,10 @@ export class InMemoryAccountRepository implements AccountRepository {
       .map((a) => a.id);
   }
 
-  async claimTrialReminder(id: number, at: Date): Promise<boolean> {
+  async claimTrialReminder(id: number, trialEndDate: Date, at: Date): Promise<boolean> {
     const s = this.state();
     const state = s.accounts.get(id);
-    if (state === undefined || state.trialReminderDate !== null) return false;
+    if (state === undefined || state.trialReminderDate !== null || state.trialEndDate?.getTime() !== trialEndDate.getTime()) return false;
     s.accounts.set(id, { ...state, trialReminderDate: at });
     return true;
   }
@@ -219,12 +219,12 @@ export class InMemoryApiRepository implements ApiRepository {
     return ok();
   }
 
-  /** Removes the API with its spec and releases, as the database's cascade does. */
   async countInAccount(accountId: number): Promise<{ readonly all: number; readonly private: number }> {
     const mine = [...this.state().apis.values()].filter((a) => a.accountId === accountId);
     return { all: mine.length, private: mine.filter((a) => a.type === 'private').length };
   }
 
+  /** Removes the API with its spec and releases, as the database's cascade does. */
   async delete(accountId: number, id: ApiId): Promise<void> {
     const s = this.state();
     if (s.apis.get(id)?.accountId !== accountId) return;

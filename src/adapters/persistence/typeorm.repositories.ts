@@ -88,9 +88,9 @@ export class TypeOrmAccountRepository implements AccountRepository {
     });
   }
 
-  claimTrialReminder(id: number, at: Date): Promise<boolean> {
+  claimTrialReminder(id: number, trialEndDate: Date, at: Date): Promise<boolean> {
     return this.run(async (m) => {
-      const result = await m.getRepository(this.s.accounts).update({ id, trialReminderDate: IsNull() }, { trialReminderDate: at });
+      const result = await m.getRepository(this.s.accounts).update({ id, trialEndDate, trialReminderDate: IsNull() }, { trialReminderDate: at });
       return (result.affected ?? 0) === 1;
     });
   }

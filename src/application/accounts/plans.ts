@@ -2,11 +2,11 @@ import type { AccountId } from '../../domain/account/account.js';
 import type { PlanName } from '../../domain/account/account.aggregate.js';
 import { checkImportSize, checkPrivateApi, checkQuota, type PlanAllowances } from '../../domain/account/plan-allowance.js';
 import type { ApiId, ApiType } from '../../domain/api/api.aggregate.js';
-import { ok, type Result } from '../../domain/shared/result.js';
+import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { AccountRepository } from '../ports/account-repository.port.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { Transaction } from '../ports/unit-of-work.port.js';
-import type { ApplicationError } from '../shared/application-error.js';
+import { notFound, type ApplicationError } from '../shared/application-error.js';
 import { token } from '../shared/token.js';
 
 /** The operator's plan configuration: how long a new account's trial lasts, and what each plan allows. */
@@ -32,6 +32,7 @@ export class Plans {
   /** A new API of `type` in the account: the APIs quota, and private APIs on the plan. */
   async admitApi(tx: Transaction, accountId: AccountId, type: ApiType): Promise<Result<void, ApplicationError>> {
     const plan = await this.hold(tx, accountId);
+    if (plan === undefined) return err(notFound('account'));
     const counts = await tx.apis.countInAccount(accountId);
     const quota = checkQuota(this.settings.allowances, plan, 'apis', counts.all);
     if (!quota.ok) return quota;
@@ -41,22 +42,26 @@ export class Plans {
   /** An existing API of the account made private. */
   async admitPrivate(tx: Transaction, accountId: AccountId): Promise<Result<void, ApplicationError>> {
     const plan = await this.hold(tx, accountId);
+    if (plan === undefined) return err(notFound('account'));
     return checkPrivateApi(this.settings.allowances, plan, (await tx.apis.countInAccount(accountId)).private);
   }
 
   async admitWebhook(tx: Transaction, accountId: AccountId): Promise<Result<void, ApplicationError>> {
     const plan = await this.hold(tx, accountId);
+    if (plan === undefined) return err(notFound('account'));
     return checkQuota(this.settings.allowances, plan, 'webhooks', await tx.webhooks.countInAccount(accountId));
   }
 
   async admitApiToken(tx: Transaction, accountId: AccountId): Promise<Result<void, ApplicationError>> {
     const plan = await this.hold(tx, accountId);
+    if (plan === undefined) return err(notFound('account'));
     return checkQuota(this.settings.allowances, plan, 'apiTokens', await tx.tokens.countInAccount(accountId));
   }
 
   /** A new page of an API: counted against the plan of the account that owns the API. */
   async admitPage(tx: Transaction, accountId: AccountId, apiId: ApiId): Promise<Result<void, ApplicationError>> {
     const plan = await this.hold(tx, accountId);
+    if (plan === undefined) return err(notFound('account'));
     return checkQuota(this.settings.allowances, plan, 'pagesPerApi', await tx.pages.count(apiId));
   }
 
@@ -66,14 +71,13 @@ export class Plans {
    */
   async admitImportSize(accountId: AccountId, bytes: number): Promise<Result<void, ApplicationError>> {
     const account = await this.accounts.get(accountId);
-    if (!account) return ok();
+    if (!account) return err(notFound('account'));
     return checkImportSize(this.settings.allowances, account.planAt(this.clock.now()).name, bytes);
   }
 
-  private async hold(tx: Transaction, accountId: AccountId): Promise<PlanName> {
-    const account = await tx.accounts.getForUpdate(accountId);
-    // An account that does not exist has nothing to add to: the write fails on its own terms.
-    return account ? account.planAt(this.clock.now()).name : 'private';
+  /** The account's plan now, its row held until the transaction ends; undefined when there is no such account. */
+  private async hold(tx: Transaction, accountId: AccountId): Promise<PlanName | undefined> {
+    return (await tx.accounts.getForUpdate(accountId))?.planAt(this.clock.now()).name;
   }
 }
 

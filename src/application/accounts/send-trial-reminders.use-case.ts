@@ -1,7 +1,9 @@
 import { planRecord, TRIAL_REMINDER_LEAD_MS } from '../../domain/account/account.aggregate.js';
+import { ok } from '../../domain/shared/result.js';
 import type { AccountRepository } from '../ports/account-repository.port.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { Mailer } from '../ports/mailer.port.js';
+import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import type { UserRepository } from '../ports/user-repository.port.js';
 
 /** Accounts looked at per round: a round is cheap, and the next one takes the rest. */
@@ -9,13 +11,15 @@ const BATCH = 50;
 
 /**
  * Tells each account, once, that its trial of the Private plan ends within three days: a round of
- * the worker's scheduled work. The account is marked first (only one worker wins the mark), then
- * the message is handed to the mailer; a message that cannot be handed over unmarks it for a later
- * round. A crash between the two loses that one message rather than sending it twice. The owner's
- * address must be verified: an unverified one is looked at again next round, until the trial ends.
+ * the worker's scheduled work. The account is marked first, in a transaction of its own and only
+ * for the trial that was read (one worker of several wins; a trial the operator restarted meanwhile
+ * is not marked), then the message goes to the account's first user through the mailer; a message
+ * that cannot be handed over unmarks it for a later round. A crash between the two loses that one
+ * message rather than sending it twice. Every account listed is marked, so none is listed again.
  */
 export class SendTrialReminders {
   constructor(
+    private readonly uow: UnitOfWork,
     private readonly accounts: AccountRepository,
     private readonly users: UserRepository,
     private readonly mailer: Mailer,
@@ -29,10 +33,13 @@ export class SendTrialReminders {
     let sent = 0;
     for (const id of await this.accounts.trialsEnding(now, new Date(now.getTime() + TRIAL_REMINDER_LEAD_MS), BATCH)) {
       const account = await this.accounts.get(id);
+      if (!account || !account.trialReminderDue(now)) continue;
+      const { trialEndDate } = account.planAt(now);
+      const claimed = await this.uow.run(async (tx) => ok(await tx.accounts.claimTrialReminder(id, trialEndDate!, now)));
+      if (!claimed.ok || !claimed.value) continue;
       const owner = await this.users.ownerOf(id);
-      if (!account || !account.trialReminderDue(now) || !owner?.emailVerified) continue;
-      if (!(await this.accounts.claimTrialReminder(id, now))) continue;
-      const { trialEndDate } = planRecord(account.planAt(now));
+      // An account without a user has nobody to tell: marked, so that it is not listed again.
+      if (!owner) continue;
       try {
         await this.mailer.send({
           to: owner.email,
@@ -40,7 +47,7 @@ export class SendTrialReminders {
           text: [
             `Hello ${owner.nickname},`,
             '',
-            `the trial of the Private plan of your Specbase account (${this.publicUrl}, account ${id}) ends on ${trialEndDate}.`,
+            `the trial of the Private plan of your Specbase account (${this.publicUrl}, account ${id}) ends on ${planRecord(account.planAt(now)).trialEndDate}.`,
             '',
             'After that the account continues on the free plan: your private APIs stay private and',
             'readable by you and those you shared them with, and nothing you stored is deleted or made',

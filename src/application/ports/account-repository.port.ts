@@ -20,10 +20,11 @@ export interface AccountRepository {
   /** Accounts whose trial ends after `now` and by `by`, not told yet; at most `limit`, the soonest first. */
   trialsEnding(now: Date, by: Date, limit: number): Promise<AccountId[]>;
   /**
-   * Marks the account as told of its trial's end at `at`, if nobody has: true for the one caller
-   * that marked it (several workers may try at once).
+   * Marks the account as told, at `at`, of the end of its trial ending at `trialEndDate`, if nobody
+   * has and the trial is still that one: true for the one caller that marked it (several workers
+   * may try at once; an operator may have started another trial meanwhile).
    */
-  claimTrialReminder(id: AccountId, at: Date): Promise<boolean>;
+  claimTrialReminder(id: AccountId, trialEndDate: Date, at: Date): Promise<boolean>;
   /** Undoes a claim whose message could not be sent, so that a later round tries again. */
   releaseTrialReminder(id: AccountId): Promise<void>;
 }

@@ -8,13 +8,17 @@ import { ApiAccess } from '../../../src/application/auth/api-access.js';
 import { InMemoryDatabase } from '../../../src/adapters/memory/in-memory-unit-of-work.js';
 import type { Scope } from '../../../src/domain/token/scope.js';
 import { aPrincipal } from '../../support/builders.js';
+import { Account } from '../../../src/domain/account/account.aggregate.js';
+import { ok } from '../../../src/domain/shared/result.js';
 import { FixedClock, SequentialIds, plansOver } from '../../support/fakes.js';
 
-function setup() {
+async function setup() {
   const ids = new SequentialIds();
   const clock = new FixedClock();
   const db = new InMemoryDatabase(ids);
   const repos = db.repositories;
+  // The accounts of ada (1) and bob (2), on the default trial.
+  for (let i = 0; i < 2; i++) await db.run(async (tx) => ok(await tx.accounts.create(Account.open(clock.now(), 14))));
   const access = new ApiAccess(repos.shares);
   return {
     clock,
@@ -31,8 +35,15 @@ const ada = aPrincipal({ userId: 1, accountId: 1, nickname: 'ada', scopes: ['api
 const bob = aPrincipal({ userId: 2, accountId: 2, nickname: 'bob', scopes: ['api'] });
 
 describe('API use cases', () => {
+  it('creates nothing for an account that does not exist (the plan it would count against is nobody\'s)', async () => {
+    const s = await setup();
+    const carl = aPrincipal({ userId: 3, accountId: 3, nickname: 'carl', scopes: ['api'] });
+    expect(await s.create.execute(carl, { accountId: 3, name: 'Pets', nickname: 'pets' })).to.deep.equal({ ok: false, error: { kind: 'NotFound', resource: 'account' } });
+    expect(await s.repos.outbox.pending(10)).to.deep.equal([]);
+  });
+
   it('creates an API and its api.created event together', async () => {
-    const s = setup();
+    const s = await setup();
     const result = await s.create.execute(ada, { accountId: 1, name: 'Pets', nickname: 'pets' });
     expect(result.ok).to.equal(true);
     if (!result.ok) return;
@@ -45,7 +56,7 @@ describe('API use cases', () => {
   });
 
   it('refuses a token without the api scope before touching data (403 naming the scope)', async () => {
-    const s = setup();
+    const s = await setup();
     const readonly = aPrincipal({ scopes: ['api.readonly', 'webhook'] as Scope[] });
     expect(await s.create.execute(readonly, { accountId: 1, name: 'Pets', nickname: 'pets' })).to.deep.equal({
       ok: false,
@@ -59,7 +70,7 @@ describe('API use cases', () => {
   });
 
   it("hides another account's APIs as not found", async () => {
-    const s = setup();
+    const s = await setup();
     const created = await s.create.execute(ada, { accountId: 1, name: 'Pets', nickname: 'pets' });
     if (!created.ok) throw new Error('setup');
     const id = created.value.id;
@@ -74,7 +85,7 @@ describe('API use cases', () => {
   });
 
   it('refuses a duplicate nickname in one account (Conflict) and writes nothing, but allows it in another', async () => {
-    const s = setup();
+    const s = await setup();
     await s.create.execute(ada, { accountId: 1, name: 'Pets', nickname: 'pets' });
     const duplicate = await s.create.execute(ada, { accountId: 1, name: 'Other', nickname: 'pets' });
     expect(!duplicate.ok && duplicate.error).to.include({ kind: 'Conflict', code: 'duplicate_nickname' });
@@ -84,14 +95,14 @@ describe('API use cases', () => {
   });
 
   it('returns validation errors naming the field', async () => {
-    const s = setup();
+    const s = await setup();
     const result = await s.create.execute(ada, { accountId: 1, name: 'Pets', nickname: 'Not OK' });
     expect(!result.ok && result.error).to.deep.include({ kind: 'Validation' });
     expect(!result.ok && result.error.kind === 'Validation' && result.error.errors[0]!.field).to.equal('nickname');
   });
 
   it('pages the list in creation order with a cursor', async () => {
-    const s = setup();
+    const s = await setup();
     for (const n of ['a', 'b', 'c', 'd', 'e']) await s.create.execute(ada, { accountId: 1, name: n, nickname: n });
     const first = await s.list.execute(ada, 1, { limit: 2 });
     if (!first.ok) throw new Error('list');
@@ -106,7 +117,7 @@ describe('API use cases', () => {
   });
 
   it('updates with a matching If-Match revision and refuses a stale one without changing anything', async () => {
-    const s = setup();
+    const s = await setup();
     const created = await s.create.execute(ada, { accountId: 1, name: 'Pets', nickname: 'pets' });
     if (!created.ok) throw new Error('setup');
     const apiId = created.value.id;
@@ -120,7 +131,7 @@ describe('API use cases', () => {
   });
 
   it('refuses renaming to a nickname another API has', async () => {
-    const s = setup();
+    const s = await setup();
     await s.create.execute(ada, { accountId: 1, name: 'A', nickname: 'a' });
     const b = await s.create.execute(ada, { accountId: 1, name: 'B', nickname: 'b' });
     if (!b.ok) throw new Error('setup');
@@ -131,7 +142,7 @@ describe('API use cases', () => {
   });
 
   it('deletes an API and records api.deleted by the deleting user', async () => {
-    const s = setup();
+    const s = await setup();
     const created = await s.create.execute(ada, { accountId: 1, name: 'Pets', nickname: 'pets' });
     if (!created.ok) throw new Error('setup');
     expect(await s.remove.execute(ada, 1, created.value.id)).to.deep.equal({ ok: true, value: undefined });

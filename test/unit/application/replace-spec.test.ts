@@ -6,6 +6,8 @@ import type { SpecRepository } from '../../../src/application/ports/spec-reposit
 import { ImportApi } from '../../../src/application/specs/import-api.use-case.js';
 import { ReplaceSpec } from '../../../src/application/specs/replace-spec.use-case.js';
 import { aPrincipal } from '../../support/builders.js';
+import { Account } from '../../../src/domain/account/account.aggregate.js';
+import { ok } from '../../../src/domain/shared/result.js';
 import { FixedClock, SequentialIds, plansOver } from '../../support/fakes.js';
 
 const owner = aPrincipal({ userId: 1, accountId: 1, scopes: ['api'] });
@@ -22,6 +24,7 @@ describe('ReplaceSpec: changes computed outside the transaction', () => {
     const codec = new SwaggerSpecCodec();
     const clock = new FixedClock();
     const ids = new SequentialIds();
+    await db.run(async (tx) => ok(await tx.accounts.create(Account.open(clock.now(), 14))));
     const imported = await new ImportApi(db, plansOver(db.repositories, clock), codec, ids, clock).execute(owner, { accountId: 1, spec: spec(['/a']) });
     if (!imported.ok) throw new Error(JSON.stringify(imported.error));
     const apiId = imported.value.api.id;
