@@ -1,0 +1,208 @@
+import { expect } from 'chai';
+import type { StoredSigningKey } from '../../src/application/ports/identity-repositories.port.js';
+import { Account } from '../../src/domain/account/account.aggregate.js';
+import type { AuthorizationCode, Consent, Grant, RefreshToken, Session } from '../../src/domain/identity/grant.js';
+import { OAuthClient } from '../../src/domain/identity/oauth-client.js';
+import { err, ok } from '../../src/domain/shared/result.js';
+import { aNewUser, forEachImplementation, type PersistenceFixture } from './fixtures.js';
+
+const T0 = new Date('2026-11-22T10:15:00.000Z');
+const T1 = new Date('2026-11-22T10:16:00.000Z');
+const T2 = new Date('2026-11-22T10:17:00.000Z');
+
+/**
+ * The identity service's repositories, run on memory, SQLite and PostgreSQL: the same answers from
+ * each, and above all the same "exactly one caller wins" from `consume` and `rotate`, where a fake
+ * and a database most easily disagree.
+ */
+forEachImplementation('identity repositories contract', (make) => {
+  let f: PersistenceFixture;
+  beforeEach(async () => {
+    f = await make();
+  });
+  afterEach(async () => {
+    await f.dispose();
+  });
+
+  let n = 0;
+  async function aUser(): Promise<number> {
+    n += 1;
+    const created = await f.uow.run(async (tx) => {
+      const accountId = await tx.accounts.create(Account.open(T0, 14));
+      const user = await tx.users.add(aNewUser(accountId, `user${n}@example.com`));
+      return user.ok ? ok(user.value.id) : err('duplicate');
+    });
+    if (!created.ok) throw new Error('setup');
+    return created.value;
+  }
+
+  async function aClient(id = `client-${++n}.apps.specbase`, secretHash: string | null = 'secret-hash'): Promise<OAuthClient> {
+    const client = OAuthClient.create({ id, name: 'Dashboard', secretHash, redirectUris: ['https://app.example.com/cb', 'http://127.0.0.1:8000/cb'] }, T0);
+    if (!client.ok) throw new Error('invalid client');
+    await f.uow.run(async (tx) => ok(await tx.oauthClients.add(client.value)));
+    return client.value;
+  }
+
+  async function aGrant(userId: number, clientId: string, id = `00000000-0000-7000-8000-${(++n).toString(16).padStart(12, '0')}`): Promise<Grant> {
+    const grant: Grant = { id, clientId, userId, scope: 'openid email', offline: true, creationDate: T0, revocationDate: null };
+    await f.uow.run(async (tx) => ok(await tx.grants.add(grant)));
+    return grant;
+  }
+
+  describe('OAuthClientRepository', () => {
+    it('stores a client and reads it back, confidential or public; an unknown or unstorable id is absent', async () => {
+      const confidential = await aClient();
+      const pub = await aClient('mobile.apps.specbase', null);
+      expect((await f.repos.oauthClients.get(confidential.id))?.snapshot()).to.deep.equal(confidential.snapshot());
+      expect((await f.repos.oauthClients.get(pub.id))?.snapshot()).to.deep.equal(pub.snapshot());
+      expect(await f.repos.oauthClients.get('nobody.apps.specbase')).to.equal(undefined);
+      expect(await f.repos.oauthClients.get('bad\u0000id')).to.equal(undefined);
+    });
+  });
+
+  describe('GrantRepository', () => {
+    it('stores a grant, revokes it once (a second revocation keeps the first date), and all of a user at once', async () => {
+      const ada = await aUser();
+      const bob = await aUser();
+      const client = await aClient();
+      const first = await aGrant(ada, client.id);
+      const second = await aGrant(ada, client.id);
+      const bobs = await aGrant(bob, client.id);
+      expect(await f.repos.grants.get(first.id)).to.deep.equal(first);
+      expect(await f.repos.grants.get('00000000-0000-7000-8000-ffffffffffff')).to.equal(undefined);
+      expect(await f.repos.grants.get('not-a-uuid'), 'no grant has an id that is not a UUID').to.equal(undefined);
+      await f.uow.run(async (tx) => ok(await tx.grants.revoke(first.id, T1)));
+      await f.uow.run(async (tx) => ok(await tx.grants.revoke(first.id, T2)));
+      expect((await f.repos.grants.get(first.id))?.revocationDate).to.deep.equal(T1);
+      await f.uow.run(async (tx) => ok(await tx.grants.revokeAllOfUser(ada, T2)));
+      expect((await f.repos.grants.get(first.id))?.revocationDate, 'already revoked: unchanged').to.deep.equal(T1);
+      expect((await f.repos.grants.get(second.id))?.revocationDate).to.deep.equal(T2);
+      expect((await f.repos.grants.get(bobs.id))?.revocationDate, "another user's grant").to.equal(null);
+    });
+  });
+
+  describe('AuthorizationCodeRepository', () => {
+    async function aCode(hash: string): Promise<AuthorizationCode> {
+      const user = await aUser();
+      const client = await aClient();
+      const grant = await aGrant(user, client.id);
+      const code: AuthorizationCode = {
+        codeHash: hash,
+        grantId: grant.id,
+        clientId: client.id,
+        userId: user,
+        redirectUri: 'https://app.example.com/cb',
+        scope: 'openid email',
+        codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        nonce: 'n-0S6_WzA2Mj',
+        offline: true,
+        authTime: T0,
+        expirationDate: T1,
+        consumptionDate: null,
+      };
+      await f.uow.run(async (tx) => ok(await tx.codes.add(code)));
+      return code;
+    }
+
+    it('stores a code and reads it back whole; consumes it once', async () => {
+      const code = await aCode('code-hash-1');
+      expect(await f.repos.codes.get(code.codeHash)).to.deep.equal(code);
+      expect(await f.repos.codes.get('no-such-hash')).to.equal(undefined);
+      expect(await f.repos.codes.consume(code.codeHash, T1)).to.equal(true);
+      expect(await f.repos.codes.consume(code.codeHash, T2)).to.equal(false);
+      expect((await f.repos.codes.get(code.codeHash))?.consumptionDate).to.deep.equal(T1);
+      expect(await f.repos.codes.consume('no-such-hash', T1)).to.equal(false);
+    });
+
+    it('lets exactly one of many concurrent consumers have the code', async () => {
+      const code = await aCode('code-hash-race');
+      const outcomes = await Promise.all(Array.from({ length: 8 }, () => f.uow.run(async (tx) => ok(await tx.codes.consume(code.codeHash, T1)))));
+      expect(outcomes.filter((o) => o.ok && o.value)).to.have.length(1);
+    });
+  });
+
+  describe('RefreshTokenRepository', () => {
+    async function aToken(hash: string): Promise<RefreshToken> {
+      const user = await aUser();
+      const client = await aClient();
+      const grant = await aGrant(user, client.id);
+      const token: RefreshToken = { tokenHash: hash, grantId: grant.id, clientId: client.id, userId: user, scope: 'openid', creationDate: T0, rotationDate: null };
+      await f.uow.run(async (tx) => ok(await tx.refreshTokens.add(token)));
+      return token;
+    }
+
+    it('stores a refresh token and reads it back; rotates it once', async () => {
+      const token = await aToken('refresh-hash-1');
+      expect(await f.repos.refreshTokens.get(token.tokenHash)).to.deep.equal(token);
+      expect(await f.repos.refreshTokens.get('no-such-hash')).to.equal(undefined);
+      expect(await f.repos.refreshTokens.rotate(token.tokenHash, T1)).to.equal(true);
+      expect(await f.repos.refreshTokens.rotate(token.tokenHash, T2)).to.equal(false);
+      expect((await f.repos.refreshTokens.get(token.tokenHash))?.rotationDate).to.deep.equal(T1);
+    });
+
+    it('lets exactly one of many concurrent refreshes rotate the token', async () => {
+      const token = await aToken('refresh-hash-race');
+      const outcomes = await Promise.all(Array.from({ length: 8 }, () => f.uow.run(async (tx) => ok(await tx.refreshTokens.rotate(token.tokenHash, T1)))));
+      expect(outcomes.filter((o) => o.ok && o.value)).to.have.length(1);
+    });
+  });
+
+  describe('SessionRepository', () => {
+    it('stores sessions, deletes one, and all of a user', async () => {
+      const ada = await aUser();
+      const bob = await aUser();
+      const sessions: Session[] = [
+        { idHash: 's-1', userId: ada, authTime: T0, expirationDate: T2 },
+        { idHash: 's-2', userId: ada, authTime: T1, expirationDate: T2 },
+        { idHash: 's-3', userId: bob, authTime: T0, expirationDate: T2 },
+      ];
+      await f.uow.run(async (tx) => {
+        for (const session of sessions) await tx.sessions.add(session);
+        return ok(undefined);
+      });
+      expect(await f.repos.sessions.get('s-2')).to.deep.equal(sessions[1]);
+      await f.uow.run(async (tx) => ok(await tx.sessions.delete('s-1')));
+      expect(await f.repos.sessions.get('s-1')).to.equal(undefined);
+      await f.uow.run(async (tx) => ok(await tx.sessions.deleteAllOfUser(ada)));
+      expect(await f.repos.sessions.get('s-2')).to.equal(undefined);
+      expect(await f.repos.sessions.get('s-3'), "another user's session").to.deep.equal(sessions[2]);
+      await f.uow.run(async (tx) => ok(await tx.sessions.delete('no-such-session')));
+    });
+  });
+
+  describe('ConsentRepository', () => {
+    it("stores a user's consent to a client, replaces it, and keeps each pair apart", async () => {
+      const ada = await aUser();
+      const client = await aClient();
+      const other = await aClient();
+      const consent: Consent = { userId: ada, clientId: client.id, scope: 'openid', date: T0 };
+      await f.uow.run(async (tx) => ok(await tx.consents.save(consent)));
+      expect(await f.repos.consents.get(ada, client.id)).to.deep.equal(consent);
+      const wider: Consent = { ...consent, scope: 'openid email profile', date: T1 };
+      await f.uow.run(async (tx) => ok(await tx.consents.save(wider)));
+      expect(await f.repos.consents.get(ada, client.id)).to.deep.equal(wider);
+      expect(await f.repos.consents.get(ada, other.id)).to.equal(undefined);
+    });
+  });
+
+  describe('SigningKeyRepository', () => {
+    it('lists the keys latest activation first', async () => {
+      const key = (kid: string, activationDate: Date): StoredSigningKey => ({
+        kid,
+        privateKeyPem: `-----BEGIN PRIVATE KEY-----\n${kid}\n-----END PRIVATE KEY-----\n`,
+        publicJwk: { kty: 'RSA', n: `n-${kid}`, e: 'AQAB' },
+        certificatePem: `-----BEGIN CERTIFICATE-----\n${kid}\n-----END CERTIFICATE-----\n`,
+        creationDate: T0,
+        activationDate,
+      });
+      expect(await f.repos.signingKeys.list()).to.deep.equal([]);
+      const keys = [key('old', T0), key('new', T2), key('middle', T1)];
+      await f.uow.run(async (tx) => {
+        for (const k of keys) await tx.signingKeys.add(k);
+        return ok(undefined);
+      });
+      expect((await f.repos.signingKeys.list()).map((k) => k.kid)).to.deep.equal(['new', 'middle', 'old']);
+      expect((await f.repos.signingKeys.list())[0]).to.deep.equal(keys[1]);
+    });
+  });
+});
