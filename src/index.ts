@@ -43,6 +43,7 @@ export * from './application/ports/unit-of-work.port.js';
 export * from './application/ports/user-repository.port.js';
 export * from './application/ports/webhook-repository.port.js';
 export * from './application/ports/webhook-sender.port.js';
+export * from './application/webhooks/run-policy.js';
 
 export type { ApplicationError } from './application/shared/application-error.js';
 export type { Principal } from './application/auth/principal.js';

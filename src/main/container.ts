@@ -1,3 +1,4 @@
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { Container } from 'inversify';
 import { CreateApi } from '../application/apis/create-api.use-case.js';
 import { DeleteApi } from '../application/apis/delete-api.use-case.js';
@@ -139,6 +140,12 @@ const RepositoriesToken = token<Transaction>('Repositories');
 export interface ContainerOptions {
   /** `memory` keeps everything in the process: for embedders' tests and demos. */
   readonly storage?: 'configured' | 'memory';
+  /**
+   * How a webhook sender thread starts. By default the built entry module next to this one
+   * (dist/main/webhook-sender.thread.js); run from source there is none unless given (the tests
+   * give one that loads TypeScript), and deliveries are then sent in the main thread.
+   */
+  readonly startSenderThread?: (options: WorkerOptions) => Worker;
 }
 
 /**
@@ -164,12 +171,13 @@ export function buildContainer(config: Config, options: ContainerOptions = {}): 
   c.bind(SsrfGuard).toResolvedValue(() => new SsrfGuard({ allowPrivateTargets: config.webhooks.allowPrivateTargets }));
   c.bind(WebhookTargetPolicy).toResolvedValue((guard: SsrfGuard) => guard, [SsrfGuard]);
   c.bind(HttpWebhookSender).toResolvedValue((guard: SsrfGuard) => new HttpWebhookSender({ timeoutMs: config.webhooks.timeoutMs, guard }), [SsrfGuard]);
-  if (config.webhooks.senderThreads > 0) {
+  const startSenderThread = options.startSenderThread ?? (BUILT_SENDER_THREAD === undefined ? undefined : (o: WorkerOptions) => new Worker(BUILT_SENDER_THREAD, o));
+  if (config.webhooks.senderThreads > 0 && startSenderThread !== undefined) {
     c.bind(ThreadedWebhookSender).toResolvedValue(
       (inProcess: HttpWebhookSender, log: Logger) =>
         new ThreadedWebhookSender({
           threads: config.webhooks.senderThreads,
-          script: SENDER_THREAD_SCRIPT,
+          start: startSenderThread,
           data: { timeoutMs: config.webhooks.timeoutMs, allowPrivateTargets: config.webhooks.allowPrivateTargets },
           fallback: inProcess,
           onError: (err, what) => log.error({ err }, what),
@@ -505,10 +513,10 @@ function bindMonitoring(c: Container): void {
 }
 
 /**
- * The sender threads' entry module, next to this one: src/main/webhook-sender.thread.ts run from
- * source, dist/main/webhook-sender.thread.js built (the bundled command lives in dist/main/ too).
+ * The sender threads' entry module, built next to this one: dist/main/webhook-sender.thread.js (the
+ * bundled command lives in dist/main/ too). Run from source there is none to start.
  */
-const SENDER_THREAD_SCRIPT = new URL(`./webhook-sender.thread${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+const BUILT_SENDER_THREAD = import.meta.url.endsWith('.js') ? new URL('./webhook-sender.thread.js', import.meta.url) : undefined;
 
 /** Ends the webhook sender threads, if any (after the worker has stopped: nothing is in flight then). */
 export async function closeWebhookSender(container: Container): Promise<void> {

@@ -3,7 +3,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { HttpWebhookSender } from '../adapters/webhooks/http-webhook-sender.js';
 import { SsrfGuard } from '../adapters/webhooks/ssrf-guard.js';
-import { serveSendRequests, type SenderThreadData } from '../adapters/webhooks/threaded-webhook-sender.js';
+import { serveSendRequests } from '../adapters/webhooks/sender-thread-server.js';
+import type { SenderThreadData } from '../adapters/webhooks/sender-thread-wire.js';
 
 if (parentPort === null) throw new Error('webhook-sender.thread.js runs as a worker thread of ThreadedWebhookSender');
 const data = workerData as SenderThreadData;

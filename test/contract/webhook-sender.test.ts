@@ -3,8 +3,12 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Webhook } from 'standardwebhooks';
-import type { DeliveryOutcome, OutgoingDelivery, OutgoingRun, WebhookSender } from '../../src/application/ports/webhook-sender.port.js';
-import { HttpWebhookSender } from '../../src/adapters/webhooks/http-webhook-sender.js';
+import type { DeliveryOutcome, OutgoingRun, WebhookSender } from '../../src/application/ports/webhook-sender.port.js';
+import type { OutgoingAttempt } from '../../src/application/webhooks/run-policy.js';
+import { HttpWebhookSender, type AttemptSender } from '../../src/adapters/webhooks/http-webhook-sender.js';
+import { SENDER_THREAD_FROM_SOURCE, tsWorker } from '../support/ts-worker.js';
+import { attemptInOrder, runClock } from '../../src/application/webhooks/run-policy.js';
+import { Worker } from 'node:worker_threads';
 import { ThreadedWebhookSender } from '../../src/adapters/webhooks/threaded-webhook-sender.js';
 import { serviceSignature, standardWebhookSignature, verifyServiceSignature } from '../../src/adapters/webhooks/signatures.js';
 import { REFUSALS, SsrfGuard } from '../../src/adapters/webhooks/ssrf-guard.js';
@@ -99,7 +103,7 @@ const PAYLOAD = {
 };
 const BODY = JSON.stringify(PAYLOAD);
 
-function delivery(targetUrl: string, overrides: Partial<OutgoingDelivery> = {}): OutgoingDelivery {
+function delivery(targetUrl: string, overrides: Partial<OutgoingAttempt> = {}): OutgoingAttempt {
   return { targetUrl, secret: SECRET, eventId: EVENT_ID, body: BODY, attemptDate: new Date(), ...overrides };
 }
 
@@ -113,15 +117,13 @@ interface SenderOptions {
   readonly userAgent?: string;
 }
 
-/** The thread entry the service itself uses. */
-const SENDER_THREAD = new URL('../../src/main/webhook-sender.thread.ts', import.meta.url);
 
 /**
  * Each WebhookSender the service can run with, made for a receiver on loopback (private targets
  * allowed). The threaded one must behave exactly like the one it runs in its thread; its fallback
  * fails loudly, so an attempt that did not cross to the thread cannot pass here.
  */
-const SENDERS: readonly { readonly name: string; readonly inProcess: boolean; readonly make: (options: SenderOptions) => WebhookSender }[] = [
+const SENDERS: readonly { readonly name: string; readonly inProcess: boolean; readonly make: (options: SenderOptions) => WebhookSender & AttemptSender }[] = [
   { name: 'HttpWebhookSender', inProcess: true, make: (options) => new HttpWebhookSender({ ...options, guard: new SsrfGuard({ allowPrivateTargets: true }) }) },
   {
     name: 'ThreadedWebhookSender',
@@ -129,9 +131,9 @@ const SENDERS: readonly { readonly name: string; readonly inProcess: boolean; re
     make: (options) => {
       const sender = new ThreadedWebhookSender({
         threads: 1,
-        script: SENDER_THREAD,
+        start: SENDER_THREAD_FROM_SOURCE,
         data: { ...options, allowPrivateTargets: true },
-        fallback: { send: () => Promise.reject(new Error('the attempt did not go through the thread')) },
+        fallback: NOT_IN_THIS_THREAD,
       });
       threaded.push(sender);
       return sender;
@@ -139,6 +141,12 @@ const SENDERS: readonly { readonly name: string; readonly inProcess: boolean; re
   },
 ];
 const threaded: ThreadedWebhookSender[] = [];
+
+/** The fallback of a threaded sender under test: it fails loudly, so work that did not cross to the thread cannot pass. */
+const NOT_IN_THIS_THREAD = {
+  send: () => Promise.reject(new Error('the attempt did not go through the thread')),
+  sendRun: () => Promise.reject(new Error('the run did not go through the thread')),
+};
 after(() => Promise.all(threaded.map((sender) => sender.close())));
 
 for (const { name, inProcess, make } of SENDERS) {
@@ -350,9 +358,9 @@ for (const { name, inProcess, make } of SENDERS) {
     if (!inProcess) it('refuses a loopback target when private targets are not allowed, without connecting', async () => {
       const sender = new ThreadedWebhookSender({
         threads: 1,
-        script: SENDER_THREAD,
+        start: SENDER_THREAD_FROM_SOURCE,
         data: { timeoutMs: 1000, allowPrivateTargets: false },
-        fallback: { send: () => Promise.reject(new Error('the attempt did not go through the thread')) },
+        fallback: NOT_IN_THIS_THREAD,
       });
       threaded.push(sender);
       const url = receiver.url();
@@ -444,17 +452,18 @@ for (const { name, inProcess, make } of SENDERS) {
 }
 
 describe('ThreadedWebhookSender: its threads', () => {
-  const inProcess = (): WebhookSender & { readonly bodies: string[] } => {
+  const inProcess = (): WebhookSender & AttemptSender & { readonly bodies: string[] } => {
     const bodies: string[] = [];
-    return { bodies, send: async (d) => (bodies.push(d.body), { status: 203, durationMs: 0, responseBody: 'in process', error: null }) };
+    const send = async (d: OutgoingAttempt): Promise<DeliveryOutcome> => (bodies.push(d.body), { status: 203, durationMs: 0, responseBody: 'in process', error: null });
+    return { bodies, send, sendRun: (r, stop) => attemptInOrder(send, r, runClock(r), () => stop?.aborted === true) };
   };
-  const attempt = (body: string): OutgoingDelivery => ({ targetUrl: 'http://127.0.0.1:9/', secret: SECRET, eventId: EVENT_ID, body, attemptDate: new Date() });
+  const attempt = (body: string): OutgoingAttempt => ({ targetUrl: 'http://127.0.0.1:9/', secret: SECRET, eventId: EVENT_ID, body, attemptDate: new Date() });
   const DYING = new URL('../support/dying-sender.thread.ts', import.meta.url);
 
   it('sends in this thread, and says so once per thread, when a thread cannot start', async () => {
     const fallback = inProcess();
     const errors: string[] = [];
-    const sender = new ThreadedWebhookSender({ threads: 2, script: new URL('./no-such.thread.js', DYING), data: { timeoutMs: 1000, allowPrivateTargets: true }, fallback, onError: (_e, what) => errors.push(what) });
+    const sender = new ThreadedWebhookSender({ threads: 2, start: (o) => new Worker(new URL('./no-such.thread.js', DYING), o), data: { timeoutMs: 1000, allowPrivateTargets: true }, fallback, onError: (_e, what) => errors.push(what) });
     const outcomes: DeliveryOutcome[] = await Promise.all([sender.send(attempt('a')), sender.send(attempt('b'))]);
     expect(outcomes.map((o) => o.responseBody)).to.deep.equal(['in process', 'in process']);
     expect((await sender.send(attempt('c'))).status, 'later attempts too').to.equal(203);
@@ -467,7 +476,7 @@ describe('ThreadedWebhookSender: its threads', () => {
   it('ends the attempt in flight of a thread that died with an error outcome, and starts a new thread for the next', async () => {
     const fallback = inProcess();
     const errors: string[] = [];
-    const sender = new ThreadedWebhookSender({ threads: 1, script: DYING, data: { timeoutMs: 1000, allowPrivateTargets: true }, fallback, onError: (_e, what) => errors.push(what) });
+    const sender = new ThreadedWebhookSender({ threads: 1, start: tsWorker(DYING), data: { timeoutMs: 1000, allowPrivateTargets: true }, fallback, onError: (_e, what) => errors.push(what) });
     expect(await sender.send(attempt('first'))).to.include({ status: 299, responseBody: 'first' });
     const died = await sender.send(attempt('die'));
     expect(died).to.include({ status: null, responseBody: '', error: 'the webhook sender thread stopped' });
@@ -479,7 +488,7 @@ describe('ThreadedWebhookSender: its threads', () => {
 
   it('sends in this thread once closed', async () => {
     const fallback = inProcess();
-    const sender = new ThreadedWebhookSender({ threads: 1, script: DYING, data: { timeoutMs: 1000, allowPrivateTargets: true }, fallback });
+    const sender = new ThreadedWebhookSender({ threads: 1, start: tsWorker(DYING), data: { timeoutMs: 1000, allowPrivateTargets: true }, fallback });
     expect((await sender.send(attempt('x'))).status).to.equal(299);
     await sender.close();
     expect((await sender.send(attempt('y'))).status).to.equal(203);
@@ -491,12 +500,12 @@ describe('ThreadedWebhookSender: runs, attempted in its thread', function () {
   this.timeout(5000);
   let receiver: Receiver;
   const senders: ThreadedWebhookSender[] = [];
-  const make = (script = SENDER_THREAD) => {
+  const make = (start = SENDER_THREAD_FROM_SOURCE) => {
     const sender = new ThreadedWebhookSender({
       threads: 1,
-      script,
+      start,
       data: { timeoutMs: 1000, allowPrivateTargets: true },
-      fallback: { send: () => Promise.reject(new Error('the attempt did not go through the thread')) },
+      fallback: NOT_IN_THIS_THREAD,
     });
     senders.push(sender);
     return sender;
@@ -556,7 +565,7 @@ describe('ThreadedWebhookSender: runs, attempted in its thread', function () {
   });
 
   it('a thread that dies mid-run keeps the attempts it reported (16 at a time); the first unreported gets an error outcome (retried: at least once), the rest is not sent', async () => {
-    const sender = make(new URL('../support/dying-sender.thread.ts', import.meta.url));
+    const sender = make(tsWorker(new URL('../support/dying-sender.thread.ts', import.meta.url)));
     const bodies = [...Array.from({ length: 16 }, (_, i) => `ok${i}`), 'die', 'never'];
     const attempts = await sender.sendRun({ ...run(bodies), targetUrl: 'http://127.0.0.1:9/' });
     expect(attempts.map(({ outcome }) => [outcome.status, outcome.responseBody, outcome.error])).to.deep.equal([

@@ -3,6 +3,8 @@ import type { IdGenerator } from '../../src/application/ports/id-generator.port.
 import type { PasswordHasher } from '../../src/application/ports/password-hasher.port.js';
 import type { Transaction } from '../../src/application/ports/unit-of-work.port.js';
 import { Plans, type PlanSettings } from '../../src/application/accounts/plans.js';
+import type { DeliveryOutcome, WebhookSender } from '../../src/application/ports/webhook-sender.port.js';
+import { attemptInOrder, type OutgoingAttempt } from '../../src/application/webhooks/run-policy.js';
 import { DEFAULT_PLAN_ALLOWANCES } from '../../src/domain/account/plan-allowance.js';
 
 /** A clock that stands still until told to move. */
@@ -52,4 +54,9 @@ export const PLAN_SETTINGS: PlanSettings = { trialDays: 14, allowances: DEFAULT_
 /** The plan checks over an in-memory (or any) set of repositories. */
 export function plansOver(repos: Pick<Transaction, 'accounts'>, clock: Clock, settings: PlanSettings = PLAN_SETTINGS): Plans {
   return new Plans(settings, repos.accounts, clock);
+}
+
+/** A WebhookSender over a function that makes one attempt: runs go by the run policy, attempts dated by `clock`. */
+export function runSender(send: (attempt: OutgoingAttempt) => Promise<DeliveryOutcome>, clock: Clock): WebhookSender {
+  return { sendRun: (run, stop) => attemptInOrder(send, run, () => clock.now(), () => stop?.aborted === true) };
 }

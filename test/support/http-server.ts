@@ -14,6 +14,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database.js';
 import { OpenApiResponseValidator, type Answer } from './openapi-validator.js';
 import { FormBrowser } from './form-browser.js';
+import { SENDER_THREAD_FROM_SOURCE } from './ts-worker.js';
 
 /** A fresh database of `target` and the real server on it; `stop()` removes the database too. */
 export async function startTestServerOn(target: DatabaseTarget, env: Record<string, string> = {}, rebind?: (container: Container) => void): Promise<TestServer> {
@@ -47,7 +48,8 @@ export async function startTestServer(database: DatabaseConfig, env: Record<stri
     ...loadConfig({ PORT: port, PUBLIC_URL: `http://127.0.0.1:${port}`, HOST: '127.0.0.1', LOG_LEVEL: 'silent', SPECBASE_NO_BOOTSTRAP: 'true', JSON_MAX_BYTES: '4096', WEBHOOK_WORKER: 'false', ...env }),
     database,
   };
-  const container = buildContainer(config);
+  // Deliveries go through sender threads, as in production (the entry module from source).
+  const container = buildContainer(config, { startSenderThread: SENDER_THREAD_FROM_SOURCE });
   rebind?.(container);
   const running = await startServer({ container });
   return new TestServer(running);

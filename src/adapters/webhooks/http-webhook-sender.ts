@@ -1,7 +1,8 @@
 import { request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
-import type { DeliveryOutcome, OutgoingDelivery, WebhookSender } from '../../application/ports/webhook-sender.port.js';
+import type { DeliveryOutcome, OutgoingRun, RunAttempt, WebhookSender } from '../../application/ports/webhook-sender.port.js';
+import { attemptInOrder, runClock, type OutgoingAttempt } from '../../application/webhooks/run-policy.js';
 import { serviceSignature, standardWebhookSignature } from './signatures.js';
 import { guardedLookup, type SsrfGuard } from './ssrf-guard.js';
 
@@ -57,13 +58,19 @@ function describeError(error: unknown): string {
   return `${NETWORK_ERRORS[code] ?? 'network error'} (${code})`;
 }
 
+/** Makes one attempt: what a sender thread serves, and what a run is made of. */
+export interface AttemptSender {
+  /** Never throws: every failure is an outcome. */
+  send(attempt: OutgoingAttempt): Promise<DeliveryOutcome>;
+}
+
 /**
  * Delivers over node:http/https: one POST, no redirect followed (a 3xx is a non-2xx outcome), no
  * connection kept alive, the whole attempt bounded by `timeoutMs`, at most 1 KiB of the response
  * read. The target is vetted by the guard first and, unless private targets are allowed, again
  * at connect time by a guarded DNS lookup.
  */
-export class HttpWebhookSender implements WebhookSender {
+export class HttpWebhookSender implements WebhookSender, AttemptSender {
   private readonly timeoutMs: number;
   private readonly guard: SsrfGuard;
   private readonly userAgent: string;
@@ -74,7 +81,12 @@ export class HttpWebhookSender implements WebhookSender {
     this.userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
   }
 
-  async send(delivery: OutgoingDelivery): Promise<DeliveryOutcome> {
+  /** A run, one attempt after the other, by the run policy and the run's clock. */
+  sendRun(run: OutgoingRun, stop?: AbortSignal): Promise<RunAttempt[]> {
+    return attemptInOrder((attempt) => this.send(attempt), run, runClock(run), () => stop?.aborted === true);
+  }
+
+  async send(delivery: OutgoingAttempt): Promise<DeliveryOutcome> {
     const started = performance.now();
     try {
       // The pre-check resolves the host too, and a stalled resolver must not outlast the attempt.
@@ -91,7 +103,7 @@ export class HttpWebhookSender implements WebhookSender {
     return `timed out after ${this.timeoutMs} ms`;
   }
 
-  private post(delivery: OutgoingDelivery, started: number): Promise<DeliveryOutcome> {
+  private post(delivery: OutgoingAttempt, started: number): Promise<DeliveryOutcome> {
     const url = new URL(delivery.targetUrl);
     const body = Buffer.from(delivery.body, 'utf8');
     const timestamp = Math.floor(delivery.attemptDate.getTime() / 1000);

@@ -1,96 +1,21 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
-import { Worker, type MessagePort, type WorkerOptions } from 'node:worker_threads';
-import { attemptInOrder, type DeliveryOutcome, type OutgoingDelivery, type OutgoingRun, type RunAttempt, type WebhookSender } from '../../application/ports/webhook-sender.port.js';
-
-/** What a sender thread is started with (its `workerData`): enough to build its HttpWebhookSender. */
-export interface SenderThreadData {
-  readonly timeoutMs: number;
-  readonly allowPrivateTargets: boolean;
-  readonly userAgent?: string;
-}
-
-/** Work for a sender thread: one attempt, a run, or stopping a run in flight. */
-type Request =
-  | { readonly kind: 'send'; readonly id: number; readonly delivery: WireDelivery }
-  | { readonly kind: 'run'; readonly id: number; readonly run: WireRun }
-  | { readonly kind: 'stop'; readonly id: number };
-
-/** Dates cross as epoch milliseconds. */
-type WireDelivery = Omit<OutgoingDelivery, 'attemptDate'> & { readonly attemptMs: number };
-/** A run's clock crosses as its offset from the wall clock (Date.now() is the same in every thread). */
-type WireRun = Omit<OutgoingRun, 'startBy' | 'now'> & { readonly startByMs: number; readonly offsetMs: number };
-interface WireAttempt {
-  readonly attemptMs: number;
-  readonly outcome: DeliveryOutcome;
-}
-
-/**
- * What comes back: an attempt's outcome; for a run, its attempts in batches of up to
- * REPORT_EVERY as they end, the last batch with `done` (a thread that dies loses the report of at
- * most that many: sent again, at least once).
- */
-type Reply =
-  | { readonly id: number; readonly outcome: DeliveryOutcome }
-  | { readonly id: number; readonly attempts: readonly WireAttempt[]; readonly done: boolean };
-
-/** A run's attempts are reported this many at a time: one message per attempt costs both threads. */
-const REPORT_EVERY = 16;
-
-/** The first message of a thread: it listens for requests from now on. */
-const READY = 'ready';
-
-/**
- * The thread's side: answers each attempt with the outcome of `sender.send`; for each run, makes
- * its attempts (`attemptInOrder`, by the run's clock), reports each as it ends and then the run's
- * end; a `stop` ends a run after the attempt in flight. Called by the thread's entry module
- * (src/main/webhook-sender.thread.ts) with its `parentPort`.
- */
-export function serveSendRequests(port: MessagePort, sender: WebhookSender): void {
-  const running = new Set<number>();
-  const stopped = new Set<number>();
-  port.on('message', (request: Request) => {
-    const { id } = request;
-    if (request.kind === 'stop') {
-      if (running.has(id)) stopped.add(id);
-    } else if (request.kind === 'send') {
-      const { attemptMs, ...delivery } = request.delivery;
-      void sender.send({ ...delivery, attemptDate: new Date(attemptMs) }).then((outcome) => port.postMessage({ id, outcome } satisfies Reply));
-    } else {
-      const { startByMs, offsetMs, ...run } = request.run;
-      const now = offsetClock(offsetMs);
-      let batch: WireAttempt[] = [];
-      const send = async (delivery: OutgoingDelivery): Promise<DeliveryOutcome> => {
-        const outcome = await sender.send(delivery);
-        batch.push({ attemptMs: delivery.attemptDate.getTime(), outcome });
-        if (batch.length >= REPORT_EVERY) {
-          port.postMessage({ id, attempts: batch, done: false } satisfies Reply);
-          batch = [];
-        }
-        return outcome;
-      };
-      running.add(id);
-      void attemptInOrder(send, { ...run, startBy: new Date(startByMs), now: now() }, now, () => stopped.has(id)).then(() => {
-        running.delete(id);
-        stopped.delete(id);
-        port.postMessage({ id, attempts: batch, done: true } satisfies Reply);
-      });
-    }
-  });
-  port.postMessage(READY);
-}
+import type { Worker, WorkerOptions } from 'node:worker_threads';
+import type { DeliveryOutcome, OutgoingRun, RunAttempt, WebhookSender } from '../../application/ports/webhook-sender.port.js';
+import { runClock, type OutgoingAttempt } from '../../application/webhooks/run-policy.js';
+import type { HttpWebhookSender } from './http-webhook-sender.js';
+import { READY, type Reply, type Request, type SenderThreadData, type WireAttempt } from './sender-thread-wire.js';
 
 export interface ThreadedWebhookSenderOptions {
   /** Sender threads (at least 1); each attempt goes to the one with the fewest in flight. */
   readonly threads: number;
-  /** The thread's entry module: it calls `serveSendRequests` with an HttpWebhookSender built from `data`. */
-  readonly script: URL;
+  /**
+   * Starts a thread whose entry module calls `serveSendRequests` with an HttpWebhookSender built
+   * from `options.workerData` (a SenderThreadData): `new Worker(<the built entry module>, options)`.
+   */
+  readonly start: (options: WorkerOptions) => Worker;
   readonly data: SenderThreadData;
   /** Sends in this thread instead when a sender thread cannot start (a missing or broken script). */
-  readonly fallback: WebhookSender;
+  readonly fallback: Pick<HttpWebhookSender, 'send' | 'sendRun'>;
   /** Told of a thread that failed to start or died; the sender carries on regardless. */
   readonly onError?: (error: unknown, what: string) => void;
   /** Heap limits of each thread: attempts hold at most 1 KiB of a response, so little is needed. */
@@ -138,14 +63,15 @@ export class ThreadedWebhookSender implements WebhookSender {
     this.threads = Array.from({ length: options.threads }, () => new SenderThread(options, () => (this.broken = true)));
   }
 
-  send(delivery: OutgoingDelivery): Promise<DeliveryOutcome> {
-    if (this.broken || this.closed) return this.options.fallback.send(delivery);
-    return this.leastBusy().send(delivery);
+  /** One attempt, in a thread (what a thread's tests look at; deliveries go as runs). */
+  send(attempt: OutgoingAttempt): Promise<DeliveryOutcome> {
+    if (this.broken || this.closed) return this.options.fallback.send(attempt);
+    return this.leastBusy().send(attempt);
   }
 
   sendRun(run: OutgoingRun, stop?: AbortSignal): Promise<RunAttempt[]> {
-    if (this.broken || this.closed) return this.inThisThread(run, stop);
-    return this.leastBusy().sendRun(run, stop, () => this.inThisThread(run, stop));
+    if (this.broken || this.closed) return this.options.fallback.sendRun(run, stop);
+    return this.leastBusy().sendRun(run, stop, () => this.options.fallback.sendRun(run, stop));
   }
 
   /** Requests sent to a thread so far (the rest went to the fallback). */
@@ -165,14 +91,6 @@ export class ThreadedWebhookSender implements WebhookSender {
     return chosen;
   }
 
-  private inThisThread(run: OutgoingRun, stop: AbortSignal | undefined): Promise<RunAttempt[]> {
-    return attemptInOrder((delivery) => this.options.fallback.send(delivery), run, offsetClock(run.now.getTime() - Date.now()), () => stop?.aborted === true);
-  }
-}
-
-/** The run's clock (its `now` when handed over, running on with the wall clock), `offsetMs` from Date.now(). */
-function offsetClock(offsetMs: number): () => Date {
-  return () => new Date(Date.now() + offsetMs);
 }
 
 const abortHandlers = new WeakMap<AbortSignal, Set<() => void>>();
@@ -214,19 +132,20 @@ class SenderThread {
     return this.waiting.size;
   }
 
-  send(delivery: OutgoingDelivery): Promise<DeliveryOutcome> {
-    const { attemptDate, ...rest } = delivery;
+  send(attempt: OutgoingAttempt): Promise<DeliveryOutcome> {
+    const { attemptDate, ...rest } = attempt;
     const started = performance.now();
     return new Promise((resolve) => {
-      this.request((id) => ({ kind: 'send', id, delivery: { ...rest, attemptMs: attemptDate.getTime() } }), {
+      this.request((id) => ({ kind: 'send', id, attempt: { ...rest, attemptMs: attemptDate.getTime() } }), {
         answer: (reply) => resolve('outcome' in reply ? reply.outcome : failed(started, 'the webhook sender thread answered out of turn')),
-        orphaned: (neverStarted, error) => resolve(neverStarted ? this.options.fallback.send(delivery) : failed(started, error)),
+        orphaned: (neverStarted, error) => resolve(neverStarted ? this.options.fallback.send(attempt) : failed(started, error)),
       });
     });
   }
 
   sendRun(run: OutgoingRun, stop: AbortSignal | undefined, inThisThread: () => Promise<RunAttempt[]>): Promise<RunAttempt[]> {
     const { startBy, now, ...rest } = run;
+    const clock = runClock(run);
     const offsetMs = now.getTime() - Date.now();
     const started = performance.now();
     const attempts: RunAttempt[] = [];
@@ -244,7 +163,7 @@ class SenderThread {
           // Attempts not yet reported are sent again (at least once). The thread may have had one
           // in flight, which may or may not have reached the receiver: the first not reported ends
           // with an error outcome (retried, with its back-off); the rest is released.
-          if (attempts.length < run.deliveries.length) attempts.push({ attemptDate: new Date(Date.now() + offsetMs), outcome: failed(started, error) });
+          if (attempts.length < run.deliveries.length) attempts.push({ attemptDate: clock(), outcome: failed(started, error) });
           done(attempts);
         },
       });
@@ -274,7 +193,7 @@ class SenderThread {
   }
 
   private start(): Worker {
-    const worker = startWorker(this.options.script, {
+    const worker = this.options.start({
       workerData: this.options.data,
       resourceLimits: { ...DEFAULT_LIMITS, ...this.options.resourceLimits },
     });
@@ -318,27 +237,4 @@ class SenderThread {
     const error = how === 'closed' ? 'the webhook sender was closed' : 'the webhook sender thread stopped';
     for (const w of waiting) w.orphaned(neverStarted, error);
   }
-}
-
-/**
- * A thread running `script`. A TypeScript entry (the service run from src/ under tsx: tests,
- * development) is loaded through tsx's API, which a worker thread does not take over from its parent.
- */
-function startWorker(script: URL, options: WorkerOptions): Worker {
-  if (!script.pathname.endsWith('.ts')) return new Worker(script, options);
-  const tsx = tsxEsmApi();
-  const code = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(script.href)}); })`;
-  return new Worker(code, { ...options, eval: true });
-}
-
-/**
- * The URL of tsx's ES-module API (its `import` export): import.meta.resolve where there is one;
- * under tsx's CommonJS output (mocha's) there is none, and require would pick the CommonJS build,
- * which cannot register tsx in a thread, so the export is read from tsx's package.json.
- */
-function tsxEsmApi(): string {
-  if (typeof import.meta.resolve === 'function') return import.meta.resolve('tsx/esm/api');
-  const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
-  const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
-  return pathToFileURL(join(dirname(manifest), exports['./esm/api']!.import.default)).href;
 }

@@ -1,18 +1,4 @@
-import { isSuccess } from '../../domain/webhook/delivery.aggregate.js';
 import { token } from '../shared/token.js';
-
-/** One attempt to deliver one event to one webhook. */
-export interface OutgoingDelivery {
-  readonly targetUrl: string;
-  /** The webhook's secret: both signatures use its UTF-8 bytes as the HMAC key. */
-  readonly secret: string;
-  /** The event id: `webhook-id`, the same on every retry and redelivery. */
-  readonly eventId: string;
-  /** The exact JSON body to send and sign. */
-  readonly body: string;
-  /** When this attempt is made: `webhook-timestamp`. */
-  readonly attemptDate: Date;
-}
 
 /** What came of an attempt. A 2xx status is a success; anything else is retried. */
 export interface DeliveryOutcome {
@@ -49,36 +35,14 @@ export interface RunAttempt {
 
 export interface WebhookSender {
   /**
-   * POSTs the body with `Content-Type: application/json`, `X-Service-Signature` and the Standard
-   * Webhooks headers, within the configured timeout, following no redirect, to a target the SSRF
-   * policy allows (checked after DNS resolution). Never throws: every failure is an outcome.
+   * Attempts a run as the run policy says (`attemptInOrder` in application/webhooks/run-policy.ts),
+   * dating each attempt `run.now` plus the time elapsed since (so by the caller's clock, as
+   * `startBy` is). Each attempt POSTs the body with `Content-Type: application/json`,
+   * `X-Service-Signature` and the Standard Webhooks headers, within the configured timeout,
+   * following no redirect, to a target the SSRF policy allows (checked after DNS resolution).
+   * Never throws: every failure is an outcome. `stop` ends the run after the attempt in flight.
    */
-  send(delivery: OutgoingDelivery): Promise<DeliveryOutcome>;
-  /**
-   * Optional: attempts a run as `attemptInOrder` does, dating each attempt `run.now` plus the time
-   * elapsed since (so by the caller's clock, as `startBy` is), for
-   * a sender that does it better than one `send` at a time (ThreadedWebhookSender: in its thread,
-   * without a round trip to the caller's thread per attempt). Never throws.
-   */
-  sendRun?(run: OutgoingRun, stop?: AbortSignal): Promise<RunAttempt[]>;
-}
-
-/**
- * Attempts a run's deliveries one after the other, in order, each dated `now()` as it starts.
- * Stops before an attempt that would start after `startBy` or once `stopped()`, and after a
- * failed last attempt. Returns the attempts made, in order: the rest were not sent.
- */
-export async function attemptInOrder(send: (delivery: OutgoingDelivery) => Promise<DeliveryOutcome>, run: OutgoingRun, now: () => Date, stopped: () => boolean): Promise<RunAttempt[]> {
-  const attempts: RunAttempt[] = [];
-  for (const { eventId, body, lastAttempt } of run.deliveries) {
-    if (stopped()) break;
-    const attemptDate = now();
-    if (attemptDate.getTime() > run.startBy.getTime()) break;
-    const outcome = await send({ targetUrl: run.targetUrl, secret: run.secret, eventId, body, attemptDate });
-    attempts.push({ attemptDate, outcome });
-    if (lastAttempt && !isSuccess(outcome)) break;
-  }
-  return attempts;
+  sendRun(run: OutgoingRun, stop?: AbortSignal): Promise<RunAttempt[]>;
 }
 export const WebhookSender = token<WebhookSender>('WebhookSender');
 

@@ -5,7 +5,7 @@ import { retrySpanMs, type RetryPolicy } from '../../domain/webhook/retry-policy
 import type { Clock } from '../ports/clock.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
-import { attemptInOrder, type DeliveryOutcome, type OutgoingRun, type WebhookSender } from '../ports/webhook-sender.port.js';
+import type { DeliveryOutcome, WebhookSender } from '../ports/webhook-sender.port.js';
 import type { WebhookRepository } from '../ports/webhook-repository.port.js';
 import { NO_METRICS, type DeliveryOutcomeKind, type Metrics } from '../ports/metrics.port.js';
 
@@ -165,41 +165,39 @@ export class DeliverDue {
   }
 
   /**
-   * Sends one run, in order, one at a time: through the sender's `sendRun` when it has one, else
-   * one `send` after the other, dated by the service's clock. A run to a webhook that is gone or
-   * inactive is abandoned instead, but for pings (they go out whatever the webhook's state).
+   * Sends one run through the sender, in order. A run to a webhook that is gone or inactive is
+   * abandoned instead, but for its pings (they go out whatever the webhook's state): those are sent
+   * as a run of their own.
    */
   private async send({ run, leaseUntil, target }: NextRun, stop: AbortSignal | undefined): Promise<RunResult> {
     const head = run[0]!.snapshot();
     const steps: Step[] = [];
-    const result = (): RunResult => ({ leaseUntil, accountId: head.accountId, webhookId: head.webhookId, steps, unsent: run.slice(steps.length).map((d) => d.id) });
-    if (stop?.aborted) return result();
-    // No attempt starts that could outlast the lease.
-    const startBy = new Date(leaseUntil.getTime() - this.settings.attemptTimeoutMs);
-    if (!target || !target.active) {
-      for (const delivery of run) {
-        if (delivery.snapshot().event === 'ping' && target) {
-          const attemptDate = this.clock.now();
-          if (attemptDate > startBy) break;
-          const outcome = await this.sender.send({ targetUrl: target.targetUrl, secret: target.secret, eventId: delivery.eventId, body: delivery.payload, attemptDate });
-          steps.push({ kind: 'attempted', delivery, outcome, attemptDate });
-        } else {
-          steps.push({ kind: 'abandoned', delivery, reason: target ? 'the webhook is inactive' : 'the webhook was deleted' });
-        }
-      }
-      return result();
-    }
-    const outgoing: OutgoingRun = {
-      targetUrl: target.targetUrl,
-      secret: target.secret,
-      deliveries: run.map((delivery) => ({ eventId: delivery.eventId, body: delivery.payload, lastAttempt: delivery.snapshot().attempts.length + 1 >= this.settings.retry.maxAttempts })),
-      startBy,
-      now: this.clock.now(),
+    const result = (): RunResult => {
+      const handled = new Set(steps.map((step) => step.delivery.id));
+      return { leaseUntil, accountId: head.accountId, webhookId: head.webhookId, steps, unsent: run.filter((d) => !handled.has(d.id)).map((d) => d.id) };
     };
-    const attempts = this.sender.sendRun
-      ? await this.sender.sendRun(outgoing, stop)
-      : await attemptInOrder((delivery) => this.sender.send(delivery), outgoing, () => this.clock.now(), () => stop?.aborted === true);
-    attempts.forEach(({ outcome, attemptDate }, i) => steps.push({ kind: 'attempted', delivery: run[i]!, outcome, attemptDate }));
+    if (stop?.aborted) return result();
+    const live = target?.active === true;
+    const outgoing = live ? [...run] : target ? run.filter((delivery) => delivery.snapshot().event === 'ping') : [];
+    if (!live) {
+      for (const delivery of run) {
+        if (!outgoing.includes(delivery)) steps.push({ kind: 'abandoned', delivery, reason: target ? 'the webhook is inactive' : 'the webhook was deleted' });
+      }
+    }
+    if (target === undefined || outgoing.length === 0) return result();
+    const attempts = await this.sender.sendRun(
+      {
+        targetUrl: target.targetUrl,
+        secret: target.secret,
+        // A ping is attempted once, whatever it answers; a delivery's last attempt, failed, ends the run.
+        deliveries: outgoing.map((delivery) => ({ eventId: delivery.eventId, body: delivery.payload, lastAttempt: live && delivery.snapshot().attempts.length + 1 >= this.settings.retry.maxAttempts })),
+        // No attempt starts that could outlast the lease.
+        startBy: new Date(leaseUntil.getTime() - this.settings.attemptTimeoutMs),
+        now: this.clock.now(),
+      },
+      stop,
+    );
+    attempts.forEach(({ outcome, attemptDate }, i) => steps.push({ kind: 'attempted', delivery: outgoing[i]!, outcome, attemptDate }));
     return result();
   }
 

@@ -1,12 +1,13 @@
 import { expect } from 'chai';
 import { InMemoryDatabase } from '../../../src/adapters/memory/in-memory-unit-of-work.js';
 import type { Transaction, UnitOfWork } from '../../../src/application/ports/unit-of-work.port.js';
-import type { DeliveryOutcome, OutgoingDelivery, OutgoingRun, WebhookSender } from '../../../src/application/ports/webhook-sender.port.js';
+import type { DeliveryOutcome, OutgoingRun, RunAttempt, WebhookSender } from '../../../src/application/ports/webhook-sender.port.js';
+import { attemptInOrder, type OutgoingAttempt } from '../../../src/application/webhooks/run-policy.js';
 import { DeliverDue, type DeliverySettings, type PassOptions } from '../../../src/application/webhooks/deliver-due.service.js';
 import { ok, type Result } from '../../../src/domain/shared/result.js';
 import { Delivery } from '../../../src/domain/webhook/delivery.aggregate.js';
 import { Webhook } from '../../../src/domain/webhook/webhook.aggregate.js';
-import { FixedClock, SequentialIds } from '../../support/fakes.js';
+import { FixedClock, SequentialIds, runSender } from '../../support/fakes.js';
 
 /**
  * Answers each POST with the next status of the target's script (default 204), after advancing
@@ -28,7 +29,11 @@ class LaneSender implements WebhookSender {
     private readonly scripts: Record<string, number[]> = {},
   ) {}
 
-  async send(delivery: OutgoingDelivery): Promise<DeliveryOutcome> {
+  sendRun(run: OutgoingRun, stop?: AbortSignal): Promise<RunAttempt[]> {
+    return attemptInOrder((attempt) => this.send(attempt), run, () => this.clock.now(), () => stop?.aborted === true);
+  }
+
+  async send(delivery: OutgoingAttempt): Promise<DeliveryOutcome> {
     this.count += 1;
     const list = this.sent.get(delivery.targetUrl) ?? [];
     list.push(delivery.eventId);
@@ -223,7 +228,7 @@ describe('DeliverDue sends each webhook its deliveries in a lane', () => {
     for (let i = 0; i < 3; i++) await s.event();
     const sender = new LaneSender(s.clock);
     const order: string[] = [];
-    const recording: WebhookSender = { send: (delivery) => (order.push(delivery.targetUrl), sender.send(delivery)) };
+    const recording: WebhookSender = runSender((delivery) => (order.push(delivery.targetUrl), sender.send(delivery)), s.clock);
     const worker = s.worker(recording, { ...SETTINGS, lanes: 1, perRun: 1 });
     let gaveBack = 0;
     while ((await pass(worker, { gaveBack: () => (gaveBack += 1) })) > 0);
@@ -272,13 +277,12 @@ describe('DeliverDue sends each webhook its deliveries in a lane', () => {
     expect(second.sent.get(hook(1))).to.deep.equal(events.slice(2, 4));
   });
 
-  it("hands a run to the sender's sendRun when it has one: the run's rules go with it, and what it did not attempt is released", async () => {
+  it("hands a run to the sender's sendRun: the run's rules go with it, and what it did not attempt is released", async () => {
     const s = await setup(1);
     const events: string[] = [];
     for (let i = 0; i < 4; i++) events.push(await s.event());
     const runs: OutgoingRun[] = [];
     const sender: WebhookSender = {
-      send: () => Promise.reject(new Error('sendRun, not send')),
       // Attempts the first two only, as a sender stopped by its lease would.
       sendRun: async (run) => (runs.push(run), run.deliveries.slice(0, 2).map(() => ({ attemptDate: s.clock.now(), outcome: { status: 204, durationMs: 1, responseBody: '', error: null } }))),
     };

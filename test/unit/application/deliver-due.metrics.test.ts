@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { InMemoryDatabase } from '../../../src/adapters/memory/in-memory-unit-of-work.js';
 import type { DeliveryOutcomeKind, Metrics } from '../../../src/application/ports/metrics.port.js';
-import type { DeliveryOutcome, WebhookSender } from '../../../src/application/ports/webhook-sender.port.js';
+import type { DeliveryOutcome, OutgoingRun, RunAttempt, WebhookSender } from '../../../src/application/ports/webhook-sender.port.js';
+import { attemptInOrder, runClock } from '../../../src/application/webhooks/run-policy.js';
 import { DeliverDue } from '../../../src/application/webhooks/deliver-due.service.js';
 import { ok } from '../../../src/domain/shared/result.js';
 import { Delivery } from '../../../src/domain/webhook/delivery.aggregate.js';
@@ -21,6 +22,9 @@ class RecordingMetrics implements Metrics {
 /** Answers each send with the next status of its script (null: no response). */
 class ScriptedSender implements WebhookSender {
   constructor(private readonly statuses: (number | null)[]) {}
+  sendRun(run: OutgoingRun, stop?: AbortSignal): Promise<RunAttempt[]> {
+    return attemptInOrder(() => this.send(), run, runClock(run), () => stop?.aborted === true);
+  }
   async send(): Promise<DeliveryOutcome> {
     const status = this.statuses.length > 0 ? this.statuses.shift()! : 200;
     return { status, durationMs: 1, responseBody: '', error: status === null ? 'connection refused' : null };
