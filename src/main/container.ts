@@ -1,13 +1,18 @@
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { Container } from 'inversify';
-import { CreateApi } from '../application/apis/create-api.use-case.js';
-import { DeleteApi } from '../application/apis/delete-api.use-case.js';
-import { GetApi } from '../application/apis/get-api.use-case.js';
-import { ListApis } from '../application/apis/list-apis.use-case.js';
-import { UpdateApi } from '../application/apis/update-api.use-case.js';
-import { AuthenticateToken } from '../application/auth/authenticate-token.use-case.js';
+import { accountsModule } from './modules/accounts.module.js';
+import { apisModule } from './modules/apis.module.js';
+import { authModule } from './modules/auth.module.js';
+import { docsModule } from './modules/docs.module.js';
+import { identityModule } from './modules/identity.module.js';
+import { pagesModule } from './modules/pages.module.js';
+import { releasesModule } from './modules/releases.module.js';
+import { sharesModule } from './modules/shares.module.js';
+import { specsModule } from './modules/specs.module.js';
+import { usersModule } from './modules/users.module.js';
+import { webhooksModule } from './modules/webhooks.module.js';
+import { ConfigToken, IdentitySettingsToken, LoggerToken } from './tokens.js';
 import { DEFAULT_TOKEN_CACHE, TokenCache } from '../application/auth/token-cache.js';
-import { BootstrapDemo } from '../application/bootstrap/bootstrap-demo.use-case.js';
 import { AccountRepository } from '../application/ports/account-repository.port.js';
 import { ApiRepository } from '../application/ports/api-repository.port.js';
 import { ApiTokenRepository } from '../application/ports/api-token-repository.port.js';
@@ -22,22 +27,7 @@ import { ReleaseRepository } from '../application/ports/release-repository.port.
 import { SpecCodec } from '../application/ports/spec-codec.port.js';
 import { SpecRepository } from '../application/ports/spec-repository.port.js';
 import { SpecRevisionRepository } from '../application/ports/spec-revision-repository.port.js';
-import { GetChangelog } from '../application/specs/get-changelog.use-case.js';
-import { PlanSettings, Plans } from '../application/accounts/plans.js';
-import { SetAccountPlan } from '../application/accounts/account-plan.use-cases.js';
-import { SendTrialReminders } from '../application/accounts/send-trial-reminders.use-case.js';
-import { Changelog } from '../application/releases/changelog.js';
-import { GetChanges } from '../application/specs/get-changes.use-case.js';
-import { ListRevisions } from '../application/specs/list-revisions.use-case.js';
-import { ChangeReleaseStatus } from '../application/releases/change-release-status.use-case.js';
-import { CreateRelease } from '../application/releases/create-release.use-case.js';
-import { DeleteRelease } from '../application/releases/delete-release.use-case.js';
-import { GetRelease } from '../application/releases/get-release.use-case.js';
-import { ListReleases } from '../application/releases/list-releases.use-case.js';
-import { ExportSpec } from '../application/specs/export-spec.use-case.js';
-import { ImportApi } from '../application/specs/import-api.use-case.js';
-import { ListDerived } from '../application/specs/list-derived.use-case.js';
-import { ReplaceSpec } from '../application/specs/replace-spec.use-case.js';
+import { PlanSettings } from '../application/accounts/plans.js';
 import { SwaggerSpecCodec } from '../adapters/swagger/swagger-spec-codec.js';
 import { MathRandom } from '../adapters/crypto/math-random.js';
 import { HttpWebhookSender } from '../adapters/webhooks/http-webhook-sender.js';
@@ -47,35 +37,10 @@ import { DeliveryRepository } from '../application/ports/delivery-repository.por
 import { Random } from '../application/ports/random.port.js';
 import { WebhookRepository } from '../application/ports/webhook-repository.port.js';
 import { WebhookSender, WebhookTargetPolicy } from '../application/ports/webhook-sender.port.js';
-import { DeliverDue } from '../application/webhooks/deliver-due.service.js';
-import { ListDeliveries, PingWebhook, Redeliver } from '../application/webhooks/deliveries.use-cases.js';
-import { DispatchEvents } from '../application/webhooks/dispatch-events.service.js';
-import {
-  CreateWebhook,
-  DeleteWebhook,
-  GetWebhook,
-  ListWebhooks,
-  SetWebhookActive,
-  UpdateWebhook,
-} from '../application/webhooks/webhook-management.use-cases.js';
-import { DEFAULT_RETRY_POLICY } from '../domain/webhook/retry-policy.js';
-import { AuthenticatePassword } from '../application/auth/authenticate-password.use-case.js';
-import { ListApiTokens, RevokeApiToken } from '../application/tokens/manage-api-tokens.use-cases.js';
-import { ChangePassword, GetProfile, UpdateProfile } from '../application/users/profile.use-cases.js';
-import { CreatePage, DeletePage, GetPage, ListPages, UpdatePage } from '../application/pages/pages.use-cases.js';
 import { PageRepository } from '../application/ports/page-repository.port.js';
 import { ShareRepository } from '../application/ports/share-repository.port.js';
-import { ApiAccess } from '../application/auth/api-access.js';
-import { CreateShare, DeleteShare, GetShare, ListShares, UpdateShare } from '../application/shares/shares.use-cases.js';
-import { WebhookWorker, WorkSignal } from './webhook-worker.js';
-import { ReadableApis } from '../application/docs/readable-api.js';
-import { ViewApiDocs } from '../application/docs/view-api-docs.use-case.js';
-import { ViewApiGuide } from '../application/docs/view-api-guide.use-case.js';
-import { ViewApiChangelog } from '../application/docs/view-api-changelog.use-case.js';
+import { WorkSignal } from './webhook-worker.js';
 import { token } from '../application/shared/token.js';
-import { CreateApiToken } from '../application/tokens/create-api-token.use-case.js';
-import { RegisterUser } from '../application/users/register-user.use-case.js';
-import { VerifyEmail } from '../application/users/verify-email.use-case.js';
 import { SystemClock } from '../adapters/clock/system-clock.js';
 import { FileMailer } from '../adapters/mail/file-mailer.js';
 import { JoseSigningKeyGenerator, JoseTokenSigner } from '../adapters/crypto/jose-token-signer.js';
@@ -84,26 +49,10 @@ import { ApiRateLimiter, RateLimiter, RateLimits } from '../application/ports/ra
 import { BatchedRateLimiter, TypeOrmRateLimiter } from '../adapters/persistence/typeorm-rate-limiter.js';
 import { ReadCache } from '../adapters/persistence/read-cache.js';
 import { SigningKeyGenerator, TokenSigner } from '../application/ports/token-signer.port.js';
-import {
-  ConsentRepository,
-  GrantRepository,
-  OAuthClientRepository,
-  RefreshTokenRepository,
-  SessionRepository,
-  SigningKeyRepository,
-} from '../application/ports/identity-repositories.port.js';
-import type { IdentitySettings } from '../application/identity/identity-settings.js';
-import { SigningKeys } from '../application/identity/signing-keys.js';
-import { PasswordGuard } from '../application/auth/password-guard.js';
-import { TokenIssuer } from '../application/identity/token-issuer.js';
-import { Authorize, SignIn, ValidateAuthorizationRequest } from '../application/identity/authorization.use-cases.js';
-import { AuthenticateClient, IssueTokens } from '../application/identity/token-endpoint.use-cases.js';
-import { RevokeOAuthToken, TokenInfo, UserInfo, VerifyIssuedToken } from '../application/identity/token-info.use-cases.js';
-import { RegisterOAuthClient } from '../application/identity/clients.use-cases.js';
+import { ConsentRepository, GrantRepository, OAuthClientRepository, RefreshTokenRepository, SessionRepository, SigningKeyRepository } from '../application/ports/identity-repositories.port.js';
 import { LogMailer } from '../adapters/mail/log-mailer.js';
 import { Mailer } from '../application/ports/mailer.port.js';
 import { EmailVerificationRepository } from '../application/ports/email-verification-repository.port.js';
-import { ConfirmEmailVerification, RequestEmailVerification } from '../application/users/email-verification.use-cases.js';
 import { RandomTokenGenerator } from '../adapters/crypto/random-token-generator.js';
 import { ScryptPasswordHasher } from '../adapters/crypto/scrypt-password-hasher.js';
 import { UuidV7IdGenerator } from '../adapters/crypto/uuid-v7-id-generator.js';
@@ -130,9 +79,7 @@ export interface Storage {
   close(): Promise<void>;
 }
 
-export const ConfigToken = token<Config>('Config');
-export const IdentitySettingsToken = token<IdentitySettings>('IdentitySettings');
-export const LoggerToken = token<Logger>('Logger');
+export { ConfigToken, IdentitySettingsToken, LoggerToken };
 export const StorageToken = token<Storage>('Storage');
 /** The non-transactional repositories, as one object. */
 const RepositoriesToken = token<Transaction>('Repositories');
@@ -218,10 +165,10 @@ export function buildContainer(config: Config, options: ContainerOptions = {}): 
     [ApiTokenRepository],
   );
 
-  bindUseCases(c);
   bindMonitoring(c);
-  bindWebhooks(c, config);
-  bindIdentity(c, config);
+  bindIdentityAdapters(c, config);
+  // The features: each module binds its use cases and what its routes need.
+  c.load(authModule, accountsModule, usersModule, apisModule, specsModule, releasesModule, pagesModule, sharesModule, docsModule, webhooksModule(config), identityModule(config));
   return c;
 }
 
@@ -278,173 +225,8 @@ function bindInMemory(c: Container): void {
   c.bind(UnitOfWork).toResolvedValue((db: InMemoryDatabase) => db, [InMemoryDatabase]);
 }
 
-function bindUseCases(c: Container): void {
-  c.bind(ApiAccess).toResolvedValue((shares: ShareRepository) => new ApiAccess(shares), [ShareRepository]);
-  c.bind(AuthenticateToken).toResolvedValue(
-    (tokens: ApiTokenRepository, generator: TokenGenerator, clock: Clock, cache: TokenCache, metrics: Metrics) => new AuthenticateToken(tokens, generator, clock, cache, metrics),
-    [ApiTokenRepository, TokenGenerator, Clock, TokenCache, Metrics],
-  );
-  c.bind(Plans).toResolvedValue((settings: PlanSettings, accounts: AccountRepository, clock: Clock) => new Plans(settings, accounts, clock), [PlanSettings, AccountRepository, Clock]);
-  c.bind(CreateApi).toResolvedValue((uow: UnitOfWork, plans: Plans, ids: IdGenerator, clock: Clock) => new CreateApi(uow, plans, ids, clock), [UnitOfWork, Plans, IdGenerator, Clock]);
-  c.bind(ListApis).toResolvedValue(
-    (access: ApiAccess, apis: ApiRepository) => new ListApis(access, apis),
-    [ApiAccess, ApiRepository],
-  );
-  c.bind(GetApi).toResolvedValue(
-    (access: ApiAccess, apis: ApiRepository) => new GetApi(access, apis),
-    [ApiAccess, ApiRepository],
-  );
-  c.bind(UpdateApi).toResolvedValue(
-    (access: ApiAccess, uow: UnitOfWork, plans: Plans, clock: Clock) => new UpdateApi(access, uow, plans, clock),
-    [ApiAccess, UnitOfWork, Plans, Clock],
-  );
-  c.bind(DeleteApi).toResolvedValue(
-    (access: ApiAccess, uow: UnitOfWork, clock: Clock) => new DeleteApi(access, uow, clock),
-    [ApiAccess, UnitOfWork, Clock],
-  );
-  c.bind(RegisterUser).toResolvedValue(
-    (uow: UnitOfWork, hasher: PasswordHasher, settings: PlanSettings, clock: Clock) => new RegisterUser(uow, hasher, settings, clock),
-    [UnitOfWork, PasswordHasher, PlanSettings, Clock],
-  );
-  c.bind(VerifyEmail).toResolvedValue((uow: UnitOfWork) => new VerifyEmail(uow), [UnitOfWork]);
-  c.bind(RequestEmailVerification).toResolvedValue(
-    (uow: UnitOfWork, generator: TokenGenerator, mailer: Mailer, clock: Clock, config: Config) =>
-      new RequestEmailVerification(uow, generator, mailer, clock, `${config.publicUrl}/user/email/verify`),
-    [UnitOfWork, TokenGenerator, Mailer, Clock, ConfigToken],
-  );
-  c.bind(ConfirmEmailVerification).toResolvedValue(
-    (uow: UnitOfWork, generator: TokenGenerator, clock: Clock) => new ConfirmEmailVerification(uow, generator, clock),
-    [UnitOfWork, TokenGenerator, Clock],
-  );
-  c.bind(CreateApiToken).toResolvedValue(
-    (uow: UnitOfWork, plans: Plans, ids: IdGenerator, generator: TokenGenerator, clock: Clock) => new CreateApiToken(uow, plans, ids, generator, clock),
-    [UnitOfWork, Plans, IdGenerator, TokenGenerator, Clock],
-  );
-  c.bind(ImportApi).toResolvedValue(
-    (uow: UnitOfWork, plans: Plans, codec: SpecCodec, ids: IdGenerator, clock: Clock) => new ImportApi(uow, plans, codec, ids, clock),
-    [UnitOfWork, Plans, SpecCodec, IdGenerator, Clock],
-  );
-  c.bind(ReplaceSpec).toResolvedValue(
-    (access: ApiAccess, uow: UnitOfWork, apis: ApiRepository, specs: SpecRepository, plans: Plans, codec: SpecCodec, ids: IdGenerator, clock: Clock) =>
-      new ReplaceSpec(access, uow, apis, specs, plans, codec, ids, clock),
-    [ApiAccess, UnitOfWork, ApiRepository, SpecRepository, Plans, SpecCodec, IdGenerator, Clock],
-  );
-  c.bind(ExportSpec).toResolvedValue(
-    (access: ApiAccess, apis: ApiRepository, specs: SpecRepository, releases: ReleaseRepository, revisions: SpecRevisionRepository, codec: SpecCodec) =>
-      new ExportSpec(access, apis, specs, releases, revisions, codec),
-    [ApiAccess, ApiRepository, SpecRepository, ReleaseRepository, SpecRevisionRepository, SpecCodec],
-  );
-  c.bind(ListRevisions).toResolvedValue(
-    (access: ApiAccess, apis: ApiRepository, revisions: SpecRevisionRepository) => new ListRevisions(access, apis, revisions),
-    [ApiAccess, ApiRepository, SpecRevisionRepository],
-  );
-  c.bind(GetChanges).toResolvedValue(
-    (access: ApiAccess, apis: ApiRepository, revisions: SpecRevisionRepository, releases: ReleaseRepository) => new GetChanges(access, apis, revisions, releases),
-    [ApiAccess, ApiRepository, SpecRevisionRepository, ReleaseRepository],
-  );
-  c.bind(Changelog).toResolvedValue((uow: UnitOfWork, releases: ReleaseRepository) => new Changelog(uow, releases), [UnitOfWork, ReleaseRepository]);
-  c.bind(GetChangelog).toResolvedValue(
-    (access: ApiAccess, apis: ApiRepository, changelog: Changelog) => new GetChangelog(access, apis, changelog),
-    [ApiAccess, ApiRepository, Changelog],
-  );
-  c.bind(ListDerived).toResolvedValue(
-    (access: ApiAccess, apis: ApiRepository, specs: SpecRepository) => new ListDerived(access, apis, specs),
-    [ApiAccess, ApiRepository, SpecRepository],
-  );
-  c.bind(CreateRelease).toResolvedValue(
-    (access: ApiAccess, uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new CreateRelease(access, uow, ids, clock),
-    [ApiAccess, UnitOfWork, IdGenerator, Clock],
-  );
-  c.bind(ListReleases).toResolvedValue(
-    (access: ApiAccess, apis: ApiRepository, releases: ReleaseRepository) => new ListReleases(access, apis, releases),
-    [ApiAccess, ApiRepository, ReleaseRepository],
-  );
-  c.bind(GetRelease).toResolvedValue(
-    (access: ApiAccess, apis: ApiRepository, releases: ReleaseRepository) => new GetRelease(access, apis, releases),
-    [ApiAccess, ApiRepository, ReleaseRepository],
-  );
-  c.bind(ChangeReleaseStatus).toResolvedValue(
-    (access: ApiAccess, uow: UnitOfWork, clock: Clock) => new ChangeReleaseStatus(access, uow, clock),
-    [ApiAccess, UnitOfWork, Clock],
-  );
-  c.bind(DeleteRelease).toResolvedValue(
-    (access: ApiAccess, uow: UnitOfWork, clock: Clock) => new DeleteRelease(access, uow, clock),
-    [ApiAccess, UnitOfWork, Clock],
-  );
-  c.bind(GetProfile).toResolvedValue((users: UserRepository, accounts: AccountRepository, clock: Clock) => new GetProfile(users, accounts, clock), [UserRepository, AccountRepository, Clock]);
-  c.bind(UpdateProfile).toResolvedValue((uow: UnitOfWork, accounts: AccountRepository, clock: Clock) => new UpdateProfile(uow, accounts, clock), [UnitOfWork, AccountRepository, Clock]);
-  c.bind(SetAccountPlan).toResolvedValue((uow: UnitOfWork, clock: Clock) => new SetAccountPlan(uow, clock), [UnitOfWork, Clock]);
-  c.bind(SendTrialReminders).toResolvedValue(
-    (uow: UnitOfWork, accounts: AccountRepository, users: UserRepository, mailer: Mailer, clock: Clock, config: Config) => new SendTrialReminders(uow, accounts, users, mailer, clock, config.publicUrl),
-    [UnitOfWork, AccountRepository, UserRepository, Mailer, Clock, ConfigToken],
-  );
-  c.bind(PasswordGuard).toResolvedValue(
-    (limiter: RateLimiter, limits: RateLimits, generator: TokenGenerator, clock: Clock) => new PasswordGuard(limiter, limits, generator, clock),
-    [RateLimiter, RateLimits, TokenGenerator, Clock],
-  );
-  c.bind(ChangePassword).toResolvedValue(
-    (uow: UnitOfWork, users: UserRepository, hasher: PasswordHasher, guard: PasswordGuard, clock: Clock) => new ChangePassword(uow, users, hasher, guard, clock),
-    [UnitOfWork, UserRepository, PasswordHasher, PasswordGuard, Clock],
-  );
-  c.bind(AuthenticatePassword).toResolvedValue(
-    (users: UserRepository, hasher: PasswordHasher, guard: PasswordGuard) => new AuthenticatePassword(users, hasher, guard),
-    [UserRepository, PasswordHasher, PasswordGuard],
-  );
-  c.bind(ListApiTokens).toResolvedValue((tokens: ApiTokenRepository) => new ListApiTokens(tokens), [ApiTokenRepository]);
-  c.bind(RevokeApiToken).toResolvedValue((tokens: ApiTokenRepository, cache: TokenCache) => new RevokeApiToken(tokens, cache), [ApiTokenRepository, TokenCache]);
-  c.bind(ListPages).toResolvedValue(
-    (access: ApiAccess, apis: ApiRepository, pages: PageRepository) => new ListPages(access, apis, pages),
-    [ApiAccess, ApiRepository, PageRepository],
-  );
-  c.bind(GetPage).toResolvedValue(
-    (access: ApiAccess, apis: ApiRepository, pages: PageRepository) => new GetPage(access, apis, pages),
-    [ApiAccess, ApiRepository, PageRepository],
-  );
-  c.bind(CreatePage).toResolvedValue(
-    (access: ApiAccess, uow: UnitOfWork, plans: Plans, ids: IdGenerator, clock: Clock) => new CreatePage(access, uow, plans, ids, clock),
-    [ApiAccess, UnitOfWork, Plans, IdGenerator, Clock],
-  );
-  c.bind(UpdatePage).toResolvedValue(
-    (access: ApiAccess, uow: UnitOfWork, clock: Clock) => new UpdatePage(access, uow, clock),
-    [ApiAccess, UnitOfWork, Clock],
-  );
-  c.bind(DeletePage).toResolvedValue(
-    (access: ApiAccess, uow: UnitOfWork) => new DeletePage(access, uow),
-    [ApiAccess, UnitOfWork],
-  );
-  c.bind(ListShares).toResolvedValue(
-    (access: ApiAccess, apis: ApiRepository, shares: ShareRepository) => new ListShares(access, apis, shares),
-    [ApiAccess, ApiRepository, ShareRepository],
-  );
-  c.bind(GetShare).toResolvedValue(
-    (access: ApiAccess, apis: ApiRepository, shares: ShareRepository) => new GetShare(access, apis, shares),
-    [ApiAccess, ApiRepository, ShareRepository],
-  );
-  c.bind(CreateShare).toResolvedValue(
-    (access: ApiAccess, uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new CreateShare(access, uow, ids, clock),
-    [ApiAccess, UnitOfWork, IdGenerator, Clock],
-  );
-  c.bind(UpdateShare).toResolvedValue((access: ApiAccess, uow: UnitOfWork, clock: Clock) => new UpdateShare(access, uow, clock), [ApiAccess, UnitOfWork, Clock]);
-  c.bind(DeleteShare).toResolvedValue((access: ApiAccess, uow: UnitOfWork) => new DeleteShare(access, uow), [ApiAccess, UnitOfWork]);
-  c.bind(ReadableApis).toResolvedValue(
-    (apis: ApiRepository, users: UserRepository, access: ApiAccess, releases: ReleaseRepository, pages: PageRepository) => new ReadableApis(apis, users, access, releases, pages),
-    [ApiRepository, UserRepository, ApiAccess, ReleaseRepository, PageRepository],
-  );
-  c.bind(ViewApiDocs).toResolvedValue(
-    (readable: ReadableApis, specs: SpecRepository, releases: ReleaseRepository) => new ViewApiDocs(readable, specs, releases),
-    [ReadableApis, SpecRepository, ReleaseRepository],
-  );
-  c.bind(ViewApiGuide).toResolvedValue((readable: ReadableApis, pages: PageRepository) => new ViewApiGuide(readable, pages), [ReadableApis, PageRepository]);
-  c.bind(ViewApiChangelog).toResolvedValue((readable: ReadableApis, changelog: Changelog) => new ViewApiChangelog(readable, changelog), [ReadableApis, Changelog]);
-  c.bind(BootstrapDemo).toResolvedValue(
-    (users: UserRepository, register: RegisterUser, create: CreateApiToken, generator: TokenGenerator) =>
-      new BootstrapDemo(users, register, create, generator),
-    [UserRepository, RegisterUser, CreateApiToken, TokenGenerator],
-  );
-}
-
-function bindIdentity(c: Container, config: Config): void {
-  c.bind(IdentitySettingsToken).toConstantValue({ issuer: config.publicUrl, scopeBase: config.identity.scopeBase });
+/** The identity service's adapters: the token signer, the key generator, its repositories. */
+function bindIdentityAdapters(c: Container, config: Config): void {
   c.bind(TokenSigner).toResolvedValue(() => new JoseTokenSigner());
   c.bind(SigningKeyGenerator).toResolvedValue(() => new JoseSigningKeyGenerator(new URL(config.publicUrl).host));
   c.bind(OAuthClientRepository).toResolvedValue((r: Transaction) => r.oauthClients, [RepositoriesToken]);
@@ -453,53 +235,6 @@ function bindIdentity(c: Container, config: Config): void {
   c.bind(SessionRepository).toResolvedValue((r: Transaction) => r.sessions, [RepositoriesToken]);
   c.bind(ConsentRepository).toResolvedValue((r: Transaction) => r.consents, [RepositoriesToken]);
   c.bind(SigningKeyRepository).toResolvedValue((r: Transaction) => r.signingKeys, [RepositoriesToken]);
-  c.bind(SigningKeys).toResolvedValue(
-    (keys: SigningKeyRepository, generator: SigningKeyGenerator, clock: Clock) => new SigningKeys(keys, generator, clock),
-    [SigningKeyRepository, SigningKeyGenerator, Clock],
-  );
-  c.bind(TokenIssuer).toResolvedValue(
-    (signer: TokenSigner, keys: SigningKeys, settings: IdentitySettings, ids: IdGenerator, clock: Clock) => new TokenIssuer(signer, keys, settings, ids, clock),
-    [TokenSigner, SigningKeys, IdentitySettingsToken, IdGenerator, Clock],
-  );
-  c.bind(ValidateAuthorizationRequest).toResolvedValue(
-    (clients: OAuthClientRepository, settings: IdentitySettings) => new ValidateAuthorizationRequest(clients, settings),
-    [OAuthClientRepository, IdentitySettingsToken],
-  );
-  c.bind(Authorize).toResolvedValue(
-    (uow: UnitOfWork, sessions: SessionRepository, consents: ConsentRepository, issuer: TokenIssuer, generator: TokenGenerator, ids: IdGenerator, clock: Clock) =>
-      new Authorize(uow, sessions, consents, issuer, generator, ids, clock),
-    [UnitOfWork, SessionRepository, ConsentRepository, TokenIssuer, TokenGenerator, IdGenerator, Clock],
-  );
-  c.bind(SignIn).toResolvedValue(
-    (authenticate: AuthenticatePassword, uow: UnitOfWork, generator: TokenGenerator, clock: Clock) => new SignIn(authenticate, uow, generator, clock),
-    [AuthenticatePassword, UnitOfWork, TokenGenerator, Clock],
-  );
-  c.bind(AuthenticateClient).toResolvedValue(
-    (clients: OAuthClientRepository, generator: TokenGenerator) => new AuthenticateClient(clients, generator),
-    [OAuthClientRepository, TokenGenerator],
-  );
-  c.bind(IssueTokens).toResolvedValue(
-    (uow: UnitOfWork, issuer: TokenIssuer, generator: TokenGenerator, settings: IdentitySettings, clock: Clock) => new IssueTokens(uow, issuer, generator, settings, clock),
-    [UnitOfWork, TokenIssuer, TokenGenerator, IdentitySettingsToken, Clock],
-  );
-  c.bind(VerifyIssuedToken).toResolvedValue(
-    (signer: TokenSigner, keys: SigningKeys, grants: GrantRepository, users: UserRepository, settings: IdentitySettings, clock: Clock) =>
-      new VerifyIssuedToken(signer, keys, grants, users, settings, clock),
-    [TokenSigner, SigningKeys, GrantRepository, UserRepository, IdentitySettingsToken, Clock],
-  );
-  c.bind(TokenInfo).toResolvedValue(
-    (verify: VerifyIssuedToken, settings: IdentitySettings, clock: Clock) => new TokenInfo(verify, settings, clock),
-    [VerifyIssuedToken, IdentitySettingsToken, Clock],
-  );
-  c.bind(UserInfo).toResolvedValue((verify: VerifyIssuedToken, settings: IdentitySettings) => new UserInfo(verify, settings), [VerifyIssuedToken, IdentitySettingsToken]);
-  c.bind(RevokeOAuthToken).toResolvedValue(
-    (uow: UnitOfWork, tokens: RefreshTokenRepository, verify: VerifyIssuedToken, generator: TokenGenerator, clock: Clock) => new RevokeOAuthToken(uow, tokens, verify, generator, clock),
-    [UnitOfWork, RefreshTokenRepository, VerifyIssuedToken, TokenGenerator, Clock],
-  );
-  c.bind(RegisterOAuthClient).toResolvedValue(
-    (uow: UnitOfWork, ids: IdGenerator, generator: TokenGenerator, clock: Clock) => new RegisterOAuthClient(uow, ids, generator, clock),
-    [UnitOfWork, IdGenerator, TokenGenerator, Clock],
-  );
 }
 
 /** The metrics: one prom-client adapter (with registries of its own) per container. */
@@ -521,60 +256,4 @@ const BUILT_SENDER_THREAD = import.meta.url.endsWith('.js') ? new URL('./webhook
 /** Ends the webhook sender threads, if any (after the worker has stopped: nothing is in flight then). */
 export async function closeWebhookSender(container: Container): Promise<void> {
   if (container.isBound(ThreadedWebhookSender)) await container.get(ThreadedWebhookSender).close();
-}
-
-/**
- * Delivery lanes at once: each holds one webhook and has one attempt in flight, so this bounds the
- * POSTs in flight (and sockets open) for the webhook worker of one process.
- */
-const DELIVERY_LANES = 256;
-/**
- * Deliveries a lane claims at a time and sends one after the other: one in flight per webhook keeps
- * its order, and a run spares a claim and a recording transaction per delivery. Lanes record a run
- * and claim the next in one transaction without waiting for each other, so a run need not be long;
- * a crash resends at most a run per webhook (docs/performance.md, 4).
- */
-const DELIVERIES_PER_RUN = 128;
-/**
- * Runs a lane makes before it gives its webhook back: with several workers on one database
- * (PostgreSQL), a busy webhook changes hands every 256 deliveries or so instead of staying with
- * the worker that claimed it first; alone, a worker claims it again at once.
- */
-const DELIVERY_RUNS_PER_LANE = 2;
-
-function bindWebhooks(c: Container, config: Config): void {
-  const retry = { ...DEFAULT_RETRY_POLICY, baseMs: config.webhooks.retryBaseMs, maxAttempts: config.webhooks.maxAttempts };
-  c.bind(CreateWebhook).toResolvedValue(
-    (uow: UnitOfWork, plans: Plans, ids: IdGenerator, generator: TokenGenerator, policy: WebhookTargetPolicy, clock: Clock) => new CreateWebhook(uow, plans, ids, generator, policy, clock),
-    [UnitOfWork, Plans, IdGenerator, TokenGenerator, WebhookTargetPolicy, Clock],
-  );
-  c.bind(ListWebhooks).toResolvedValue((webhooks: WebhookRepository) => new ListWebhooks(webhooks), [WebhookRepository]);
-  c.bind(GetWebhook).toResolvedValue((webhooks: WebhookRepository) => new GetWebhook(webhooks), [WebhookRepository]);
-  c.bind(UpdateWebhook).toResolvedValue(
-    (uow: UnitOfWork, policy: WebhookTargetPolicy, clock: Clock) => new UpdateWebhook(uow, policy, clock),
-    [UnitOfWork, WebhookTargetPolicy, Clock],
-  );
-  c.bind(DeleteWebhook).toResolvedValue((uow: UnitOfWork) => new DeleteWebhook(uow), [UnitOfWork]);
-  c.bind(SetWebhookActive).toResolvedValue((uow: UnitOfWork, clock: Clock) => new SetWebhookActive(uow, clock), [UnitOfWork, Clock]);
-  c.bind(PingWebhook).toResolvedValue((uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new PingWebhook(uow, ids, clock), [UnitOfWork, IdGenerator, Clock]);
-  c.bind(ListDeliveries).toResolvedValue(
-    (webhooks: WebhookRepository, deliveries: DeliveryRepository) => new ListDeliveries(webhooks, deliveries),
-    [WebhookRepository, DeliveryRepository],
-  );
-  c.bind(Redeliver).toResolvedValue((uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new Redeliver(uow, ids, clock), [UnitOfWork, IdGenerator, Clock]);
-  c.bind(DispatchEvents).toResolvedValue((uow: UnitOfWork, ids: IdGenerator, clock: Clock) => new DispatchEvents(uow, ids, clock), [UnitOfWork, IdGenerator, Clock]);
-  c.bind(DeliverDue).toResolvedValue(
-    (uow: UnitOfWork, webhooks: WebhookRepository, sender: WebhookSender, clock: Clock, random: Random, metrics: Metrics) =>
-      new DeliverDue(uow, webhooks, sender, clock, random, { retry, leaseMs: config.webhooks.timeoutMs + 5_000, attemptTimeoutMs: config.webhooks.timeoutMs, lanes: DELIVERY_LANES, perRun: DELIVERIES_PER_RUN, runsPerLane: DELIVERY_RUNS_PER_LANE }, metrics),
-    [UnitOfWork, WebhookRepository, WebhookSender, Clock, Random, Metrics],
-  );
-  c.bind(WebhookWorker).toResolvedValue(
-    (dispatch: DispatchEvents, deliver: DeliverDue, signal: WorkSignal, log: Logger, reminders: SendTrialReminders) =>
-      new WebhookWorker(dispatch, deliver, signal, log, {
-        pollMs: config.webhooks.pollMs,
-        dispatchBatch: 100,
-        chores: [{ name: 'trial reminders', everyMs: config.plans.reminderIntervalMs, run: () => reminders.execute() }],
-      }),
-    [DispatchEvents, DeliverDue, WorkSignal, LoggerToken, SendTrialReminders],
-  );
 }

@@ -3,57 +3,25 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { Container } from 'inversify';
 import type Koa from 'koa';
-import { CreateApi } from '../application/apis/create-api.use-case.js';
-import { DeleteApi } from '../application/apis/delete-api.use-case.js';
-import { GetApi } from '../application/apis/get-api.use-case.js';
-import { ListApis } from '../application/apis/list-apis.use-case.js';
-import { UpdateApi } from '../application/apis/update-api.use-case.js';
 import { AuthenticateToken } from '../application/auth/authenticate-token.use-case.js';
 import { BootstrapDemo, type DemoCredentials } from '../application/bootstrap/bootstrap-demo.use-case.js';
-import { ChangeReleaseStatus } from '../application/releases/change-release-status.use-case.js';
-import { CreateRelease } from '../application/releases/create-release.use-case.js';
-import { DeleteRelease } from '../application/releases/delete-release.use-case.js';
-import { GetRelease } from '../application/releases/get-release.use-case.js';
-import { ListReleases } from '../application/releases/list-releases.use-case.js';
-import { ExportSpec } from '../application/specs/export-spec.use-case.js';
-import { ImportApi } from '../application/specs/import-api.use-case.js';
-import { ListDerived } from '../application/specs/list-derived.use-case.js';
-import { ReplaceSpec } from '../application/specs/replace-spec.use-case.js';
-import { GetChangelog } from '../application/specs/get-changelog.use-case.js';
-import { GetChanges } from '../application/specs/get-changes.use-case.js';
-import { ListRevisions } from '../application/specs/list-revisions.use-case.js';
-import { ListDeliveries, PingWebhook, Redeliver } from '../application/webhooks/deliveries.use-cases.js';
-import {
-  CreateWebhook,
-  DeleteWebhook,
-  GetWebhook,
-  ListWebhooks,
-  SetWebhookActive,
-  UpdateWebhook,
-} from '../application/webhooks/webhook-management.use-cases.js';
 import { WebhookWorker } from './webhook-worker.js';
-import { AuthenticatePassword } from '../application/auth/authenticate-password.use-case.js';
-import { ListApiTokens, RevokeApiToken } from '../application/tokens/manage-api-tokens.use-cases.js';
-import { CreateApiToken } from '../application/tokens/create-api-token.use-case.js';
-import { ChangePassword, GetProfile, UpdateProfile } from '../application/users/profile.use-cases.js';
-import { CreatePage, DeletePage, GetPage, ListPages, UpdatePage } from '../application/pages/pages.use-cases.js';
+import { ApiUseCasesToken } from './modules/apis.module.js';
+import { DocsUseCasesToken } from './modules/docs.module.js';
+import { IdentityUseCasesToken } from './modules/identity.module.js';
+import { PageUseCasesToken } from './modules/pages.module.js';
+import { ReleaseUseCasesToken } from './modules/releases.module.js';
+import { ShareUseCasesToken } from './modules/shares.module.js';
+import { SpecUseCasesToken } from './modules/specs.module.js';
+import { EmailVerificationUseCasesToken, ProfileUseCasesToken, TokenUseCasesToken } from './modules/users.module.js';
+import { WebhookUseCasesToken } from './modules/webhooks.module.js';
 import { ApiAccess } from '../application/auth/api-access.js';
-import { ConfirmEmailVerification, RequestEmailVerification } from '../application/users/email-verification.use-cases.js';
-import { CreateShare, DeleteShare, GetShare, ListShares, UpdateShare } from '../application/shares/shares.use-cases.js';
 import { createHttpApp } from '../adapters/http/app.js';
-import { ViewApiDocs } from '../application/docs/view-api-docs.use-case.js';
-import { ViewApiGuide } from '../application/docs/view-api-guide.use-case.js';
-import { ViewApiChangelog } from '../application/docs/view-api-changelog.use-case.js';
 import type { Logger } from '../adapters/logging/pino-logger.js';
 import type { Duplex } from 'node:stream';
 import { loadConfig, type Config } from './config.js';
-import { buildContainer, closeWebhookSender, ConfigToken, IdentitySettingsToken, LoggerToken, StorageToken, type Storage } from './container.js';
-import type { IdentitySettings } from '../application/identity/identity-settings.js';
+import { buildContainer, closeWebhookSender, ConfigToken, LoggerToken, StorageToken, type Storage } from './container.js';
 import { SigningKeys } from '../application/identity/signing-keys.js';
-import { Authorize, SignIn, ValidateAuthorizationRequest } from '../application/identity/authorization.use-cases.js';
-import { AuthenticateClient, IssueTokens } from '../application/identity/token-endpoint.use-cases.js';
-import { RevokeOAuthToken, TokenInfo, UserInfo, VerifyIssuedToken } from '../application/identity/token-info.use-cases.js';
-import { UserRepository } from '../application/ports/user-repository.port.js';
 import { ApiRateLimiter, RateLimiter, RateLimits } from '../application/ports/rate-limiter.port.js';
 import { Readiness } from './readiness.js';
 import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
@@ -80,67 +48,19 @@ export function createApp(container: Container): Koa {
     metrics: container.get(PromMetrics),
     metricsToken: config.metricsToken,
     authenticate: container.get(AuthenticateToken),
-    apis: {
-      create: container.get(CreateApi),
-      list: container.get(ListApis),
-      get: container.get(GetApi),
-      update: container.get(UpdateApi),
-      delete: container.get(DeleteApi),
-    },
-    specs: {
-      import: container.get(ImportApi),
-      replace: container.get(ReplaceSpec),
-      export: container.get(ExportSpec),
-      listDerived: container.get(ListDerived),
-      revisions: container.get(ListRevisions),
-      changes: container.get(GetChanges),
-      changelog: container.get(GetChangelog),
-    },
-    releases: {
-      create: container.get(CreateRelease),
-      list: container.get(ListReleases),
-      get: container.get(GetRelease),
-      changeStatus: container.get(ChangeReleaseStatus),
-      delete: container.get(DeleteRelease),
-    },
-    webhooks: {
-      create: container.get(CreateWebhook),
-      list: container.get(ListWebhooks),
-      get: container.get(GetWebhook),
-      update: container.get(UpdateWebhook),
-      delete: container.get(DeleteWebhook),
-      setActive: container.get(SetWebhookActive),
-      ping: container.get(PingWebhook),
-      deliveries: container.get(ListDeliveries),
-      redeliver: container.get(Redeliver),
-    },
-    pages: { list: container.get(ListPages), create: container.get(CreatePage), get: container.get(GetPage), update: container.get(UpdatePage), delete: container.get(DeletePage) },
+    apis: container.get(ApiUseCasesToken),
+    specs: container.get(SpecUseCasesToken),
+    releases: container.get(ReleaseUseCasesToken),
+    webhooks: container.get(WebhookUseCasesToken),
+    pages: container.get(PageUseCasesToken),
     apiAccess: container.get(ApiAccess),
     rateLimits: { limiter: container.get<RateLimiter>(RateLimiter), apiLimiter: container.get<RateLimiter>(ApiRateLimiter), api: container.get<RateLimits>(RateLimits).api, tokenEndpoint: container.get<RateLimits>(RateLimits).tokenEndpoint },
-    identity: {
-      settings: container.get<IdentitySettings>(IdentitySettingsToken),
-      keys: container.get(SigningKeys),
-      validate: container.get(ValidateAuthorizationRequest),
-      authorize: container.get(Authorize),
-      signIn: container.get(SignIn),
-      authenticateClient: container.get(AuthenticateClient),
-      issueTokens: container.get(IssueTokens),
-      tokenInfo: container.get(TokenInfo),
-      userInfo: container.get(UserInfo),
-      verify: container.get(VerifyIssuedToken),
-      revoke: container.get(RevokeOAuthToken),
-      users: container.get<UserRepository>(UserRepository),
-    },
-    docs: { view: container.get(ViewApiDocs), guide: container.get(ViewApiGuide), changelog: container.get(ViewApiChangelog) },
-    emailVerification: { request: container.get(RequestEmailVerification), confirm: container.get(ConfirmEmailVerification) },
-    shares: { list: container.get(ListShares), create: container.get(CreateShare), get: container.get(GetShare), update: container.get(UpdateShare), delete: container.get(DeleteShare) },
-    profile: { get: container.get(GetProfile), update: container.get(UpdateProfile), changePassword: container.get(ChangePassword) },
-    tokens: {
-      authenticate: container.get(AuthenticatePassword),
-      list: container.get(ListApiTokens),
-      create: container.get(CreateApiToken),
-      revoke: container.get(RevokeApiToken),
-    },
+    identity: container.get(IdentityUseCasesToken),
+    docs: container.get(DocsUseCasesToken),
+    emailVerification: container.get(EmailVerificationUseCasesToken),
+    shares: container.get(ShareUseCasesToken),
+    profile: container.get(ProfileUseCasesToken),
+    tokens: container.get(TokenUseCasesToken),
   });
 }
 

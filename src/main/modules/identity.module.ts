@@ -1,0 +1,44 @@
+import { ContainerModule } from 'inversify';
+import { AuthenticatePassword } from '../../application/auth/authenticate-password.use-case.js';
+import { Authorize, SignIn, ValidateAuthorizationRequest } from '../../application/identity/authorization.use-cases.js';
+import { RegisterOAuthClient } from '../../application/identity/clients.use-cases.js';
+import { SigningKeys } from '../../application/identity/signing-keys.js';
+import { AuthenticateClient, IssueTokens } from '../../application/identity/token-endpoint.use-cases.js';
+import { RevokeOAuthToken, TokenInfo, UserInfo, VerifyIssuedToken } from '../../application/identity/token-info.use-cases.js';
+import { TokenIssuer } from '../../application/identity/token-issuer.js';
+import { Clock } from '../../application/ports/clock.port.js';
+import { IdGenerator } from '../../application/ports/id-generator.port.js';
+import { ConsentRepository, GrantRepository, OAuthClientRepository, RefreshTokenRepository, SessionRepository, SigningKeyRepository } from '../../application/ports/identity-repositories.port.js';
+import { TokenGenerator } from '../../application/ports/token-generator.port.js';
+import { SigningKeyGenerator, TokenSigner } from '../../application/ports/token-signer.port.js';
+import { UnitOfWork } from '../../application/ports/unit-of-work.port.js';
+import { UserRepository } from '../../application/ports/user-repository.port.js';
+import { IdentitySettingsToken } from '../tokens.js';
+import type { IdentityUseCases } from '../../adapters/http/identity.routes.js';
+import { token } from '../../application/shared/token.js';
+import type { Config } from '../config.js';
+import type { IdentitySettings } from '../../application/identity/identity-settings.js';
+import { construct } from './wiring.js';
+
+/** What the Identity routes need. */
+export const IdentityUseCasesToken = token<IdentityUseCases>('IdentityUseCases');
+
+/** The identity service: OAuth 2.0 and OpenID Connect, Google's oauth2 v2 API, signing keys, clients. */
+export function identityModule(config: Config): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bind(IdentitySettingsToken).toConstantValue({ issuer: config.publicUrl, scopeBase: config.identity.scopeBase });
+    construct(bind, SigningKeys, [SigningKeyRepository, SigningKeyGenerator, Clock]);
+    construct(bind, TokenIssuer, [TokenSigner, SigningKeys, IdentitySettingsToken, IdGenerator, Clock]);
+    construct(bind, ValidateAuthorizationRequest, [OAuthClientRepository, IdentitySettingsToken]);
+    construct(bind, Authorize, [UnitOfWork, SessionRepository, ConsentRepository, TokenIssuer, TokenGenerator, IdGenerator, Clock]);
+    construct(bind, SignIn, [AuthenticatePassword, UnitOfWork, TokenGenerator, Clock]);
+    construct(bind, AuthenticateClient, [OAuthClientRepository, TokenGenerator]);
+    construct(bind, IssueTokens, [UnitOfWork, TokenIssuer, TokenGenerator, IdentitySettingsToken, Clock]);
+    construct(bind, VerifyIssuedToken, [TokenSigner, SigningKeys, GrantRepository, UserRepository, IdentitySettingsToken, Clock]);
+    construct(bind, TokenInfo, [VerifyIssuedToken, IdentitySettingsToken, Clock]);
+    construct(bind, UserInfo, [VerifyIssuedToken, IdentitySettingsToken]);
+    construct(bind, RevokeOAuthToken, [UnitOfWork, RefreshTokenRepository, VerifyIssuedToken, TokenGenerator, Clock]);
+    construct(bind, RegisterOAuthClient, [UnitOfWork, IdGenerator, TokenGenerator, Clock]);
+    bind(IdentityUseCasesToken).toResolvedValue((identitySettings: IdentitySettings, signingKeys: SigningKeys, validateAuthorizationRequest: ValidateAuthorizationRequest, authorize: Authorize, signIn: SignIn, authenticateClient: AuthenticateClient, issueTokens: IssueTokens, tokenInfo: TokenInfo, userInfo: UserInfo, verifyIssuedToken: VerifyIssuedToken, revokeOAuthToken: RevokeOAuthToken, userRepository: UserRepository) => ({ settings: identitySettings, keys: signingKeys, validate: validateAuthorizationRequest, authorize: authorize, signIn: signIn, authenticateClient: authenticateClient, issueTokens: issueTokens, tokenInfo: tokenInfo, userInfo: userInfo, verify: verifyIssuedToken, revoke: revokeOAuthToken, users: userRepository }), [IdentitySettingsToken, SigningKeys, ValidateAuthorizationRequest, Authorize, SignIn, AuthenticateClient, IssueTokens, TokenInfo, UserInfo, VerifyIssuedToken, RevokeOAuthToken, UserRepository]);
+  });
+}

@@ -1,0 +1,78 @@
+import { ContainerModule } from 'inversify';
+import { type Logger } from '../../adapters/logging/pino-logger.js';
+import { Plans } from '../../application/accounts/plans.js';
+import { SendTrialReminders } from '../../application/accounts/send-trial-reminders.use-case.js';
+import { Clock } from '../../application/ports/clock.port.js';
+import { DeliveryRepository } from '../../application/ports/delivery-repository.port.js';
+import { IdGenerator } from '../../application/ports/id-generator.port.js';
+import { Metrics } from '../../application/ports/metrics.port.js';
+import { Random } from '../../application/ports/random.port.js';
+import { TokenGenerator } from '../../application/ports/token-generator.port.js';
+import { UnitOfWork } from '../../application/ports/unit-of-work.port.js';
+import { WebhookRepository } from '../../application/ports/webhook-repository.port.js';
+import { WebhookSender, WebhookTargetPolicy } from '../../application/ports/webhook-sender.port.js';
+import { DeliverDue } from '../../application/webhooks/deliver-due.service.js';
+import { ListDeliveries, PingWebhook, Redeliver } from '../../application/webhooks/deliveries.use-cases.js';
+import { DispatchEvents } from '../../application/webhooks/dispatch-events.service.js';
+import { CreateWebhook, DeleteWebhook, GetWebhook, ListWebhooks, SetWebhookActive, UpdateWebhook } from '../../application/webhooks/webhook-management.use-cases.js';
+import { DEFAULT_RETRY_POLICY } from '../../domain/webhook/retry-policy.js';
+import { LoggerToken } from '../tokens.js';
+import { WebhookWorker, WorkSignal } from '../webhook-worker.js';
+import type { WebhookUseCases } from '../../adapters/http/webhooks.routes.js';
+import { token } from '../../application/shared/token.js';
+import type { Config } from '../config.js';
+import { construct } from './wiring.js';
+
+/**
+ * Delivery lanes at once: each holds one webhook and has one attempt in flight, so this bounds the
+ * POSTs in flight (and sockets open) for the webhook worker of one process.
+ */
+const DELIVERY_LANES = 256;
+/**
+ * Deliveries a lane claims at a time and sends one after the other: one in flight per webhook keeps
+ * its order, and a run spares a claim and a recording transaction per delivery. Lanes record a run
+ * and claim the next in one transaction without waiting for each other, so a run need not be long;
+ * a crash resends at most a run per webhook (docs/performance.md, 4).
+ */
+const DELIVERIES_PER_RUN = 128;
+/**
+ * Runs a lane makes before it gives its webhook back: with several workers on one database
+ * (PostgreSQL), a busy webhook changes hands every 256 deliveries or so instead of staying with
+ * the worker that claimed it first; alone, a worker claims it again at once.
+ */
+const DELIVERY_RUNS_PER_LANE = 2;
+
+/** What the Webhook routes need. */
+export const WebhookUseCasesToken = token<WebhookUseCases>('WebhookUseCases');
+
+/** The Event-API: webhooks, their delivery log, and the delivery pipeline (dispatch, lanes, the worker loop). */
+export function webhooksModule(config: Config): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    const retry = { ...DEFAULT_RETRY_POLICY, baseMs: config.webhooks.retryBaseMs, maxAttempts: config.webhooks.maxAttempts };
+    construct(bind, CreateWebhook, [UnitOfWork, Plans, IdGenerator, TokenGenerator, WebhookTargetPolicy, Clock]);
+    construct(bind, ListWebhooks, [WebhookRepository]);
+    construct(bind, GetWebhook, [WebhookRepository]);
+    construct(bind, UpdateWebhook, [UnitOfWork, WebhookTargetPolicy, Clock]);
+    construct(bind, DeleteWebhook, [UnitOfWork]);
+    construct(bind, SetWebhookActive, [UnitOfWork, Clock]);
+    construct(bind, PingWebhook, [UnitOfWork, IdGenerator, Clock]);
+    construct(bind, ListDeliveries, [WebhookRepository, DeliveryRepository]);
+    construct(bind, Redeliver, [UnitOfWork, IdGenerator, Clock]);
+    construct(bind, DispatchEvents, [UnitOfWork, IdGenerator, Clock]);
+    bind(DeliverDue).toResolvedValue(
+      (uow: UnitOfWork, webhooks: WebhookRepository, sender: WebhookSender, clock: Clock, random: Random, metrics: Metrics) =>
+        new DeliverDue(uow, webhooks, sender, clock, random, { retry, leaseMs: config.webhooks.timeoutMs + 5_000, attemptTimeoutMs: config.webhooks.timeoutMs, lanes: DELIVERY_LANES, perRun: DELIVERIES_PER_RUN, runsPerLane: DELIVERY_RUNS_PER_LANE }, metrics),
+      [UnitOfWork, WebhookRepository, WebhookSender, Clock, Random, Metrics],
+    );
+    bind(WebhookWorker).toResolvedValue(
+      (dispatch: DispatchEvents, deliver: DeliverDue, signal: WorkSignal, log: Logger, reminders: SendTrialReminders) =>
+        new WebhookWorker(dispatch, deliver, signal, log, {
+          pollMs: config.webhooks.pollMs,
+          dispatchBatch: 100,
+          chores: [{ name: 'trial reminders', everyMs: config.plans.reminderIntervalMs, run: () => reminders.execute() }],
+        }),
+      [DispatchEvents, DeliverDue, WorkSignal, LoggerToken, SendTrialReminders],
+    );
+    bind(WebhookUseCasesToken).toResolvedValue((createWebhook: CreateWebhook, listWebhooks: ListWebhooks, getWebhook: GetWebhook, updateWebhook: UpdateWebhook, deleteWebhook: DeleteWebhook, setWebhookActive: SetWebhookActive, pingWebhook: PingWebhook, listDeliveries: ListDeliveries, redeliver: Redeliver) => ({ create: createWebhook, list: listWebhooks, get: getWebhook, update: updateWebhook, delete: deleteWebhook, setActive: setWebhookActive, ping: pingWebhook, deliveries: listDeliveries, redeliver: redeliver }), [CreateWebhook, ListWebhooks, GetWebhook, UpdateWebhook, DeleteWebhook, SetWebhookActive, PingWebhook, ListDeliveries, Redeliver]);
+  });
+}
