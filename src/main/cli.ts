@@ -37,8 +37,10 @@ function describe(error: ApplicationError): string {
   switch (error.kind) {
     case 'Validation':
       return error.errors.map((e) => `${e.field}: ${e.message}`).join('; ');
-    case 'Conflict':
-      return error.detail;
+    case 'DuplicateEmail':
+      return 'a user with this e-mail address exists';
+    case 'EmailAlreadyVerified':
+      return 'the e-mail address is verified already';
     case 'NotFound':
       return `no such ${error.resource}`;
     case 'EmailNotVerified':

@@ -83,7 +83,7 @@ forEachDatabase('Core-API: APIs over HTTP', (target) => {
 
   describe('scope matrix: every scope against every APIs route', () => {
     /** The route table the router is built from; handlers are not called here. */
-    const table = new Map(apiRoutes({} as ApiUseCases, async () => undefined).map((r) => [`${r.method} ${r.path}`, r]));
+    const table = new Map(apiRoutes({} as ApiUseCases).map((r) => [`${r.method} ${r.path}`, r]));
     type Route = { name: string; key: string; method: string; expect: number; run: (token: string) => Promise<Response> };
     const routes: Route[] = [
       { name: 'GET /api/<account>', key: 'GET /api/:accountId', method: 'GET', expect: 200, run: (t) => server.request('GET', `/api/${ada.accountId}`, { token: t }) },

@@ -256,14 +256,27 @@ describe('OpenAPI description: built from the route table', () => {
     }
   });
 
-  it('refuses to build when a route of the table has no description', () => {
-    const extra: RouteDefinition = { method: 'GET', path: '/api/:accountId/:apiId/statistics', scope: 'api.readonly', summary: 'New', handler: async () => undefined };
-    expect(() => buildOpenApiDocument({ ...SOURCE, routes: [...TABLE, extra] })).to.throw('No OpenAPI description for GET /api/:accountId/:apiId/statistics');
+  it('describes a route from its own declaration: a route added to the table is in the document with its contract', () => {
+    const extra: RouteDefinition = {
+      method: 'GET',
+      path: '/api/:accountId/:apiId/statistics',
+      scope: 'api.readonly',
+      summary: 'New',
+      operationId: 'getStatistics',
+      tag: 'APIs',
+      responses: { 200: { description: 'The statistics.', content: { 'application/json': { schema: { type: 'object' } } } } },
+      problems: ['validation_failed'],
+      handler: async () => undefined,
+    };
+    const operation = buildOpenApiDocument({ ...SOURCE, routes: [...TABLE, extra] }).paths['/api/{accountId}/{apiId}/statistics']?.get;
+    expect(operation?.operationId).to.equal('getStatistics');
+    expect(Object.keys(operation?.responses ?? {})).to.include.members(['200', '400', '401', '403', '404', '429', '500']);
   });
 
-  it('refuses to build when a description names a route the table does not have', () => {
-    const fewer = TABLE.filter((r) => !(r.method === 'DELETE' && r.path === '/api/:accountId/:apiId/pages/:pageId'));
-    expect(() => buildOpenApiDocument({ ...SOURCE, routes: fewer })).to.throw('OpenAPI descriptions of routes the table does not have: DELETE /api/:accountId/:apiId/pages/:pageId');
+  it('refuses to build when two routes declare the same operationId', () => {
+    const twin = TABLE.find((r) => r.method === 'DELETE' && r.path === '/api/:accountId/:apiId/pages/:pageId')!;
+    const copy: RouteDefinition = { ...twin, path: '/api/:accountId/:apiId/pages/:pageId/copy' };
+    expect(() => buildOpenApiDocument({ ...SOURCE, routes: [...TABLE, copy] })).to.throw(`operationId ${twin.operationId} is used twice`);
   });
 
   it('offers the API token (each scope), HTTP Basic and the identity service’s OAuth 2.0 flows with their scopes', () => {

@@ -1,4 +1,3 @@
-import { IsDefined, IsOptional, IsString } from 'class-validator';
 import type { Context } from 'koa';
 import type { CreateApi } from '../../application/apis/create-api.use-case.js';
 import type { DeleteApi } from '../../application/apis/delete-api.use-case.js';
@@ -9,21 +8,21 @@ import type { ApiRecord } from '../../domain/api/api.aggregate.js';
 import { principalOf } from './authenticate.js';
 import { expectedRevision } from './conditional.js';
 import { listBody, pageRequest } from './pagination.js';
-import { accountIdParam, param, unwrap, type RouteDefinition } from './routes.js';
-import { jsonObjectBody, validated } from './validation.js';
-import type { Middleware } from 'koa';
+import { accountIdParam, param, unwrap, jsonInput, type RouteDefinition } from './routes.js';
+import { HEADERS, IF_MATCH, json, jsonBody, LIST_PARAMETERS, LIST_PROBLEMS, noBody } from './openapi/route-description.js';
+import { ref } from './openapi/schemas.js';
 
-class CreateApiBody {
-  @IsDefined() @IsString() name!: string;
-  @IsDefined() @IsString() nickname!: string;
-  @IsOptional() @IsString() type?: string;
+interface CreateApiBody {
+  name: string;
+  nickname: string;
+  type?: string;
 }
 
-class UpdateApiBody {
-  @IsOptional() @IsString() name?: string;
-  @IsOptional() @IsString() nickname?: string;
-  @IsOptional() @IsString() type?: string;
-  @IsOptional() @IsString() breakingChangePolicy?: string;
+interface UpdateApiBody {
+  name?: string;
+  nickname?: string;
+  type?: string;
+  breakingChangePolicy?: string;
 }
 
 export interface ApiUseCases {
@@ -40,13 +39,19 @@ function sendApi(ctx: Context, api: ApiRecord, status = 200): void {
   ctx.body = api;
 }
 
-export function apiRoutes(useCases: ApiUseCases, jsonBody: Middleware): RouteDefinition[] {
+export function apiRoutes(useCases: ApiUseCases): RouteDefinition[] {
   return [
     {
       method: 'GET',
       path: '/api/:accountId',
       scope: 'api.readonly',
       summary: 'List the APIs of an account',
+      operationId: 'listApis',
+      tag: 'APIs',
+      description: "The account's APIs, in creation order. For a user of another account: only the APIs shared with them (404 without a share there).",
+      parameters: LIST_PARAMETERS,
+      responses: { 200: json('A page of APIs.', ref('ApiList')) },
+      problems: LIST_PROBLEMS,
       handler: async (ctx) => {
         const page = unwrap(await useCases.list.execute(principalOf(ctx), accountIdParam(ctx), pageRequest(ctx)));
         ctx.body = listBody(page.items, page.next);
@@ -57,10 +62,15 @@ export function apiRoutes(useCases: ApiUseCases, jsonBody: Middleware): RouteDef
       path: '/api/:accountId',
       scope: 'api',
       summary: 'Create an empty API',
-      middleware: [jsonBody],
+      operationId: 'createApi',
+      tag: 'APIs',
+      description: "Creates an empty API and records `api.created`. Counted against the account's plan (`plan_limit`: the APIs quota, or a private API on the free plan).",
+      requestBody: jsonBody(ref('CreateApi')),
+      responses: { 201: json('The new API.', ref('Api'), { ...HEADERS.location, ...HEADERS.etag }) },
+      problems: ['duplicate_nickname', 'plan_limit'],
       handler: async (ctx) => {
         const accountId = accountIdParam(ctx);
-        const body = validated(CreateApiBody, jsonObjectBody(ctx));
+        const body = jsonInput<CreateApiBody>(ctx);
         const api = unwrap(await useCases.create.execute(principalOf(ctx), { accountId, ...body }));
         ctx.set('Location', `/api/${accountId}/${api.id}`);
         sendApi(ctx, api, 201);
@@ -71,6 +81,9 @@ export function apiRoutes(useCases: ApiUseCases, jsonBody: Middleware): RouteDef
       path: '/api/:accountId/:apiId',
       scope: 'api.readonly',
       summary: 'Get one API',
+      operationId: 'getApi',
+      tag: 'APIs',
+      responses: { 200: json('The API.', ref('Api'), HEADERS.etag) },
       handler: async (ctx) => {
         sendApi(ctx, unwrap(await useCases.get.execute(principalOf(ctx), accountIdParam(ctx), param(ctx, 'apiId'))));
       },
@@ -80,10 +93,16 @@ export function apiRoutes(useCases: ApiUseCases, jsonBody: Middleware): RouteDef
       path: '/api/:accountId/:apiId',
       scope: 'api',
       summary: 'Update name, nickname or type (If-Match optional)',
-      middleware: [jsonBody],
+      operationId: 'updateApi',
+      tag: 'APIs',
+      description: 'Changes any of `name`, `nickname`, `type`, `breakingChangePolicy`; `{}` changes nothing and keeps the revision. A change records `api.updated`. Making an API private needs a plan with private APIs (`plan_limit`).',
+      parameters: [IF_MATCH],
+      requestBody: jsonBody(ref('UpdateApi')),
+      responses: { 200: json('The API as it is now.', ref('Api'), HEADERS.etag) },
+      problems: ['duplicate_nickname', 'revision_conflict', 'share_role', 'plan_limit'],
       handler: async (ctx) => {
         const accountId = accountIdParam(ctx);
-        const changes = validated(UpdateApiBody, jsonObjectBody(ctx));
+        const changes = jsonInput<UpdateApiBody>(ctx);
         const input = { accountId, apiId: param(ctx, 'apiId'), changes, expectedRevision: expectedRevision(ctx) };
         sendApi(ctx, unwrap(await useCases.update.execute(principalOf(ctx), input)));
       },
@@ -93,6 +112,11 @@ export function apiRoutes(useCases: ApiUseCases, jsonBody: Middleware): RouteDef
       path: '/api/:accountId/:apiId',
       scope: 'api',
       summary: 'Delete an API',
+      operationId: 'deleteApi',
+      tag: 'APIs',
+      description: 'Deletes the API with its spec, derived resources, releases, pages and shares; records `api.deleted`. Only its own account may.',
+      responses: { 204: noBody('Deleted.') },
+      problems: ['owner_only'],
       ownerOnly: true,
       handler: async (ctx) => {
         unwrap(await useCases.delete.execute(principalOf(ctx), accountIdParam(ctx), param(ctx, 'apiId')));

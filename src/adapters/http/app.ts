@@ -83,8 +83,7 @@ function jsonBodyParser(deps: Pick<HttpDependencies, 'jsonMaxBytes'>) {
 
 /** Every route behind a Bearer token, as one table (docs and scope tests read it too). */
 export function protectedRoutes(deps: HttpDependencies): RouteDefinition[] {
-  const jsonBody = jsonBodyParser(deps);
-  return [...specRoutes(deps.specs, deps.importMaxBytes), ...apiRoutes(deps.apis, jsonBody), ...releaseRoutes(deps.releases, jsonBody), ...webhookRoutes(deps.webhooks, jsonBody), ...profileRoutes(deps.profile, jsonBody), ...pageRoutes(deps.pages, jsonBody), ...shareRoutes(deps.shares, jsonBody)];
+  return [...specRoutes(deps.specs, deps.importMaxBytes), ...apiRoutes(deps.apis), ...releaseRoutes(deps.releases), ...webhookRoutes(deps.webhooks), ...profileRoutes(deps.profile), ...pageRoutes(deps.pages), ...shareRoutes(deps.shares)];
 }
 
 /** The Koa application: Core-API routes, `/healthz` (liveness), `/readyz` (readiness), `/metrics`, the description, problem+json errors, request ids and logs. */
@@ -139,7 +138,7 @@ export function createHttpApp(deps: HttpDependencies): Koa {
   const verification = emailVerificationRouter(deps.emailVerification, basicAuthentication(deps.tokens.authenticate), deps.jsonMaxBytes);
   const api = new Router();
   api.use(['/api', '/webhooks', '/user'], bearerAuthentication(deps.authenticate), rateLimit(deps.rateLimits.apiLimiter, deps.rateLimits.api, (ctx) => `api:token:${principalOf(ctx).tokenId ?? principalOf(ctx).userId}`));
-  mountRoutes(api, table, deps.apiAccess);
+  mountRoutes(api, table, deps.apiAccess, jsonBodyParser(deps));
   app.use(routeByFirstSegment([open, description, tokens, identity, signIn, docs, verification, api]));
   return app;
 }

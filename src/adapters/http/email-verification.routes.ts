@@ -1,5 +1,4 @@
 import Router from '@koa/router';
-import { IsDefined } from 'class-validator';
 import { koaBody } from 'koa-body';
 import type { Context, Middleware } from 'koa';
 import type { ConfirmEmailVerification, RequestEmailVerification } from '../../application/users/email-verification.use-cases.js';
@@ -7,6 +6,7 @@ import { formatTimestamp } from '../../domain/shared/time.js';
 import { escapeHtml, sendHtml } from './html.js';
 import { problemFor } from './problem.js';
 import { unwrap } from './routes.js';
+import { ref } from './openapi/schemas.js';
 import { JSON_MEDIA_TYPES, jsonObjectBody, validated } from './validation.js';
 
 export interface EmailVerificationUseCases {
@@ -14,9 +14,7 @@ export interface EmailVerificationUseCases {
   readonly confirm: ConfirmEmailVerification;
 }
 
-class ConfirmBody {
-  @IsDefined() token!: unknown;
-}
+const CONFIRM_BODY = ref('ConfirmEmailVerification');
 
 const TOKEN_SHAPE = /^sbv_[A-Za-z0-9_-]{43}$/;
 
@@ -63,7 +61,7 @@ export function emailVerificationRouter(useCases: EmailVerificationUseCases, bas
       else html(ctx, problemFor(result.error).status, 'This link no longer works', '<p>It was used already, has expired, or a newer one was sent. Ask for a new one.</p>');
       return;
     }
-    const { token } = validated(ConfirmBody, jsonObjectBody(ctx));
+    const { token } = validated<{ token: string }>(CONFIRM_BODY, jsonObjectBody(ctx));
     const verified = unwrap(await useCases.confirm.execute(token));
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { email: verified.email, emailVerified: true };

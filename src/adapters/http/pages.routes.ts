@@ -1,25 +1,25 @@
-import { IsDefined, IsOptional } from 'class-validator';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import type { PageCursor } from '../../application/ports/page-repository.port.js';
 import type { CreatePage, DeletePage, GetPage, ListPages, UpdatePage } from '../../application/pages/pages.use-cases.js';
 import { principalOf } from './authenticate.js';
 import { listBody, page } from './pagination.js';
-import { accountIdParam, param, unwrap, type RouteDefinition } from './routes.js';
-import { jsonObjectBody, validated } from './validation.js';
+import { accountIdParam, param, unwrap, jsonInput, type RouteDefinition } from './routes.js';
+import { HEADERS, json, jsonBody, LIST_PARAMETERS, LIST_PROBLEMS, noBody } from './openapi/route-description.js';
+import { ref } from './openapi/schemas.js';
 
 /** Types and rules are the domain's (title, slug, Markdown body, position); here only presence. */
-class CreatePageBody {
-  @IsDefined() title!: unknown;
-  @IsDefined() slug!: unknown;
-  @IsDefined() body!: unknown;
-  @IsOptional() position?: unknown;
+interface CreatePageBody {
+  title: unknown;
+  slug: unknown;
+  body: unknown;
+  position?: unknown;
 }
 
-class UpdatePageBody {
-  @IsOptional() title?: unknown;
-  @IsOptional() slug?: unknown;
-  @IsOptional() body?: unknown;
-  @IsOptional() position?: unknown;
+interface UpdatePageBody {
+  title?: unknown;
+  slug?: unknown;
+  body?: unknown;
+  position?: unknown;
 }
 
 export interface PageUseCases {
@@ -41,13 +41,18 @@ function target(ctx: Context) {
   return { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId') };
 }
 
-export function pageRoutes(useCases: PageUseCases, jsonBody: Middleware): RouteDefinition[] {
+export function pageRoutes(useCases: PageUseCases): RouteDefinition[] {
   return [
     {
       method: 'GET',
       path: '/api/:accountId/:apiId/pages',
       scope: 'api_page.readonly',
       summary: "The API's pages and guides, by position",
+      operationId: 'listPages',
+      tag: 'Pages',
+      parameters: LIST_PARAMETERS,
+      responses: { 200: json('A page of pages, by position.', ref('PageList')) },
+      problems: LIST_PROBLEMS,
       handler: async (ctx) => {
         const found = unwrap(await useCases.list.execute(principalOf(ctx), { ...target(ctx), page: page(ctx, isPageCursor) }));
         ctx.body = listBody(found.items, found.next);
@@ -58,10 +63,14 @@ export function pageRoutes(useCases: PageUseCases, jsonBody: Middleware): RouteD
       path: '/api/:accountId/:apiId/pages',
       scope: 'api_page',
       summary: 'Add a Markdown page (after the last one unless a position is given)',
-      middleware: [jsonBody],
+      operationId: 'createPage',
+      tag: 'Pages',
+      requestBody: jsonBody(ref('CreatePage')),
+      responses: { 201: json('The page.', ref('Page'), HEADERS.location) },
+      problems: ['duplicate_slug', 'share_role', 'plan_limit'],
       handler: async (ctx) => {
         const { accountId, apiId } = target(ctx);
-        const created = unwrap(await useCases.create.execute(principalOf(ctx), { accountId, apiId, ...validated(CreatePageBody, jsonObjectBody(ctx)) }));
+        const created = unwrap(await useCases.create.execute(principalOf(ctx), { accountId, apiId, ...jsonInput<CreatePageBody>(ctx) }));
         ctx.status = 201;
         ctx.set('Location', `/api/${accountId}/${apiId}/pages/${created.id}`);
         ctx.body = created;
@@ -72,6 +81,9 @@ export function pageRoutes(useCases: PageUseCases, jsonBody: Middleware): RouteD
       path: '/api/:accountId/:apiId/pages/:pageId',
       scope: 'api_page.readonly',
       summary: 'One page, its Markdown exactly as written',
+      operationId: 'getPage',
+      tag: 'Pages',
+      responses: { 200: json('The page.', ref('Page')) },
       handler: async (ctx) => {
         ctx.body = unwrap(await useCases.get.execute(principalOf(ctx), { ...target(ctx), id: param(ctx, 'pageId') }));
       },
@@ -81,9 +93,13 @@ export function pageRoutes(useCases: PageUseCases, jsonBody: Middleware): RouteD
       path: '/api/:accountId/:apiId/pages/:pageId',
       scope: 'api_page',
       summary: 'Change title, slug, body or position',
-      middleware: [jsonBody],
+      operationId: 'updatePage',
+      tag: 'Pages',
+      requestBody: jsonBody(ref('UpdatePage')),
+      responses: { 200: json('The page as it is now.', ref('Page')) },
+      problems: ['duplicate_slug', 'share_role'],
       handler: async (ctx) => {
-        const changes = validated(UpdatePageBody, jsonObjectBody(ctx));
+        const changes = jsonInput<UpdatePageBody>(ctx);
         ctx.body = unwrap(await useCases.update.execute(principalOf(ctx), { ...target(ctx), id: param(ctx, 'pageId'), changes }));
       },
     },
@@ -92,6 +108,10 @@ export function pageRoutes(useCases: PageUseCases, jsonBody: Middleware): RouteD
       path: '/api/:accountId/:apiId/pages/:pageId',
       scope: 'api_page',
       summary: 'Delete a page',
+      operationId: 'deletePage',
+      tag: 'Pages',
+      responses: { 204: noBody('Deleted.') },
+      problems: ['share_role'],
       handler: async (ctx) => {
         unwrap(await useCases.delete.execute(principalOf(ctx), { ...target(ctx), id: param(ctx, 'pageId') }));
         ctx.status = 204;

@@ -2,6 +2,7 @@ import type { SpecFormat } from '../../domain/spec/spec-document.js';
 import type { ApplicationError } from '../../application/shared/application-error.js';
 import type { FieldError } from '../../domain/shared/field-error.js';
 import type { PlanLimitExceeded } from '../../domain/account/plan-allowance.js';
+import { PROBLEM_STATUS, type ProblemCode } from './openapi/problems.js';
 
 /** An RFC 9457 problem document, with the contract's stable `code`. */
 export interface Problem {
@@ -72,82 +73,107 @@ function planLimitDetail(error: PlanLimitExceeded): string {
   return `${plan} allows ${error.limit} ${QUOTA_WORDS[error.quota]}, and ${error.current} exist: delete one, or ask for a larger plan.`;
 }
 
-/** The one mapping from application errors to HTTP: exhaustive, so a new kind fails the build. */
+const TITLES: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  412: 'Precondition Failed',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+};
+
+/** A problem of `code`, its status taken from the one table of codes (`PROBLEM_STATUS`). */
+export function problemOf(code: ProblemCode, detail: string, extra: Omit<Problem, 'status' | 'code' | 'title' | 'detail'> = {}): Problem {
+  const status = PROBLEM_STATUS[code];
+  return { status, code, title: TITLES[status] ?? 'Error', detail, ...extra };
+}
+
+function breakingChangeDetail(error: Extract<ApplicationError, { kind: 'BreakingChange' }>): string {
+  const what = `${error.counts.breaking} breaking change${error.counts.breaking === 1 ? '' : 's'}`;
+  const refusal = error.refusal;
+  return refusal.kind === 'BreakingChangeRefused'
+    ? `The spec has ${what} and the API's breakingChangePolicy is refuse: fix them, or send allowBreaking=<reason>.`
+    : `The spec has ${what} and the API's breakingChangePolicy is requireMajor: release it as a new major version${refusal.highestMajor === null ? '' : ` (above ${refusal.highestMajor})`} with release=<version>, or send allowBreaking=<reason>.`;
+}
+
+/**
+ * The one mapping from application errors to HTTP: code (hence status) and wording of each kind,
+ * exhaustive, so a new kind fails the build until it is given both.
+ */
 export function problemFor(error: ApplicationError): Problem {
   switch (error.kind) {
     case 'Unauthenticated':
       return invalidToken();
     case 'InsufficientScope':
-      return {
-        status: 403,
-        code: 'insufficient_scope',
-        title: 'Forbidden',
-        detail: `The token lacks the scope this operation needs: ${error.scope}.`,
+      return problemOf('insufficient_scope', `The token lacks the scope this operation needs: ${error.scope}.`, {
         headers: { 'WWW-Authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${error.scope}"` },
-      };
+      });
     case 'RateLimited': {
       const seconds = Math.max(1, Math.ceil(error.retryAfterMs / 1000));
-      return { status: 429, code: 'rate_limited', title: 'Too Many Requests', detail: `Too many requests: try again in ${seconds} s.`, headers: { 'Retry-After': String(seconds) } };
+      return problemOf('rate_limited', `Too many requests: try again in ${seconds} s.`, { headers: { 'Retry-After': String(seconds) } });
     }
-    case 'WrongPassword':
-      return { status: 403, code: 'wrong_password', title: 'Forbidden', detail: 'The current password is wrong.' };
-    case 'WeakPassword':
-      return {
-        status: 422,
-        code: 'weak_password',
-        title: 'Unprocessable Content',
-        detail: `The new password is refused: ${error.errors[0]?.message ?? 'see errors'}`,
-        errors: error.errors,
-      };
     case 'EmailNotVerified':
-      return { status: 403, code: 'email_not_verified', title: 'Forbidden', detail: 'Verify your e-mail address first.' };
-    case 'Forbidden':
-      return { status: 403, code: error.code, title: 'Forbidden', detail: error.detail };
-    case 'PlanLimit':
-      return { status: 403, code: 'plan_limit', title: 'Forbidden', detail: planLimitDetail(error), members: { plan: error.plan, quota: error.quota, limit: error.limit, current: error.current } };
-    case 'Unprocessable':
-      return { status: 422, code: error.code, title: 'Unprocessable Content', detail: error.detail };
+      return problemOf('email_not_verified', 'Verify your e-mail address first.');
+    case 'ShareRoleForbids':
+      return problemOf('share_role', `The API is shared with you as ${error.role}, which does not allow this.`);
+    case 'OwnerOnly':
+      return problemOf('owner_only', 'Only the API owner’s account may do this; a share does not allow it.');
     case 'NotFound':
-      return { status: 404, code: 'not_found', title: 'Not Found', detail: `No such ${error.resource}.` };
+      return problemOf('not_found', `No such ${error.resource}.`);
+    case 'PlanLimit':
+      return problemOf('plan_limit', planLimitDetail(error), { members: { plan: error.plan, quota: error.quota, limit: error.limit, current: error.current } });
     case 'Validation':
       return validationProblem(error.errors);
-    case 'Conflict':
-      return { status: 409, code: error.code, title: 'Conflict', detail: error.detail };
-    case 'UnparseableSpec':
-      return {
-        status: 400,
-        code: 'unparseable_spec',
-        title: 'Bad Request',
-        detail: error.line === null ? `The spec could not be read: ${error.message}` : `The spec could not be read at line ${error.line}, column ${error.column}: ${error.message}`,
-        line: error.line,
-        column: error.column,
-      };
-    case 'InvalidSpec':
-      return {
-        status: 422,
-        code: 'invalid_spec',
-        title: 'Unprocessable Content',
-        detail: `${error.format === undefined ? 'The spec is not accepted' : `The spec is not valid ${FORMAT_NAMES[error.format]}`}: ${error.errors[0] ? `${error.errors[0].field}: ${error.errors[0].message}` : 'see errors'}`,
-        errors: error.errors,
-      };
-    case 'BreakingChange': {
-      const what = `${error.counts.breaking} breaking change${error.counts.breaking === 1 ? '' : 's'}`;
-      const refusal = error.refusal;
-      const detail =
-        refusal.kind === 'BreakingChangeRefused'
-          ? `The spec has ${what} and the API's breakingChangePolicy is refuse: fix them, or send allowBreaking=<reason>.`
-          : `The spec has ${what} and the API's breakingChangePolicy is requireMajor: release it as a new major version${refusal.highestMajor === null ? '' : ` (above ${refusal.highestMajor})`} with release=<version>, or send allowBreaking=<reason>.`;
-      return { status: 409, code: 'breaking_change', title: 'Conflict', detail, members: { counts: error.counts, items: error.items } };
-    }
     case 'RevisionConflict':
-      return {
-        status: 412,
-        code: 'revision_conflict',
-        title: 'Precondition Failed',
-        detail:
-          error.actual === null
-            ? `The resource changed while this request ran; revision ${error.expected} is no longer current.`
-            : `If-Match names revision ${error.expected}, but the current revision is ${error.actual}.`,
-      };
+      return problemOf(
+        'revision_conflict',
+        error.actual === null
+          ? `The resource changed while this request ran; revision ${error.expected} is no longer current.`
+          : `If-Match names revision ${error.expected}, but the current revision is ${error.actual}.`,
+      );
+    case 'DuplicateNickname':
+      return problemOf('duplicate_nickname', `the account already has an API with nickname "${error.nickname}"`);
+    case 'UnparseableSpec':
+      return problemOf(
+        'unparseable_spec',
+        error.line === null ? `The spec could not be read: ${error.message}` : `The spec could not be read at line ${error.line}, column ${error.column}: ${error.message}`,
+        { line: error.line, column: error.column },
+      );
+    case 'InvalidSpec': {
+      const what = error.format === undefined ? 'The spec is not accepted' : `The spec is not valid ${FORMAT_NAMES[error.format]}`;
+      const first = error.errors[0];
+      return problemOf('invalid_spec', `${what}: ${first ? `${first.field}: ${first.message}` : 'see errors'}`, { errors: error.errors });
+    }
+    case 'BreakingChange':
+      return problemOf('breaking_change', breakingChangeDetail(error), { members: { counts: error.counts, items: error.items } });
+    case 'DuplicateVersion':
+      return problemOf('duplicate_version', `the API already has a release ${error.version}`);
+    case 'InvalidTransition':
+      return problemOf('invalid_transition', `a release that is ${error.from} cannot become ${error.to}`);
+    case 'NoSpec':
+      return problemOf('no_spec', 'the API has no spec to release yet: import or PUT one first');
+    case 'DuplicateSlug':
+      return problemOf('duplicate_slug', `the API already has a page with slug "${error.slug}"`);
+    case 'DuplicateShare':
+      return problemOf('duplicate_share', 'the API is already shared with this user: change the role of that share instead');
+    case 'UnknownUser':
+      return problemOf('unknown_user', 'No user has this e-mail address.');
+    case 'OwnAccount':
+      return problemOf('own_account', 'This user belongs to the API’s own account and has access already.');
+    case 'WebhookInactive':
+      return problemOf('webhook_inactive', 'activate the webhook before redelivering to it');
+    case 'DuplicateEmail':
+      return problemOf('duplicate_email', 'a user with this e-mail address exists');
+    case 'EmailAlreadyVerified':
+      return problemOf('email_already_verified', 'This e-mail address is verified already.');
+    case 'WrongPassword':
+      return problemOf('wrong_password', 'The current password is wrong.');
+    case 'WeakPassword':
+      return problemOf('weak_password', `The new password is refused: ${error.errors[0]?.message ?? 'see errors'}`, { errors: error.errors });
   }
 }

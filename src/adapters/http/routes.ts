@@ -7,14 +7,18 @@ import { throwProblem } from './middleware.js';
 import { problemFor } from './problem.js';
 import type { ApplicationError } from '../../application/shared/application-error.js';
 import type { Result } from '../../domain/shared/result.js';
+import { JSON_MEDIA_TYPE, type RouteDescription } from './openapi/route-description.js';
+import type { JsonSchema } from './openapi/openapi.types.js';
+import { jsonObjectBody, validated } from './validation.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
- * One row of the route table: what the router serves, what docs/http-api.md lists and what the
- * scope-matrix tests are generated from.
+ * One route and its whole HTTP contract, declared next to its handler: the router serves it, its
+ * scope guards it, its JSON request schema validates the body, and the OpenAPI and Swagger
+ * documents, the reference of docs/http-api.md and the scope-matrix tests are generated from it.
  */
-export interface RouteDefinition {
+export interface RouteDefinition extends RouteDescription {
   readonly method: Method;
   /** @koa/router syntax, e.g. `/api/:accountId/:apiId`. */
   readonly path: string;
@@ -60,7 +64,33 @@ function requireAccess(route: RouteDefinition, scope: Scope, apiAccess: ApiAcces
   };
 }
 
-export function mountRoutes(router: Router, routes: readonly RouteDefinition[], apiAccess: ApiAccess): void {
+/** The schema of a route that takes a JSON body and nothing else. */
+function jsonSchemaOf(route: RouteDefinition): JsonSchema | undefined {
+  const content = route.requestBody?.content ?? {};
+  return Object.keys(content).length === 1 ? content[JSON_MEDIA_TYPE]?.schema : undefined;
+}
+
+const JSON_INPUT = Symbol('json input');
+
+/** The JSON body of a route that declares one, validated against its schema before the handler runs. */
+export function jsonInput<T>(ctx: Context): T {
+  const state = ctx.state as Record<symbol, unknown>;
+  if (!(JSON_INPUT in state)) throw new Error(`${ctx.method} ${ctx.path} declares no JSON request body`);
+  return state[JSON_INPUT] as T;
+}
+
+function validateJsonInput(schema: JsonSchema): Middleware {
+  return async (ctx, next) => {
+    (ctx.state as Record<symbol, unknown>)[JSON_INPUT] = validated(schema, jsonObjectBody(ctx));
+    await next();
+  };
+}
+
+/**
+ * Serves each route behind its guards: the scope and the account, then, for a route whose request
+ * body is JSON, the parser and the validation against its declared schema.
+ */
+export function mountRoutes(router: Router, routes: readonly RouteDefinition[], apiAccess: ApiAccess, jsonParser: Middleware): void {
   for (const route of routes) {
     const guards: Middleware[] = [];
     if (route.scope !== null) {
@@ -68,6 +98,8 @@ export function mountRoutes(router: Router, routes: readonly RouteDefinition[], 
       const access = requireAccess(route, route.scope, apiAccess);
       if (access) guards.push(access);
     }
+    const schema = jsonSchemaOf(route);
+    if (schema !== undefined) guards.push(jsonParser, validateJsonInput(schema));
     router.register(route.path, [route.method], [...guards, ...(route.middleware ?? []), route.handler]);
   }
 }

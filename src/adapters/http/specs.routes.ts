@@ -1,4 +1,3 @@
-import { IsBoolean, IsOptional, IsString } from 'class-validator';
 import type { Context } from 'koa';
 import type { ExportedSpec, ExportSpec } from '../../application/specs/export-spec.use-case.js';
 import type { ImportApi, SpecResult } from '../../application/specs/import-api.use-case.js';
@@ -19,17 +18,22 @@ import { readMultipart, readRaw, type Part } from './multipart.js';
 import { listBody, pageRequest, positionPageRequest, queryParam } from './pagination.js';
 import { validationProblem } from './problem.js';
 import { accountIdParam, param, unwrap, type RouteDefinition } from './routes.js';
+import { HEADERS, IF_MATCH, json, LIST_PARAMETERS, LIST_PROBLEMS } from './openapi/route-description.js';
+import { ref, str, type SchemaName } from './openapi/schemas.js';
 import { validated } from './validation.js';
+import type { JsonSchema, Parameter } from './openapi/openapi.types.js';
 
-class ImportBody {
-  @IsOptional() @IsString() nickname?: string;
-  @IsOptional() @IsString() type?: string;
-  @IsOptional() @IsBoolean() createRelease?: boolean;
-  @IsOptional() @IsString() releaseVersion?: string;
+/** The JSON `body` part of an import, checked against `ImportOptions`. */
+interface ImportBody {
+  nickname?: string;
+  type?: string;
+  createRelease?: boolean;
+  releaseVersion?: string;
 }
 
-class ReplaceSpecBody {
-  @IsOptional() @IsString() release?: string;
+/** The JSON `body` part of a spec update, checked against `SpecUpdateOptions`. */
+interface ReplaceSpecBody {
+  release?: string;
 }
 
 export interface SpecUseCases {
@@ -43,6 +47,17 @@ export interface SpecUseCases {
 }
 
 const SPEC_PART_NAMES = ['spec', 'file'];
+const IMPORT_OPTIONS = ref('ImportOptions');
+const SPEC_UPDATE_OPTIONS = ref('SpecUpdateOptions');
+
+const SPEC_BODY_PROBLEMS = ['validation_failed', 'invalid_multipart', 'invalid_request', 'unparseable_spec', 'payload_too_large', 'unsupported_media_type', 'invalid_spec'] as const;
+
+const RELEASE_QUERY: Parameter = {
+  name: 'release',
+  in: 'query',
+  description: 'Also release the new document under this label (or give it in the multipart `body` part, not both).',
+  schema: str({ pattern: '^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$' }),
+};
 
 function invalid(field: string, message: string): never {
   throwProblem(validationProblem([{ field, message }]));
@@ -52,7 +67,7 @@ function invalid(field: string, message: string): never {
  * The parts of an import or spec update: exactly one spec part (`spec` or `file`), and an optional
  * `body` part holding JSON, sent as a plain field or as an `application/json` part.
  */
-function specParts<T extends object>(parts: readonly Part[], Body: new () => T): { spec: Buffer; body: T | undefined } {
+function specParts<T>(parts: readonly Part[], schema: JsonSchema): { spec: Buffer; body: T | undefined } {
   const seen = new Set<string>();
   for (const part of parts) {
     if (part.name === undefined) invalid('(unnamed part)', 'every part needs a name: spec or file, and body');
@@ -73,7 +88,7 @@ function specParts<T extends object>(parts: readonly Part[], Body: new () => T):
       invalid('body', 'must be a JSON object');
     }
     if (typeof json !== 'object' || json === null || Array.isArray(json)) invalid('body', 'must be a JSON object');
-    body = validated(Body, json as Record<string, unknown>);
+    body = validated<T>(schema, json as Record<string, unknown>);
   }
   return { spec: specs[0]!.data, body };
 }
@@ -144,11 +159,40 @@ function sendExport(ctx: Context, exported: ExportedSpec, name: string): void {
   ctx.body = exported.text;
 }
 
-const DERIVED: readonly [string, DerivedKind, string][] = [
-  ['endpoints', 'endpoints', 'Endpoints: one per path and method'],
-  ['models', 'models', 'Domain models: one per definition (2.0) or components.schemas entry (3.x)'],
-  ['environments', 'environments', 'Environments: one per scheme (2.0) or server (3.x)'],
-  ['auth-adapters', 'authAdapters', 'Authentication adapters: one per security scheme'],
+/** The resources derived from the current spec, each a list read the same way. */
+const DERIVED: readonly { segment: string; kind: DerivedKind; summary: string; operationId: string; list: SchemaName; what: string }[] = [
+  {
+    segment: 'endpoints',
+    kind: 'endpoints',
+    summary: 'Endpoints: one per path and method',
+    operationId: 'listEndpoints',
+    list: 'EndpointList',
+    what: 'One endpoint per path and operation of the spec (OpenAPI 3 `trace` included; 3.1 `webhooks` are not endpoints).',
+  },
+  {
+    segment: 'models',
+    kind: 'models',
+    summary: 'Domain models: one per definition (2.0) or components.schemas entry (3.x)',
+    operationId: 'listModels',
+    list: 'DomainModelList',
+    what: 'One domain model per entry of `definitions` (Swagger 2.0) or `components.schemas` (OpenAPI 3).',
+  },
+  {
+    segment: 'environments',
+    kind: 'environments',
+    summary: 'Environments: one per scheme (2.0) or server (3.x)',
+    operationId: 'listEnvironments',
+    list: 'EnvironmentList',
+    what: 'One environment per scheme of a Swagger 2.0 spec; one per entry of the top-level `servers` of an OpenAPI 3 spec, or `{ "url": "/" }` when it has none.',
+  },
+  {
+    segment: 'auth-adapters',
+    kind: 'authAdapters',
+    summary: 'Authentication adapters: one per security scheme',
+    operationId: 'listAuthAdapters',
+    list: 'AuthAdapterList',
+    what: "One authentication adapter per entry of `securityDefinitions` (Swagger 2.0) or `components.securitySchemes` (OpenAPI 3), with its own type's fields.",
+  },
 ];
 
 export function specRoutes(useCases: SpecUseCases, importMaxBytes: number): RouteDefinition[] {
@@ -158,12 +202,21 @@ export function specRoutes(useCases: SpecUseCases, importMaxBytes: number): Rout
       path: '/api/:accountId/import',
       scope: 'api',
       summary: 'Import a Swagger 2.0, OpenAPI 3.0 or 3.1 document as a new API (multipart: spec or file, body)',
+      operationId: 'importApi',
+      tag: 'Specs',
+      description:
+        'Creates an API from a Swagger 2.0, OpenAPI 3.0 or OpenAPI 3.1 document (YAML or JSON), validated for its own version; its name is `info.title`, its `specFormat` the format it declares. ' +
+        '`multipart/form-data` with one part `spec` or `file` and an optional JSON `body` part. Any other format (Swagger 1.x, another OpenAPI version, AsyncAPI): 422 `invalid_spec`. ' +
+        'With `createRelease` the token needs `api_release` too. API, spec, derived resources, release and events are written in one transaction.',
+      requestBody: { required: true, content: { 'multipart/form-data': { schema: ref('ImportForm') } } },
+      responses: { 201: json('The API, its release (or `null`) and the counts of derived resources.', ref('SpecResult'), { ...HEADERS.location, ...HEADERS.etag }) },
+      problems: [...SPEC_BODY_PROBLEMS, 'duplicate_nickname', 'duplicate_version', 'plan_limit'],
       handler: async (ctx) => {
         const accountId = accountIdParam(ctx);
         if (!isMultipart(ctx)) {
           throwProblem({ status: 415, code: 'unsupported_media_type', title: 'Unsupported Media Type', detail: 'Send the import as multipart/form-data.' });
         }
-        const { spec, body } = specParts(await readMultipart(ctx, importMaxBytes), ImportBody);
+        const { spec, body } = specParts<ImportBody>(await readMultipart(ctx, importMaxBytes), IMPORT_OPTIONS);
         const result = unwrap(await useCases.import.execute(principalOf(ctx), { accountId, spec, ...body }));
         sendSpecResult(ctx, accountId, result, 201);
       },
@@ -173,13 +226,39 @@ export function specRoutes(useCases: SpecUseCases, importMaxBytes: number): Rout
       path: '/api/:accountId/:apiId/spec',
       scope: 'api',
       summary: 'Replace the spec (multipart like import, or the raw YAML/JSON body); ?release= also releases it, ?dryRun=true only compares, ?allowBreaking= overrides the policy',
+      operationId: 'replaceSpec',
+      tag: 'Specs',
+      description:
+        "Replaces the API's spec (the CI/CD update): multipart as for import (a `body` part may hold `release`), or the raw YAML or JSON document with any other content type. " +
+        'The new document may be of another accepted format than the last (Swagger 2.0 to OpenAPI 3.x and back); `specFormat` follows it. ' +
+        'It is compared with the current spec (`changes`), kept in the spec history and announced by `api.updated`. The API\'s `breakingChangePolicy` decides what breaking changes need (409 `breaking_change` with the items when refused); `allowBreaking` overrides it. ' +
+        'With `dryRun=true` the document is validated and compared and nothing is written: 200 with `DryRunResult`, or the errors a real update would give. ' +
+        'The same text again changes nothing and keeps the revision. With a release the token needs `api_release` too.',
+      parameters: [
+        RELEASE_QUERY,
+        IF_MATCH,
+        { name: 'allowBreaking', in: 'query', description: 'Take breaking changes whatever the policy; the reason (1-200 characters on one line, no control characters) is kept on the revision.', schema: str({ minLength: 1, maxLength: 200, pattern: '^[^\\u0000-\\u001f\\u007f-\\u009f]*$' }) },
+        { name: 'dryRun', in: 'query', description: '`true`: validate and compare only; nothing is written, no event is recorded.', schema: str({ enum: ['true', 'false'] }) },
+      ],
+      requestBody: {
+        required: true,
+        content: {
+          'multipart/form-data': { schema: ref('SpecUpdateForm') },
+          'application/yaml': { schema: str({ description: 'The Swagger 2.0, OpenAPI 3.0 or OpenAPI 3.1 document.' }) },
+          'application/json': { schema: { type: 'object', description: 'The Swagger 2.0, OpenAPI 3.0 or OpenAPI 3.1 document.' } },
+        },
+      },
+      responses: {
+        200: json('The API, its release (or `null`), the counts of derived resources and the changes; with `dryRun=true`, the `DryRunResult`.', { oneOf: [ref('SpecResult'), ref('DryRunResult')] }, HEADERS.etag),
+      },
+      problems: [...SPEC_BODY_PROBLEMS, 'duplicate_version', 'revision_conflict', 'share_role', 'breaking_change', 'plan_limit'],
       handler: async (ctx) => {
         const accountId = accountIdParam(ctx);
         const fromQuery = queryParam(ctx, 'release');
         let spec: Buffer;
         let release = fromQuery;
         if (isMultipart(ctx)) {
-          const parts = specParts(await readMultipart(ctx, importMaxBytes), ReplaceSpecBody);
+          const parts = specParts<ReplaceSpecBody>(await readMultipart(ctx, importMaxBytes), SPEC_UPDATE_OPTIONS);
           spec = parts.spec;
           if (parts.body?.release !== undefined) {
             if (fromQuery !== undefined) invalid('release', 'give it in the body or the query, not both');
@@ -211,6 +290,21 @@ export function specRoutes(useCases: SpecUseCases, importMaxBytes: number): Rout
       path: '/api/:accountId/:apiId/export',
       scope: 'api.readonly',
       summary: 'The stored document (?format=yaml|json, ?release=<version> for a release snapshot)',
+      operationId: 'exportSpec',
+      tag: 'Specs',
+      description: 'The stored document, in its own spec format (a release snapshot in the format it was released in): by default as uploaded, in YAML or JSON as uploaded; in the other syntax re-serialised. 404 for an API without a spec.',
+      parameters: [
+        { name: 'format', in: 'query', description: 'YAML or JSON; default: the one it was uploaded in.', schema: str({ enum: ['yaml', 'json'] }) },
+        { name: 'release', in: 'query', description: 'The frozen snapshot of this release instead of the current spec.', schema: str() },
+      ],
+      responses: {
+        200: {
+          description: 'The document.',
+          headers: { 'Content-Disposition': { required: true, description: '`inline; filename="<nickname>[-<version>].<format>"`', schema: str() } },
+          content: { 'application/yaml': { schema: str() }, 'application/json': { schema: { type: 'object' } } },
+        },
+      },
+      problems: LIST_PROBLEMS,
       handler: async (ctx) => {
         const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), syntax: syntaxQuery(ctx), release: queryParam(ctx, 'release') };
         const exported = unwrap(await useCases.export.execute(principalOf(ctx), input));
@@ -222,6 +316,12 @@ export function specRoutes(useCases: SpecUseCases, importMaxBytes: number): Rout
       path: '/api/:accountId/:apiId/revisions',
       scope: 'api.readonly',
       summary: 'The spec history: every spec the API has had, newest first',
+      operationId: 'listRevisions',
+      tag: 'Changes',
+      description: 'Every spec the API has had, newest first, keyed by the API revision at which it was stored, with who stored it, its format, its change counts against the spec before it and the `allowBreaking` reason given, if any.',
+      parameters: LIST_PARAMETERS,
+      responses: { 200: json('A page of revisions.', ref('SpecRevisionList')) },
+      problems: LIST_PROBLEMS,
       handler: async (ctx) => {
         const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), page: positionPageRequest(ctx) };
         const page = unwrap(await useCases.revisions.execute(principalOf(ctx), input));
@@ -233,6 +333,18 @@ export function specRoutes(useCases: SpecUseCases, importMaxBytes: number): Rout
       path: '/api/:accountId/:apiId/revisions/:revision/export',
       scope: 'api.readonly',
       summary: 'One spec of the history, as stored (?format=yaml|json)',
+      operationId: 'exportRevision',
+      tag: 'Changes',
+      description: 'One spec of the history, as stored (or re-serialised in the other syntax). 404 for a revision at which no spec was stored.',
+      parameters: [{ name: 'format', in: 'query', description: 'YAML or JSON; default: the one it was uploaded in.', schema: str({ enum: ['yaml', 'json'] }) }],
+      responses: {
+        200: {
+          description: 'The document.',
+          headers: { 'Content-Disposition': { required: true, description: '`inline; filename="<nickname>-r<revision>.<format>"`', schema: str() } },
+          content: { 'application/yaml': { schema: str() }, 'application/json': { schema: { type: 'object' } } },
+        },
+      },
+      problems: LIST_PROBLEMS,
       handler: async (ctx) => {
         const raw = param(ctx, 'revision');
         // A path segment that no revision can be is an unknown revision.
@@ -247,6 +359,19 @@ export function specRoutes(useCases: SpecUseCases, importMaxBytes: number): Rout
       path: '/api/:accountId/:apiId/changes',
       scope: 'api.readonly',
       summary: 'What changed between two specs (revisions or releases): breaking, warning, info',
+      operationId: 'getChanges',
+      tag: 'Changes',
+      description:
+        'What changed between two specs of the API, compared on what they describe (Swagger 2.0 against OpenAPI 3.x works): each change with its rule, level, location, JSON pointer and a sentence. ' +
+        'A side is a revision (`fromRevision`, `toRevision`) or a release (`fromRelease`, `toRelease`); `to` defaults to the current spec, `from` to the spec before `to`. The rules: docs/changes.md.',
+      parameters: [
+        { name: 'fromRevision', in: 'query', schema: { type: 'integer', minimum: 1 } },
+        { name: 'fromRelease', in: 'query', schema: str() },
+        { name: 'toRevision', in: 'query', schema: { type: 'integer', minimum: 1 } },
+        { name: 'toRelease', in: 'query', schema: str() },
+      ],
+      responses: { 200: json('The changes.', ref('ChangesBetween')) },
+      problems: LIST_PROBLEMS,
       handler: async (ctx) => {
         const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), from: changeSide(ctx, 'from'), to: changeSide(ctx, 'to') };
         ctx.body = unwrap(await useCases.changes.execute(principalOf(ctx), input));
@@ -257,6 +382,12 @@ export function specRoutes(useCases: SpecUseCases, importMaxBytes: number): Rout
       path: '/api/:accountId/:apiId/changelog',
       scope: 'api.readonly',
       summary: 'The releases newest first, each with what it changed since the one before',
+      operationId: 'getChangelog',
+      tag: 'Changes',
+      description: "The API's releases newest first, each with what it changed since the release before it (`since`).",
+      parameters: LIST_PARAMETERS,
+      responses: { 200: json('A page of the changelog.', ref('Changelog')) },
+      problems: LIST_PROBLEMS,
       handler: async (ctx) => {
         const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), page: pageRequest(ctx) };
         const page = unwrap(await useCases.changelog.execute(principalOf(ctx), input));
@@ -264,11 +395,17 @@ export function specRoutes(useCases: SpecUseCases, importMaxBytes: number): Rout
       },
     },
     ...DERIVED.map(
-      ([segment, kind, summary]): RouteDefinition => ({
+      ({ segment, kind, summary, operationId, list, what }): RouteDefinition => ({
         method: 'GET',
         path: `/api/:accountId/:apiId/${segment}`,
         scope: 'api.readonly',
         summary,
+        operationId,
+        tag: 'Specs',
+        description: `${what} Computed from the current spec when it is stored; an API without a spec has an empty list.`,
+        parameters: LIST_PARAMETERS,
+        responses: { 200: json('A page of the list.', ref(list)) },
+        problems: LIST_PROBLEMS,
         handler: async (ctx) => {
           const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), kind, page: positionPageRequest(ctx) };
           const page = unwrap(await useCases.listDerived.execute(principalOf(ctx), input));

@@ -1,5 +1,4 @@
 import Router from '@koa/router';
-import { IsDefined, IsOptional, IsString } from 'class-validator';
 import type { Context, Middleware, Next } from 'koa';
 import type { AuthenticatePassword } from '../../application/auth/authenticate-password.use-case.js';
 import type { CreateApiToken } from '../../application/tokens/create-api-token.use-case.js';
@@ -9,27 +8,31 @@ import { formatTimestamp } from '../../domain/shared/time.js';
 import { principalOf } from './authenticate.js';
 import { throwProblem } from './middleware.js';
 import { problemFor, REALM, type Problem } from './problem.js';
-import { param, unwrap, type RouteDefinition } from './routes.js';
+import { param, unwrap, jsonInput, type RouteDefinition } from './routes.js';
+import { json, jsonBody, noBody } from './openapi/route-description.js';
+import { ref } from './openapi/schemas.js';
 import { listBody, pageRequest } from './pagination.js';
 import { jsonObjectBody, validated } from './validation.js';
 
-class UpdateProfileBody {
-  @IsOptional() nickname?: unknown;
-  @IsOptional() name?: unknown;
-  @IsOptional() givenName?: unknown;
-  @IsOptional() familyName?: unknown;
-  @IsOptional() picture?: unknown;
-  @IsOptional() locale?: unknown;
+const CREATE_TOKEN = ref('CreateApiToken');
+
+interface UpdateProfileBody {
+  nickname?: unknown;
+  name?: unknown;
+  givenName?: unknown;
+  familyName?: unknown;
+  picture?: unknown;
+  locale?: unknown;
 }
 
-class ChangePasswordBody {
-  @IsDefined() @IsString() currentPassword!: string;
-  @IsDefined() @IsString() newPassword!: string;
+interface ChangePasswordBody {
+  currentPassword: string;
+  newPassword: string;
 }
 
-class CreateTokenBody {
-  @IsDefined() name!: unknown;
-  @IsDefined() scopes!: unknown;
+interface CreateTokenBody {
+  name: unknown;
+  scopes: unknown;
 }
 
 export interface ProfileUseCases {
@@ -46,13 +49,16 @@ export interface TokenUseCases {
 }
 
 /** The User-API's profile routes, behind a Bearer token with the profile scopes. */
-export function profileRoutes(useCases: ProfileUseCases, jsonBody: Middleware): RouteDefinition[] {
+export function profileRoutes(useCases: ProfileUseCases): RouteDefinition[] {
   return [
     {
       method: 'GET',
       path: '/user',
       scope: 'profile.readonly',
       summary: "The caller's profile",
+      operationId: 'getProfile',
+      tag: 'User',
+      responses: { 200: json("The token's user.", ref('Profile')) },
       handler: async (ctx) => {
         ctx.body = unwrap(await useCases.get.execute(principalOf(ctx)));
       },
@@ -62,9 +68,13 @@ export function profileRoutes(useCases: ProfileUseCases, jsonBody: Middleware): 
       path: '/user',
       scope: 'profile',
       summary: 'Change nickname, name, given/family name, picture URL or locale',
-      middleware: [jsonBody],
+      operationId: 'updateProfile',
+      tag: 'User',
+      description: 'Changes any of the fields given; `null` clears an optional one; `{}` changes nothing.',
+      requestBody: jsonBody(ref('UpdateProfile')),
+      responses: { 200: json('The profile as it is now.', ref('Profile')) },
       handler: async (ctx) => {
-        ctx.body = unwrap(await useCases.update.execute(principalOf(ctx), validated(UpdateProfileBody, jsonObjectBody(ctx))));
+        ctx.body = unwrap(await useCases.update.execute(principalOf(ctx), jsonInput<UpdateProfileBody>(ctx)));
       },
     },
     {
@@ -72,9 +82,14 @@ export function profileRoutes(useCases: ProfileUseCases, jsonBody: Middleware): 
       path: '/user/password',
       scope: 'profile',
       summary: 'Change the password (the current one is required)',
-      middleware: [jsonBody],
+      operationId: 'changePassword',
+      tag: 'User',
+      description: "Ends the user's identity-service sessions and revokes every grant; API tokens stay valid.",
+      requestBody: jsonBody(ref('ChangePassword')),
+      responses: { 204: noBody('Changed.') },
+      problems: ['wrong_password', 'weak_password'],
       handler: async (ctx) => {
-        unwrap(await useCases.changePassword.execute(principalOf(ctx), { ...validated(ChangePasswordBody, jsonObjectBody(ctx)), ip: ctx.ip }));
+        unwrap(await useCases.changePassword.execute(principalOf(ctx), { ...jsonInput<ChangePasswordBody>(ctx), ip: ctx.ip }));
         ctx.status = 204;
       },
     },
@@ -105,7 +120,7 @@ export function basicAuthentication(authenticate: AuthenticatePassword): Middlew
 }
 
 /** `/user/tokens`: list, create (the token shown once) and revoke, with HTTP Basic. */
-export function tokenRouter(useCases: TokenUseCases, jsonBody: Middleware): Router {
+export function tokenRouter(useCases: TokenUseCases, jsonParser: Middleware): Router {
   const router = new Router();
   const userId = (ctx: Context) => (ctx.state as { userId: number }).userId;
   const auth = basicAuthentication(useCases.authenticate);
@@ -114,8 +129,8 @@ export function tokenRouter(useCases: TokenUseCases, jsonBody: Middleware): Rout
     const page = unwrap(await useCases.list.execute(userId(ctx), pageRequest(ctx)));
     ctx.body = listBody(page.items, page.next);
   });
-  router.post('/user/tokens', auth, jsonBody, async (ctx) => {
-    const body = validated(CreateTokenBody, jsonObjectBody(ctx));
+  router.post('/user/tokens', auth, jsonParser, async (ctx) => {
+    const body = validated<CreateTokenBody>(CREATE_TOKEN, jsonObjectBody(ctx));
     const created = unwrap(await useCases.create.execute({ userId: userId(ctx) }, body));
     ctx.status = 201;
     ctx.set('Cache-Control', 'no-store');

@@ -14,11 +14,7 @@ export function apiErrorToApplication(error: ApiError): ApplicationError {
 export function apiSaveErrorToApplication(error: ApiSaveError, api: Api): ApplicationError {
   switch (error.kind) {
     case 'DuplicateNickname':
-      return {
-        kind: 'Conflict',
-        code: 'duplicate_nickname',
-        detail: `the account already has an API with nickname "${api.nickname}"`,
-      };
+      return { kind: 'DuplicateNickname', nickname: api.nickname };
     case 'ConcurrentModification':
       return { kind: 'RevisionConflict', expected: api.storedRevision ?? 0, actual: null };
   }

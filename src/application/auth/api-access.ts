@@ -33,9 +33,9 @@ export class ApiAccess {
     if (principal.accountId === target.accountId) return ok();
     const share = await this.shares.findForGrantee(target.accountId, target.apiId, principal.userId);
     if (!share) return err(notFound('api'));
-    if (ownerOnly) return err({ kind: 'Forbidden', code: 'owner_only', detail: 'Only the API owner’s account may do this; a share does not allow it.' });
+    if (ownerOnly) return err({ kind: 'OwnerOnly' });
     if (!share.permits(area, access)) {
-      return err({ kind: 'Forbidden', code: 'share_role', detail: `The API is shared with you as ${share.role}, which does not allow this.` });
+      return err({ kind: 'ShareRoleForbids', role: share.role });
     }
     return ok();
   }

@@ -34,7 +34,7 @@ export class BootstrapDemo {
     const password = this.generator.password();
     const registered = await this.registerUser.execute({ email: DEMO_EMAIL, password, nickname: 'demo', name: 'Demo User', verified: true });
     // Another instance starting on the same empty database got there first: nothing left to do.
-    if (!registered.ok && registered.error.kind === 'Conflict') return ok(null);
+    if (!registered.ok && registered.error.kind === 'DuplicateEmail') return ok(null);
     if (!registered.ok) return registered;
     const token = await this.createToken.execute({ userId: registered.value.userId }, { name: 'demo (all scopes)', scopes: SCOPES });
     if (!token.ok) return token;

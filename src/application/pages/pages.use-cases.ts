@@ -24,7 +24,7 @@ function invalid(error: PageError): ApplicationError {
 
 async function saved(tx: Transaction, page: Page): Promise<Result<PageRecord, ApplicationError>> {
   const result = await tx.pages.save(page);
-  if (!result.ok) return err({ kind: 'Conflict', code: 'duplicate_slug', detail: `the API already has a page with slug "${page.slug}"` });
+  if (!result.ok) return err({ kind: 'DuplicateSlug', slug: page.slug });
   return ok(page.toRecord());
 }
 

@@ -36,7 +36,7 @@ export class ChangeReleaseStatus {
           : release.endOfLife(api.asReleased(), actorOf(principal), now);
       if (!moved.ok) {
         const { from, to } = moved.error;
-        return err({ kind: 'Conflict', code: 'invalid_transition', detail: `a release that is ${from} cannot become ${to}` });
+        return err({ kind: 'InvalidTransition', from, to });
       }
       await tx.releases.save(release);
       await tx.outbox.append(release.pullEvents());

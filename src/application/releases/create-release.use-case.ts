@@ -32,7 +32,7 @@ export class CreateRelease {
       const api = await tx.apis.getForUpdate(input.accountId, input.apiId);
       if (!api) return err(notFound('api'));
       const snapshot = await tx.specs.get(api.id);
-      if (!snapshot) return err({ kind: 'Conflict', code: 'no_spec', detail: 'the API has no spec to release yet: import or PUT one first' });
+      if (!snapshot) return err({ kind: 'NoSpec' });
       // The current spec is the newest revision at or below the API's revision.
       const revision = (await tx.revisions.previous(api.id, api.revision + 1)) ?? api.revision;
       const input2 = { releaseId: this.ids.next(), api, version: input.version, actor: actorOf(principal), snapshot, revision, field: 'version' };

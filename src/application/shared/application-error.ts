@@ -4,42 +4,88 @@ import type { PolicyRefusal } from '../../domain/spec/changes/policy.js';
 import type { SpecFormat } from '../../domain/spec/spec-document.js';
 import type { FieldError } from '../../domain/shared/field-error.js';
 import type { Scope } from '../../domain/token/scope.js';
+import type { ShareRole } from '../../domain/share/share.aggregate.js';
+import type { ReleaseStatus } from '../../domain/release/release.aggregate.js';
 
 /**
- * Every expected failure a use case returns. The HTTP adapter maps each kind to a status and
- * problem code in one exhaustive switch, so a new kind fails the build until it is mapped.
+ * Who is asking and whether they may: every feature can answer these. They say what happened,
+ * never how a protocol words or numbers it: the HTTP adapter decides status, code and wording in
+ * one exhaustive switch (`problemFor`), the command line its own sentences.
  */
-export type ApplicationError =
+export type AccessError =
   | { readonly kind: 'Unauthenticated' }
   | { readonly kind: 'InsufficientScope'; readonly scope: Scope }
-  /** Too many requests (429 with Retry-After). */
+  /** Too many requests; `retryAfterMs` until the window ends. */
   | { readonly kind: 'RateLimited'; readonly retryAfterMs: number }
   | { readonly kind: 'EmailNotVerified' }
-  /** The current password given to change it is wrong (403). */
-  | { readonly kind: 'WrongPassword' }
-  /** A new password the policy refuses (422, naming the rule). */
-  | { readonly kind: 'WeakPassword'; readonly errors: readonly FieldError[] }
-  /** Authenticated and scoped, yet not allowed: a grantee's role or an owner-only operation (403). */
-  | { readonly kind: 'Forbidden'; readonly code: 'share_role' | 'owner_only'; readonly detail: string }
-  /** The request names something that cannot be used, e.g. a share for an unknown e-mail (422). */
-  | { readonly kind: 'Unprocessable'; readonly code: 'unknown_user' | 'own_account'; readonly detail: string }
+  /** A grantee's share does not allow this (a viewer writing). */
+  | { readonly kind: 'ShareRoleForbids'; readonly role: ShareRole }
+  /** Only the API's own account may do this; a share never allows it. */
+  | { readonly kind: 'OwnerOnly' }
+  /** Absent, or not the caller's to see. */
   | { readonly kind: 'NotFound'; readonly resource: string }
+  /** The account's plan does not allow the write: a quota reached, or no private APIs on it. */
+  | PlanLimitExceeded;
+
+/** What any write can meet: fields the domain refuses, or a revision that moved on. */
+export type InputError =
   | { readonly kind: 'Validation'; readonly errors: readonly FieldError[] }
-  | {
-      readonly kind: 'Conflict';
-      readonly code: 'duplicate_nickname' | 'duplicate_email' | 'duplicate_version' | 'invalid_transition' | 'no_spec' | 'webhook_inactive' | 'duplicate_slug' | 'duplicate_share' | 'email_already_verified';
-      readonly detail: string;
-    }
-  /** A spec part that is not YAML/JSON (400, with position) or too complex to accept safely (400). */
-  | { readonly kind: 'UnparseableSpec'; readonly message: string; readonly line: number | null; readonly column: number | null }
-  /** Parses, but is not a valid document of an accepted format (422, with the validator's messages); `format`: the format that refused it. */
-  | { readonly kind: 'InvalidSpec'; readonly errors: readonly FieldError[]; readonly format?: SpecFormat | undefined }
-  /** A spec update the API's breaking-change policy refuses (409), with the changes that break. */
-  | { readonly kind: 'BreakingChange'; readonly refusal: PolicyRefusal; readonly counts: ChangeCounts; readonly items: readonly Change[] }
-  /** The account's plan does not allow the write (403): a quota reached, or no private APIs on it. */
-  | PlanLimitExceeded
   /** `actual` is null when another writer changed it between our read and our write. */
   | { readonly kind: 'RevisionConflict'; readonly expected: number; readonly actual: number | null };
+
+/** APIs. */
+export type ApiFeatureError = { readonly kind: 'DuplicateNickname'; readonly nickname: string };
+
+/** Specs: import, update, history. */
+export type SpecFeatureError =
+  /** Not YAML or JSON (with where it failed), or too complex to accept safely. */
+  | { readonly kind: 'UnparseableSpec'; readonly message: string; readonly line: number | null; readonly column: number | null }
+  /** Parses, but is not a valid document of an accepted format; `format`: the format that refused it. */
+  | { readonly kind: 'InvalidSpec'; readonly errors: readonly FieldError[]; readonly format?: SpecFormat | undefined }
+  /** A spec update the API's breaking-change policy refuses, with the changes. */
+  | { readonly kind: 'BreakingChange'; readonly refusal: PolicyRefusal; readonly counts: ChangeCounts; readonly items: readonly Change[] };
+
+/** Releases. */
+export type ReleaseFeatureError =
+  | { readonly kind: 'DuplicateVersion'; readonly version: string }
+  | { readonly kind: 'InvalidTransition'; readonly from: ReleaseStatus; readonly to: ReleaseStatus }
+  /** Nothing to release: the API has no spec yet. */
+  | { readonly kind: 'NoSpec' };
+
+/** Pages. */
+export type PageFeatureError = { readonly kind: 'DuplicateSlug'; readonly slug: string };
+
+/** Shares. */
+export type ShareFeatureError =
+  | { readonly kind: 'DuplicateShare' }
+  /** No user has the e-mail address a share names. */
+  | { readonly kind: 'UnknownUser' }
+  /** The user belongs to the API's own account. */
+  | { readonly kind: 'OwnAccount' };
+
+/** Webhooks. */
+export type WebhookFeatureError = { readonly kind: 'WebhookInactive' };
+
+/** Users: registration, password, e-mail verification. */
+export type UserFeatureError =
+  | { readonly kind: 'DuplicateEmail' }
+  | { readonly kind: 'EmailAlreadyVerified' }
+  /** The current password given to change it is wrong. */
+  | { readonly kind: 'WrongPassword' }
+  /** A new password the policy refuses, naming the rule. */
+  | { readonly kind: 'WeakPassword'; readonly errors: readonly FieldError[] };
+
+/** Every expected failure a use case returns: the features' unions together. */
+export type ApplicationError =
+  | AccessError
+  | InputError
+  | ApiFeatureError
+  | SpecFeatureError
+  | ReleaseFeatureError
+  | PageFeatureError
+  | ShareFeatureError
+  | WebhookFeatureError
+  | UserFeatureError;
 
 export const notFound = (resource: string): ApplicationError => ({ kind: 'NotFound', resource });
 

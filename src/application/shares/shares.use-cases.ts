@@ -22,11 +22,11 @@ interface ShareTarget {
 const OWNER_ONLY = true;
 
 function shareError(error: ShareError): ApplicationError {
-  if (error.kind === 'OwnAccount') return { kind: 'Unprocessable', code: 'own_account', detail: 'This user belongs to the API’s own account and has access already.' };
+  if (error.kind === 'OwnAccount') return { kind: 'OwnAccount' };
   return invalid({ field: error.field, message: error.message });
 }
 
-const duplicate: ApplicationError = { kind: 'Conflict', code: 'duplicate_share', detail: 'the API is already shared with this user: change the role of that share instead' };
+const duplicate: ApplicationError = { kind: 'DuplicateShare' };
 
 /** An API's shares in creation order (api_share.readonly; the owner's account only). */
 export class ListShares {
@@ -84,7 +84,7 @@ export class CreateShare {
       const api = await tx.apis.getForUpdate(input.accountId, input.apiId);
       if (!api) return err(notFound('api'));
       const grantee = await tx.users.getByEmail(normaliseEmail(email));
-      if (!grantee) return err({ kind: 'Unprocessable', code: 'unknown_user', detail: 'No user has this e-mail address.' });
+      if (!grantee) return err({ kind: 'UnknownUser' });
       const created = Share.create({ id: this.ids.next(), api: { id: api.id, accountId: input.accountId }, grantee, role: input.role }, this.clock.now());
       if (!created.ok) return err(shareError(created.error));
       const saved = await tx.shares.save(created.value);

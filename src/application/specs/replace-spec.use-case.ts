@@ -169,7 +169,7 @@ export class ReplaceSpec {
   private async checkRelease(tx: Transaction, api: Api, version: string | undefined): Promise<Result<void, ApplicationError>> {
     if (version === undefined) return ok();
     if (!isValidVersion(version)) return err(releaseLabelError('release'));
-    if (await tx.releases.get(api.id, version)) return err({ kind: 'Conflict', code: 'duplicate_version', detail: `the API already has a release ${version}` });
+    if (await tx.releases.get(api.id, version)) return err({ kind: 'DuplicateVersion', version });
     return ok();
   }
 

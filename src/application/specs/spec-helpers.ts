@@ -79,7 +79,7 @@ export async function releaseSpec(
   if (!released.ok) return err(releaseLabelError(input.field));
   const release = released.value;
   const added = await tx.releases.add(release, input.snapshot, input.revision, changes);
-  if (!added.ok) return err({ kind: 'Conflict', code: 'duplicate_version', detail: `the API already has a release ${release.version}` });
+  if (!added.ok) return err({ kind: 'DuplicateVersion', version: release.version });
   await tx.outbox.append(release.pullEvents());
   return ok(release);
 }

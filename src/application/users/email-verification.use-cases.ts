@@ -32,7 +32,7 @@ export class RequestEmailVerification {
     const stored = await this.uow.run(async (tx): Promise<Result<{ nickname: string; verification: EmailVerification }, ApplicationError>> => {
       const user = await tx.users.get(userId);
       if (!user) return err(notFound('user'));
-      if (user.emailVerified) return err({ kind: 'Conflict', code: 'email_already_verified', detail: 'This e-mail address is verified already.' });
+      if (user.emailVerified) return err({ kind: 'EmailAlreadyVerified' });
       const verification = newEmailVerification(user, secret.hash, this.clock.now());
       await tx.verifications.save(verification);
       return ok({ nickname: user.nickname, verification });

@@ -42,7 +42,7 @@ export class RegisterUser {
       if (!draft.ok) return err({ kind: 'Validation', errors: [{ field: draft.error.field, message: draft.error.message }] });
       const added = await tx.users.add(draft.value);
       if (!added.ok) {
-        return err({ kind: 'Conflict', code: 'duplicate_email', detail: 'a user with this e-mail address exists' });
+        return err({ kind: 'DuplicateEmail' });
       }
       return ok({ userId: added.value.id, accountId });
     });

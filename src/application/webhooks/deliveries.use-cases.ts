@@ -76,7 +76,7 @@ export class Redeliver {
     return this.uow.run(async (tx): Promise<Result<DeliveryRecord, ApplicationError>> => {
       const webhook = await tx.webhooks.get(input.accountId, input.webhookId);
       if (!webhook) return err(notFound('webhook'));
-      if (!webhook.active) return err({ kind: 'Conflict', code: 'webhook_inactive', detail: 'activate the webhook before redelivering to it' });
+      if (!webhook.active) return err({ kind: 'WebhookInactive' });
       const original = await tx.deliveries.get(webhook.id, input.deliveryId);
       if (!original) return err(notFound('delivery'));
       const { eventId, event, payload } = original.snapshot();

@@ -46,8 +46,8 @@ describe('ApiAccess', () => {
   it('lets a viewer read, refuses its writes (share_role) and every owner-only operation (owner_only)', async () => {
     const access = await setup('viewer');
     expect((await access.check(grace, 'api', 'read', target)).ok).to.equal(true);
-    expect(await access.check(grace, 'api', 'write', target)).to.deep.include({ ok: false, error: { kind: 'Forbidden', code: 'share_role', detail: 'The API is shared with you as viewer, which does not allow this.' } });
-    expect((await access.check(grace, 'api_share', 'read', target, true))).to.have.nested.property('error.code', 'owner_only');
+    expect(await access.check(grace, 'api', 'write', target)).to.deep.include({ ok: false, error: { kind: 'ShareRoleForbids', role: 'viewer' } });
+    expect((await access.check(grace, 'api_share', 'read', target, true))).to.have.nested.property('error.kind', 'OwnerOnly');
     expect(await access.checkAccount(grace, 'api', 'read', 1)).to.deep.equal({ ok: true, value: 'grantee' });
     expect((await access.check(grace, 'api', 'read', { accountId: 1, apiId: '00000000-0000-7000-9000-0000000000bb' })).ok, 'another API of the account').to.equal(false);
   });
@@ -66,6 +66,6 @@ describe('ApiAccess', () => {
   it('lets an editor write, still not owner-only operations', async () => {
     const access = await setup('editor');
     expect((await access.check(grace, 'api', 'write', target)).ok).to.equal(true);
-    expect((await access.check(grace, 'api', 'write', target, true))).to.have.nested.property('error.code', 'owner_only');
+    expect((await access.check(grace, 'api', 'write', target, true))).to.have.nested.property('error.kind', 'OwnerOnly');
   });
 });

@@ -84,11 +84,11 @@ describe('API use cases', () => {
     expect(await s.get.execute(bob, 2, id)).to.deep.equal({ ok: false, error: { kind: 'NotFound', resource: 'api' } });
   });
 
-  it('refuses a duplicate nickname in one account (Conflict) and writes nothing, but allows it in another', async () => {
+  it('refuses a duplicate nickname in one account (DuplicateNickname) and writes nothing, but allows it in another', async () => {
     const s = await setup();
     await s.create.execute(ada, { accountId: 1, name: 'Pets', nickname: 'pets' });
     const duplicate = await s.create.execute(ada, { accountId: 1, name: 'Other', nickname: 'pets' });
-    expect(!duplicate.ok && duplicate.error).to.include({ kind: 'Conflict', code: 'duplicate_nickname' });
+    expect(!duplicate.ok && duplicate.error).to.include({ kind: 'DuplicateNickname', nickname: 'pets' });
     expect((await s.list.execute(ada, 1, { limit: 10 })).ok && (await s.repos.apis.list(1, { limit: 10 })).items).to.have.length(1);
     expect((await s.repos.outbox.pending(10)).length).to.equal(1);
     expect((await s.create.execute(bob, { accountId: 2, name: 'Pets', nickname: 'pets' })).ok).to.equal(true);
@@ -136,7 +136,7 @@ describe('API use cases', () => {
     const b = await s.create.execute(ada, { accountId: 1, name: 'B', nickname: 'b' });
     if (!b.ok) throw new Error('setup');
     const result = await s.update.execute(ada, { accountId: 1, apiId: b.value.id, changes: { nickname: 'a' } });
-    expect(!result.ok && result.error.kind).to.equal('Conflict');
+    expect(!result.ok && result.error.kind).to.equal('DuplicateNickname');
     const current = await s.get.execute(ada, 1, b.value.id);
     expect(current.ok && current.value).to.include({ nickname: 'b', revision: 1 });
   });

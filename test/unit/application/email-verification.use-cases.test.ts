@@ -58,7 +58,7 @@ describe('e-mail verification use cases', () => {
     expect(await s.confirm.execute(newer)).to.deep.equal({ ok: true, value: { userId: s.userId, email: 'dee@example.com' } });
     expect((await s.db.repositories.users.get(s.userId))?.emailVerified).to.equal(true);
     expect(await s.confirm.execute(newer), 'single use').to.deep.equal(unusable);
-    expect(await s.request.execute(s.userId)).to.deep.include({ ok: false, error: { kind: 'Conflict', code: 'email_already_verified', detail: 'This e-mail address is verified already.' } });
+    expect(await s.request.execute(s.userId)).to.deep.include({ ok: false, error: { kind: 'EmailAlreadyVerified' } });
   });
 
   it('refuses an expired token and leaves the address unverified', async () => {

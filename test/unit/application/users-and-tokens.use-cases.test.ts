@@ -43,7 +43,7 @@ describe('user and token use cases', () => {
     const s = setup();
     await s.register.execute(ada);
     const again = await s.register.execute({ ...ada, email: 'ADA@example.com' });
-    expect(!again.ok && again.error.kind).to.equal('Conflict');
+    expect(!again.ok && again.error.kind).to.equal('DuplicateEmail');
     expect(await s.repos.accounts.exists(2)).to.equal(false);
   });
 

@@ -25,6 +25,7 @@ export const PROBLEM_STATUS = {
   duplicate_slug: 409,
   duplicate_share: 409,
   email_already_verified: 409,
+  duplicate_email: 409,
   breaking_change: 409,
   revision_conflict: 412,
   payload_too_large: 413,

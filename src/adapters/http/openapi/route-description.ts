@@ -77,6 +77,9 @@ export const LIST_PARAMETERS: readonly Parameter[] = [
   { name: 'cursor', in: 'query', description: 'A `nextCursor` of the same list, unchanged; empty: the first page.', schema: str() },
 ];
 
+/** What a list route answers besides the list: a malformed `limit` or `cursor`. */
+export const LIST_PROBLEMS = ['validation_failed'] as const;
+
 export const IF_MATCH: Parameter = {
   name: 'If-Match',
   in: 'header',

@@ -1,29 +1,5 @@
-import { HEADERS, htmlPage, json, jsonBody, LIST_PARAMETERS, noBody, type RouteDescription, type RouteKey, type StandaloneRoute } from './route-description.js';
+import { HEADERS, htmlPage, json, jsonBody, LIST_PARAMETERS, noBody, type StandaloneRoute } from './route-description.js';
 import { ref, str } from './schemas.js';
-
-/** The profile routes of the User-API, in the Bearer route table. */
-export const PROFILE_DESCRIPTIONS: Readonly<Record<RouteKey, RouteDescription>> = {
-  'GET /user': {
-    operationId: 'getProfile',
-    tag: 'User',
-    responses: { 200: json("The token's user.", ref('Profile')) },
-  },
-  'PATCH /user': {
-    operationId: 'updateProfile',
-    tag: 'User',
-    description: 'Changes any of the fields given; `null` clears an optional one; `{}` changes nothing.',
-    requestBody: jsonBody(ref('UpdateProfile')),
-    responses: { 200: json('The profile as it is now.', ref('Profile')) },
-  },
-  'PUT /user/password': {
-    operationId: 'changePassword',
-    tag: 'User',
-    description: "Ends the user's identity-service sessions and revokes every grant; API tokens stay valid.",
-    requestBody: jsonBody(ref('ChangePassword')),
-    responses: { 204: noBody('Changed.') },
-    problems: ['wrong_password', 'weak_password'],
-  },
-};
 
 const PASSWORD = [{ password: [] }];
 const PASSWORD_PROBLEMS = ['invalid_credentials', 'rate_limited'] as const;
