@@ -118,6 +118,21 @@ forEachDatabase('Event-API: webhooks over HTTP', (target) => {
     expect(await deliveries(inactive.id)).to.deep.equal([]);
   });
 
+  it('reads one delivery of the log as the log shows it; an unknown id or another webhook\'s delivery is not found', async () => {
+    const webhook = await createWebhook({ targetUrl: receiverUrl + '/hooks/read-one', events: ['api.created'], active: true });
+    await server.request('POST', `/api/${ada.accountId}`, { token: all, body: { name: 'One', nickname: 'one-delivery' } });
+    const log = await eventually(() => deliveries(webhook.id), (items) => items[0]?.state === 'succeeded');
+    const one = await server.request('GET', `/webhooks/${ada.accountId}/${webhook.id}/deliveries/${log[0]!.id}`, { token: await server.token(ada, ['webhook.readonly']) });
+    expect(one.status).to.equal(200);
+    expect(await one.json()).to.deep.equal(log[0]);
+    const unknown = await server.request('GET', `/webhooks/${ada.accountId}/${webhook.id}/deliveries/00000000-0000-7000-8000-000000000000`, { token: all });
+    expect(unknown.status).to.equal(404);
+    const other = await createWebhook({ targetUrl: receiverUrl + '/hooks/read-other', events: ['api.deleted'] });
+    const elsewhere = await server.request('GET', `/webhooks/${ada.accountId}/${other.id}/deliveries/${log[0]!.id}`, { token: all });
+    expect(elsewhere.status, "another webhook's delivery is not found").to.equal(404);
+    for (const id of [webhook.id, other.id]) await server.request('DELETE', `/webhooks/${ada.accountId}/${id}`, { token: all });
+  });
+
   it('retries a failing receiver with backoff until it succeeds, and redelivers the same event id', async () => {
     const path = '/hooks/flaky';
     const webhook = await createWebhook({ targetUrl: receiverUrl + path, events: ['api.created', 'api.deleted'], active: true });

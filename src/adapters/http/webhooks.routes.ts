@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { DeliveryRecord } from '../../domain/webhook/delivery.aggregate.js';
-import type { ListDeliveries, PingWebhook, Redeliver } from '../../application/webhooks/deliveries.use-cases.js';
+import type { GetDelivery, ListDeliveries, PingWebhook, Redeliver } from '../../application/webhooks/deliveries.use-cases.js';
 import type {
   CreateWebhook,
   DeleteWebhook,
@@ -38,6 +38,7 @@ export interface WebhookUseCases {
   readonly setActive: SetWebhookActive;
   readonly ping: PingWebhook;
   readonly deliveries: ListDeliveries;
+  readonly delivery: GetDelivery;
   readonly redeliver: Redeliver;
 }
 
@@ -175,6 +176,20 @@ export function webhookRoutes(useCases: WebhookUseCases): RouteDefinition[] {
         const { accountId, id } = target(ctx);
         const page = unwrap(await useCases.deliveries.execute(principalOf(ctx), { accountId, webhookId: id, page: pageRequest(ctx) }));
         ctx.body = listBody(page.items, page.next);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/webhooks/:accountId/:webhookId/deliveries/:deliveryId',
+      scope: 'webhook.readonly',
+      summary: 'One delivery of the log, with every attempt',
+      operationId: 'getDelivery',
+      tag: 'Webhooks',
+      description: 'The delivery as the log shows it: its state, its next attempt and each attempt made (status, response or error, duration).',
+      responses: { 200: json('The delivery.', ref('Delivery')) },
+      handler: async (ctx) => {
+        const { accountId, id } = target(ctx);
+        ctx.body = unwrap(await useCases.delivery.execute(principalOf(ctx), { accountId, webhookId: id, deliveryId: param(ctx, 'deliveryId') }));
       },
     },
     {

@@ -32,6 +32,27 @@ export class ListDeliveries {
   }
 }
 
+/** One delivery of a webhook's log, with every attempt. */
+export class GetDelivery {
+  constructor(
+    private readonly webhooks: WebhookRepository,
+    private readonly deliveries: DeliveryRepository,
+  ) {}
+
+  async execute(
+    principal: Principal,
+    input: { readonly accountId: AccountId; readonly webhookId: WebhookId; readonly deliveryId: DeliveryId },
+  ): Promise<Result<DeliveryRecord, ApplicationError>> {
+    const allowed = authorize(principal, 'webhook', 'read', input.accountId);
+    if (!allowed.ok) return allowed;
+    const webhook = await this.webhooks.get(input.accountId, input.webhookId);
+    if (!webhook) return err(notFound('webhook'));
+    const delivery = await this.deliveries.get(webhook.id, input.deliveryId);
+    if (!delivery) return err(notFound('delivery'));
+    return ok(delivery.toRecord());
+  }
+}
+
 /** Sends a `ping` event to the webhook at once (active or not), as a delivery of its own. */
 export class PingWebhook {
   constructor(

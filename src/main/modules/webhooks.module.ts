@@ -12,7 +12,7 @@ import { UnitOfWork } from '../../application/ports/unit-of-work.port.js';
 import { WebhookRepository } from '../../application/ports/webhook-repository.port.js';
 import { WebhookSender, WebhookTargetPolicy } from '../../application/ports/webhook-sender.port.js';
 import { DeliverDue } from '../../application/webhooks/deliver-due.service.js';
-import { ListDeliveries, PingWebhook, Redeliver } from '../../application/webhooks/deliveries.use-cases.js';
+import { GetDelivery, ListDeliveries, PingWebhook, Redeliver } from '../../application/webhooks/deliveries.use-cases.js';
 import { DispatchEvents } from '../../application/webhooks/dispatch-events.service.js';
 import { CreateWebhook, DeleteWebhook, GetWebhook, ListWebhooks, SetWebhookActive, UpdateWebhook } from '../../application/webhooks/webhook-management.use-cases.js';
 import { DEFAULT_RETRY_POLICY } from '../../domain/webhook/retry-policy.js';
@@ -57,6 +57,7 @@ export function webhooksModule(config: Config): ContainerModule {
     construct(bind, SetWebhookActive, [UnitOfWork, Clock]);
     construct(bind, PingWebhook, [UnitOfWork, IdGenerator, Clock]);
     construct(bind, ListDeliveries, [WebhookRepository, DeliveryRepository]);
+    construct(bind, GetDelivery, [WebhookRepository, DeliveryRepository]);
     construct(bind, Redeliver, [UnitOfWork, IdGenerator, Clock]);
     construct(bind, DispatchEvents, [UnitOfWork, IdGenerator, Clock]);
     bind(DeliverDue).toResolvedValue(
@@ -73,6 +74,10 @@ export function webhooksModule(config: Config): ContainerModule {
         }),
       [DispatchEvents, DeliverDue, WorkSignal, LoggerToken, SendTrialReminders],
     );
-    bind(WebhookUseCasesToken).toResolvedValue((createWebhook: CreateWebhook, listWebhooks: ListWebhooks, getWebhook: GetWebhook, updateWebhook: UpdateWebhook, deleteWebhook: DeleteWebhook, setWebhookActive: SetWebhookActive, pingWebhook: PingWebhook, listDeliveries: ListDeliveries, redeliver: Redeliver) => ({ create: createWebhook, list: listWebhooks, get: getWebhook, update: updateWebhook, delete: deleteWebhook, setActive: setWebhookActive, ping: pingWebhook, deliveries: listDeliveries, redeliver: redeliver }), [CreateWebhook, ListWebhooks, GetWebhook, UpdateWebhook, DeleteWebhook, SetWebhookActive, PingWebhook, ListDeliveries, Redeliver]);
+    bind(WebhookUseCasesToken).toResolvedValue(
+      (create: CreateWebhook, list: ListWebhooks, get: GetWebhook, update: UpdateWebhook, remove: DeleteWebhook, setActive: SetWebhookActive, ping: PingWebhook, deliveries: ListDeliveries, delivery: GetDelivery, redeliver: Redeliver) =>
+        ({ create, list, get, update, delete: remove, setActive, ping, deliveries, delivery, redeliver }),
+      [CreateWebhook, ListWebhooks, GetWebhook, UpdateWebhook, DeleteWebhook, SetWebhookActive, PingWebhook, ListDeliveries, GetDelivery, Redeliver],
+    );
   });
 }
