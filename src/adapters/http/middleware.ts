@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Middleware, Next } from 'koa';
 import type { HttpLogger } from './http-logger.js';
 import type { HttpMetrics } from './http-metrics.js';
-import { HttpProblem, problemType, type Problem } from './problem.js';
+import { HttpProblem, problemOf, problemType, type Problem } from './problem.js';
 
 const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -84,11 +84,11 @@ export function requestContext(logger: HttpLogger, metrics?: Pick<HttpMetrics, '
 function routingProblem(ctx: Context): Problem {
   switch (ctx.status) {
     case 404:
-      return { status: 404, code: 'not_found', title: 'Not Found', detail: 'No such resource.' };
+      return problemOf('not_found', 'No such resource.');
     case 405:
-      return { status: 405, code: 'method_not_allowed', title: 'Method Not Allowed', detail: `${ctx.method} is not allowed here.` };
+      return problemOf('method_not_allowed', `${ctx.method} is not allowed here.`);
     case 501:
-      return { status: 501, code: 'not_implemented', title: 'Not Implemented', detail: `${ctx.method} is not supported.` };
+      return problemOf('not_implemented', `${ctx.method} is not supported.`);
     default:
       return { status: ctx.status, code: 'invalid_request', title: 'Error', detail: 'The request could not be served.' };
   }
@@ -99,22 +99,22 @@ function problemOfThrown(error: unknown, ctx: Context, log: HttpLogger): Problem
   if (error instanceof HttpProblem) return error.problem;
   const status = (error as { status?: unknown } | null)?.status;
   if (status === 413) {
-    return { status, code: 'payload_too_large', title: 'Payload Too Large', detail: 'The request body is larger than this endpoint accepts.' };
+    return problemOf('payload_too_large', 'The request body is larger than this endpoint accepts.');
   }
   if (status === 415) {
-    return { status, code: 'unsupported_media_type', title: 'Unsupported Media Type', detail: 'The request body\'s encoding is not supported.' };
+    return problemOf('unsupported_media_type', 'The request body\'s encoding is not supported.');
   }
   if (isUndecodableBody(error, ctx)) {
-    return { status: 400, code: 'invalid_request', title: 'Bad Request', detail: 'The request body could not be decoded as its Content-Encoding says.' };
+    return problemOf('invalid_request', 'The request body could not be decoded as its Content-Encoding says.');
   }
   if (status === 400 && error instanceof SyntaxError) {
-    return { status, code: 'invalid_json', title: 'Bad Request', detail: `The request body is not valid JSON: ${error.message}` };
+    return problemOf('invalid_json', `The request body is not valid JSON: ${error.message}`);
   }
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    return { status: 400, code: 'invalid_request', title: 'Bad Request', detail: 'The request could not be read.' };
+    return problemOf('invalid_request', 'The request could not be read.');
   }
   log.error({ err: error, method: ctx.method, path: ctx.path }, 'unhandled error');
-  return { status: 500, code: 'internal_error', title: 'Internal Server Error', detail: 'An unexpected error occurred.' };
+  return problemOf('internal_error', 'An unexpected error occurred.');
 }
 
 /**

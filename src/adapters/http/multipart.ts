@@ -1,7 +1,7 @@
 import { Busboy, type BusboyFileStream } from '@fastify/busboy';
 import type { Context } from 'koa';
 import { throwProblem } from './middleware.js';
-import { HttpProblem, type Problem } from './problem.js';
+import { HttpProblem, problemOf, type Problem } from './problem.js';
 
 export interface Part {
   /** `undefined` for a part whose Content-Disposition has no `name`. */
@@ -16,16 +16,10 @@ export interface Part {
 const MAX_PARTS = 8;
 
 export function tooLarge(maxBytes: number): Problem {
-  return {
-    status: 413,
-    code: 'payload_too_large',
-    title: 'Payload Too Large',
-    detail: `The request body is larger than ${maxBytes} bytes (IMPORT_MAX_BYTES).`,
-    headers: { Connection: 'close' },
-  };
+  return problemOf('payload_too_large', `The request body is larger than ${maxBytes} bytes (IMPORT_MAX_BYTES).`, { headers: { Connection: 'close' } });
 }
 
-const badMultipart = (detail: string): Problem => ({ status: 400, code: 'invalid_multipart', title: 'Bad Request', detail });
+const badMultipart = (detail: string): Problem => problemOf('invalid_multipart', detail);
 
 /** 413 from Content-Length before reading anything; 415 for compressed bodies. */
 function refuseUpfront(ctx: Context, maxBytes: number): void {
@@ -33,7 +27,7 @@ function refuseUpfront(ctx: Context, maxBytes: number): void {
   if (Number.isFinite(declared) && declared > maxBytes) throwProblem(tooLarge(maxBytes));
   const encoding = ctx.get('Content-Encoding').toLowerCase();
   if (encoding !== '' && encoding !== 'identity') {
-    throwProblem({ status: 415, code: 'unsupported_media_type', title: 'Unsupported Media Type', detail: `Content-Encoding ${encoding} is not accepted here.` });
+    throwProblem(problemOf('unsupported_media_type', `Content-Encoding ${encoding} is not accepted here.`));
   }
 }
 

@@ -30,13 +30,7 @@ export function problemType(code: string): string {
 export const REALM = 'specbase';
 
 export function invalidToken(detail = 'The access token is missing, malformed, unknown or revoked.'): Problem {
-  return {
-    status: 401,
-    code: 'invalid_token',
-    title: 'Unauthorized',
-    detail,
-    headers: { 'WWW-Authenticate': `Bearer realm="${REALM}", error="invalid_token"` },
-  };
+  return problemOf('invalid_token', detail, { headers: { 'WWW-Authenticate': `Bearer realm="${REALM}", error="invalid_token"` } });
 }
 
 /** Thrown by HTTP code for problems found before a use case runs (bad JSON, wrong media type...). */
@@ -48,13 +42,7 @@ export class HttpProblem extends Error {
 
 export function validationProblem(errors: readonly FieldError[]): Problem {
   const first = errors[0];
-  return {
-    status: 400,
-    code: 'validation_failed',
-    title: 'Bad Request',
-    detail: first ? `${first.field}: ${first.message}` : 'The request is not valid.',
-    errors,
-  };
+  return problemOf('validation_failed', first ? `${first.field}: ${first.message}` : 'The request is not valid.', { errors });
 }
 
 const QUOTA_WORDS: Record<PlanLimitExceeded['quota'], string> = {
@@ -80,11 +68,13 @@ const TITLES: Readonly<Record<number, string>> = {
   404: 'Not Found',
   409: 'Conflict',
   412: 'Precondition Failed',
-  413: 'Content Too Large',
+  405: 'Method Not Allowed',
+  413: 'Payload Too Large',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  501: 'Not Implemented',
 };
 
 /** A problem of `code`, its status taken from the one table of codes (`PROBLEM_STATUS`). */

@@ -4,7 +4,7 @@ import { accessOfMethod, scopesPermit, type Area, type Scope } from '../../domai
 import type { ApiAccess } from '../../application/auth/api-access.js';
 import { principalOf } from './authenticate.js';
 import { throwProblem } from './middleware.js';
-import { problemFor } from './problem.js';
+import { problemFor, problemOf } from './problem.js';
 import type { ApplicationError } from '../../application/shared/application-error.js';
 import type { Result } from '../../domain/shared/result.js';
 import { JSON_MEDIA_TYPE, type RouteDescription } from './openapi/route-description.js';
@@ -117,7 +117,7 @@ export function accountIdParam(ctx: Context): number {
   const raw = (ctx.params as Record<string, string | undefined>)['accountId'] ?? '';
   const id = POSITIVE_INTEGER.test(raw) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(id)) {
-    throwProblem({ status: 404, code: 'not_found', title: 'Not Found', detail: 'No such account.' });
+    throwProblem(problemOf('not_found', 'No such account.'));
   }
   return id;
 }

@@ -16,7 +16,7 @@ import { expectedRevision } from './conditional.js';
 import { throwProblem } from './middleware.js';
 import { readMultipart, readRaw, type Part } from './multipart.js';
 import { listBody, pageRequest, positionPageRequest, queryParam } from './pagination.js';
-import { validationProblem } from './problem.js';
+import { problemOf, validationProblem } from './problem.js';
 import { accountIdParam, param, unwrap, type RouteDefinition } from './routes.js';
 import { HEADERS, IF_MATCH, json, LIST_PARAMETERS, LIST_PROBLEMS } from './openapi/route-description.js';
 import { ref, str, type SchemaName } from './openapi/schemas.js';
@@ -214,7 +214,7 @@ export function specRoutes(useCases: SpecUseCases, importMaxBytes: number): Rout
       handler: async (ctx) => {
         const accountId = accountIdParam(ctx);
         if (!isMultipart(ctx)) {
-          throwProblem({ status: 415, code: 'unsupported_media_type', title: 'Unsupported Media Type', detail: 'Send the import as multipart/form-data.' });
+          throwProblem(problemOf('unsupported_media_type', 'Send the import as multipart/form-data.'));
         }
         const { spec, body } = specParts<ImportBody>(await readMultipart(ctx, importMaxBytes), IMPORT_OPTIONS);
         const result = unwrap(await useCases.import.execute(principalOf(ctx), { accountId, spec, ...body }));

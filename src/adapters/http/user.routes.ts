@@ -7,7 +7,7 @@ import type { ChangePassword, GetProfile, UpdateProfile } from '../../applicatio
 import { formatTimestamp } from '../../domain/shared/time.js';
 import { principalOf } from './authenticate.js';
 import { throwProblem } from './middleware.js';
-import { problemFor, REALM, type Problem } from './problem.js';
+import { problemFor, problemOf, REALM, type Problem } from './problem.js';
 import { param, unwrap, jsonInput, type RouteDefinition } from './routes.js';
 import { json, jsonBody, noBody } from './openapi/route-description.js';
 import { ref } from './openapi/schemas.js';
@@ -96,13 +96,7 @@ export function profileRoutes(useCases: ProfileUseCases): RouteDefinition[] {
   ];
 }
 
-const basicRequired = (detail: string): Problem => ({
-  status: 401,
-  code: 'invalid_credentials',
-  title: 'Unauthorized',
-  detail,
-  headers: { 'WWW-Authenticate': `Basic realm="${REALM}", charset="UTF-8"` },
-});
+const basicRequired = (detail: string): Problem => problemOf('invalid_credentials', detail, { headers: { 'WWW-Authenticate': `Basic realm="${REALM}", charset="UTF-8"` } });
 
 /** HTTP Basic with e-mail and password: tokens are never managed with another token. */
 export function basicAuthentication(authenticate: AuthenticatePassword): Middleware {

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { FieldError } from '../../domain/shared/field-error.js';
 import { throwProblem } from './middleware.js';
-import { validationProblem } from './problem.js';
+import { problemOf, validationProblem } from './problem.js';
 import type { JsonSchema } from './openapi/openapi.types.js';
 import { SCHEMAS } from './openapi/schemas.js';
 
@@ -22,22 +22,12 @@ export function jsonObjectBody(ctx: Context): Record<string, unknown> {
   const empty = ctx.request.length === 0 || (ctx.request.length === undefined && ctx.get('Transfer-Encoding') === '');
   if (empty) throwProblem(validationProblem([{ field: 'body', message: 'is required: a JSON object' }]));
   if (ctx.request.is(JSON_MEDIA_TYPES) === false) {
-    throwProblem({
-      status: 415,
-      code: 'unsupported_media_type',
-      title: 'Unsupported Media Type',
-      detail: 'Send the request body as application/json.',
-    });
+    throwProblem(problemOf('unsupported_media_type', 'Send the request body as application/json.'));
   }
   // The parser reads every body as UTF-8 whatever the charset says: refuse one that says otherwise.
   const charset = ctx.request.charset;
   if (charset !== '' && !/^utf-?8$/i.test(charset)) {
-    throwProblem({
-      status: 415,
-      code: 'unsupported_media_type',
-      title: 'Unsupported Media Type',
-      detail: 'Send the JSON body in UTF-8: charset=utf-8, or no charset.',
-    });
+    throwProblem(problemOf('unsupported_media_type', 'Send the JSON body in UTF-8: charset=utf-8, or no charset.'));
   }
   const body: unknown = ctx.request.body;
   if (!isPlainObject(body)) throwProblem(validationProblem([{ field: 'body', message: 'must be a JSON object' }]));

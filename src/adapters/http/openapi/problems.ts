@@ -17,6 +17,7 @@ export const PROBLEM_STATUS = {
   owner_only: 403,
   plan_limit: 403,
   not_found: 404,
+  method_not_allowed: 405,
   duplicate_nickname: 409,
   duplicate_version: 409,
   invalid_transition: 409,
@@ -36,6 +37,7 @@ export const PROBLEM_STATUS = {
   own_account: 422,
   rate_limited: 429,
   internal_error: 500,
+  not_implemented: 501,
 } as const satisfies Record<string, number>;
 
 export type ProblemCode = keyof typeof PROBLEM_STATUS;
@@ -47,6 +49,7 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   401: 'Not authenticated',
   403: 'Not allowed',
   404: 'Not found (also any resource of an account the caller may not see)',
+  405: 'Method not allowed on this path',
   409: 'Conflict with the current state',
   412: '`If-Match` names a revision that is not current',
   413: 'Body too large',
@@ -54,6 +57,7 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   422: 'Well-formed but refused',
   429: 'Rate limited',
   500: 'Unexpected error (logged; nothing internal is sent)',
+  501: 'Method not known',
 };
 
 /** Headers that come with a problem of this code. */
