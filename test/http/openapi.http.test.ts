@@ -273,6 +273,12 @@ describe('OpenAPI description: built from the route table', () => {
     expect(Object.keys(operation?.responses ?? {})).to.include.members(['200', '400', '401', '403', '404', '429', '500']);
   });
 
+  it('refuses to build when a route refers to a schema no feature defines', () => {
+    const route = TABLE.find((r) => r.method === 'GET' && r.path === '/api/:accountId')!;
+    const typo: RouteDefinition = { ...route, path: '/api/:accountId/typo', operationId: 'typo', responses: { 200: { description: 'x', content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiLsit' } } } } } };
+    expect(() => buildOpenApiDocument({ ...SOURCE, routes: [...TABLE, typo] })).to.throw('References to schemas no feature defines: ApiLsit');
+  });
+
   it('refuses to build when two routes declare the same operationId', () => {
     const twin = TABLE.find((r) => r.method === 'DELETE' && r.path === '/api/:accountId/:apiId/pages/:pageId')!;
     const copy: RouteDefinition = { ...twin, path: '/api/:accountId/:apiId/pages/:pageId/copy' };

@@ -6,6 +6,8 @@ import type { AuthenticateToken } from '../../application/auth/authenticate-toke
 import { apiRoutes, type ApiUseCases } from './apis.routes.js';
 import { releaseRoutes, type ReleaseUseCases } from './releases.routes.js';
 import { specRoutes, type SpecUseCases } from './specs.routes.js';
+import { changeRoutes } from './changes.routes.js';
+import { derivedRoutes } from './derived.routes.js';
 import { webhookRoutes, type WebhookUseCases } from './webhooks.routes.js';
 import { basicAuthentication, profileRoutes, tokenRouter, type ProfileUseCases, type TokenUseCases } from './user.routes.js';
 import { identityRouter, type IdentityUseCases } from './identity.routes.js';
@@ -83,7 +85,7 @@ function jsonBodyParser(deps: Pick<HttpDependencies, 'jsonMaxBytes'>) {
 
 /** Every route behind a Bearer token, as one table (docs and scope tests read it too). */
 export function protectedRoutes(deps: HttpDependencies): RouteDefinition[] {
-  return [...specRoutes(deps.specs, deps.importMaxBytes), ...apiRoutes(deps.apis), ...releaseRoutes(deps.releases), ...webhookRoutes(deps.webhooks), ...profileRoutes(deps.profile), ...pageRoutes(deps.pages), ...shareRoutes(deps.shares)];
+  return [...specRoutes(deps.specs, deps.importMaxBytes), ...changeRoutes(deps.specs), ...derivedRoutes(deps.specs), ...apiRoutes(deps.apis), ...releaseRoutes(deps.releases), ...webhookRoutes(deps.webhooks), ...profileRoutes(deps.profile), ...pageRoutes(deps.pages), ...shareRoutes(deps.shares)];
 }
 
 /** The Koa application: Core-API routes, `/healthz` (liveness), `/readyz` (readiness), `/metrics`, the description, problem+json errors, request ids and logs. */

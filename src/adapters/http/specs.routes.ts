@@ -4,22 +4,18 @@ import type { ImportApi, SpecResult } from '../../application/specs/import-api.u
 import type { ListDerived } from '../../application/specs/list-derived.use-case.js';
 import type { ReplaceSpec } from '../../application/specs/replace-spec.use-case.js';
 import type { GetChangelog } from '../../application/specs/get-changelog.use-case.js';
-import type { ChangeSide, GetChanges } from '../../application/specs/get-changes.use-case.js';
+import type { GetChanges } from '../../application/specs/get-changes.use-case.js';
 import type { ListRevisions } from '../../application/specs/list-revisions.use-case.js';
-import type { SpecRevisionSummary } from '../../application/ports/spec-revision-repository.port.js';
-import type { RecordedChangelogEntry } from '../../application/releases/changelog.js';
-import { formatTimestamp } from '../../domain/shared/time.js';
-import type { DerivedKind } from '../../application/ports/spec-repository.port.js';
 import type { SpecSyntax } from '../../domain/spec/spec-document.js';
 import { principalOf } from './authenticate.js';
 import { expectedRevision } from './conditional.js';
 import { throwProblem } from './middleware.js';
 import { readMultipart, readRaw, type Part } from './multipart.js';
-import { listBody, pageRequest, positionPageRequest, queryParam } from './pagination.js';
+import { queryParam } from './pagination.js';
 import { problemOf, validationProblem } from './problem.js';
 import { accountIdParam, param, unwrap, type RouteDefinition } from './routes.js';
-import { HEADERS, IF_MATCH, json, LIST_PARAMETERS, LIST_PROBLEMS } from './openapi/route-description.js';
-import { ref, str, type SchemaName } from './openapi/schemas.js';
+import { HEADERS, IF_MATCH, json, LIST_PROBLEMS } from './openapi/route-description.js';
+import { ref, str } from './openapi/schemas.js';
 import { validated } from './validation.js';
 import type { JsonSchema, Parameter } from './openapi/openapi.types.js';
 
@@ -59,7 +55,7 @@ const RELEASE_QUERY: Parameter = {
   schema: str({ pattern: '^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$' }),
 };
 
-function invalid(field: string, message: string): never {
+export function invalid(field: string, message: string): never {
   throwProblem(validationProblem([{ field, message }]));
 }
 
@@ -101,37 +97,6 @@ function flag(ctx: Context, name: string): boolean {
   invalid(name, 'must be true or false');
 }
 
-/** A revision number from the path or the query: a positive integer, else 400 (or, in a path, the same 404 as an unknown one). */
-function revisionNumber(value: string | undefined, field: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^[1-9][0-9]{0,9}$/.test(value) || Number(value) > 2_147_483_647) invalid(field, 'must be a revision number (a positive integer)');
-  return Number(value);
-}
-
-/** One side of `GET .../changes`: `<side>Revision` or `<side>Release`, not both. */
-function changeSide(ctx: Context, side: 'from' | 'to'): ChangeSide {
-  const revision = revisionNumber(queryParam(ctx, `${side}Revision`), `${side}Revision`);
-  const release = queryParam(ctx, `${side}Release`);
-  if (revision !== undefined && release !== undefined) invalid(`${side}Release`, `give ${side}Revision or ${side}Release, not both`);
-  return { revision, release };
-}
-
-function revisionBody(summary: SpecRevisionSummary) {
-  return {
-    revision: summary.revision,
-    creationDate: formatTimestamp(summary.creationDate),
-    user: summary.user,
-    specFormat: summary.specFormat,
-    counts: summary.counts,
-    reason: summary.reason,
-  };
-}
-
-function changelogBody(entry: RecordedChangelogEntry) {
-  const release = entry.release.toRecord();
-  return { release: { version: release.version, status: release.status, releaseDate: release.releaseDate }, since: entry.changes.since, counts: entry.changes.counts, items: entry.changes.items };
-}
-
 function isMultipart(ctx: Context): boolean {
   return ctx.request.is('multipart/form-data') === 'multipart/form-data';
 }
@@ -147,53 +112,17 @@ const SYNTAXES: readonly SpecSyntax[] = ['yaml', 'json'];
 const MEDIA_TYPES: Record<SpecSyntax, string> = { yaml: 'application/yaml; charset=utf-8', json: 'application/json; charset=utf-8' };
 
 /** `?format=yaml|json` of an export, `undefined` for the text as uploaded. */
-function syntaxQuery(ctx: Context): SpecSyntax | undefined {
+export function syntaxQuery(ctx: Context): SpecSyntax | undefined {
   const format = queryParam(ctx, 'format');
   if (format !== undefined && !(SYNTAXES as readonly string[]).includes(format)) invalid('format', 'must be yaml or json');
   return format as SpecSyntax | undefined;
 }
 
-function sendExport(ctx: Context, exported: ExportedSpec, name: string): void {
+export function sendExport(ctx: Context, exported: ExportedSpec, name: string): void {
   ctx.type = MEDIA_TYPES[exported.syntax];
   ctx.set('Content-Disposition', `inline; filename="${name}.${exported.syntax}"`);
   ctx.body = exported.text;
 }
-
-/** The resources derived from the current spec, each a list read the same way. */
-const DERIVED: readonly { segment: string; kind: DerivedKind; summary: string; operationId: string; list: SchemaName; what: string }[] = [
-  {
-    segment: 'endpoints',
-    kind: 'endpoints',
-    summary: 'Endpoints: one per path and method',
-    operationId: 'listEndpoints',
-    list: 'EndpointList',
-    what: 'One endpoint per path and operation of the spec (OpenAPI 3 `trace` included; 3.1 `webhooks` are not endpoints).',
-  },
-  {
-    segment: 'models',
-    kind: 'models',
-    summary: 'Domain models: one per definition (2.0) or components.schemas entry (3.x)',
-    operationId: 'listModels',
-    list: 'DomainModelList',
-    what: 'One domain model per entry of `definitions` (Swagger 2.0) or `components.schemas` (OpenAPI 3).',
-  },
-  {
-    segment: 'environments',
-    kind: 'environments',
-    summary: 'Environments: one per scheme (2.0) or server (3.x)',
-    operationId: 'listEnvironments',
-    list: 'EnvironmentList',
-    what: 'One environment per scheme of a Swagger 2.0 spec; one per entry of the top-level `servers` of an OpenAPI 3 spec, or `{ "url": "/" }` when it has none.',
-  },
-  {
-    segment: 'auth-adapters',
-    kind: 'authAdapters',
-    summary: 'Authentication adapters: one per security scheme',
-    operationId: 'listAuthAdapters',
-    list: 'AuthAdapterList',
-    what: "One authentication adapter per entry of `securityDefinitions` (Swagger 2.0) or `components.securitySchemes` (OpenAPI 3), with its own type's fields.",
-  },
-];
 
 export function specRoutes(useCases: SpecUseCases, importMaxBytes: number): RouteDefinition[] {
   return [
@@ -311,107 +240,5 @@ export function specRoutes(useCases: SpecUseCases, importMaxBytes: number): Rout
         sendExport(ctx, exported, exported.release === null ? exported.nickname : `${exported.nickname}-${exported.release}`);
       },
     },
-    {
-      method: 'GET',
-      path: '/api/:accountId/:apiId/revisions',
-      scope: 'api.readonly',
-      summary: 'The spec history: every spec the API has had, newest first',
-      operationId: 'listRevisions',
-      tag: 'Changes',
-      description: 'Every spec the API has had, newest first, keyed by the API revision at which it was stored, with who stored it, its format, its change counts against the spec before it and the `allowBreaking` reason given, if any.',
-      parameters: LIST_PARAMETERS,
-      responses: { 200: json('A page of revisions.', ref('SpecRevisionList')) },
-      problems: LIST_PROBLEMS,
-      handler: async (ctx) => {
-        const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), page: positionPageRequest(ctx) };
-        const page = unwrap(await useCases.revisions.execute(principalOf(ctx), input));
-        ctx.body = listBody(page.items.map(revisionBody), page.next);
-      },
-    },
-    {
-      method: 'GET',
-      path: '/api/:accountId/:apiId/revisions/:revision/export',
-      scope: 'api.readonly',
-      summary: 'One spec of the history, as stored (?format=yaml|json)',
-      operationId: 'exportRevision',
-      tag: 'Changes',
-      description: 'One spec of the history, as stored (or re-serialised in the other syntax). 404 for a revision at which no spec was stored.',
-      parameters: [{ name: 'format', in: 'query', description: 'YAML or JSON; default: the one it was uploaded in.', schema: str({ enum: ['yaml', 'json'] }) }],
-      responses: {
-        200: {
-          description: 'The document.',
-          headers: { 'Content-Disposition': { required: true, description: '`inline; filename="<nickname>-r<revision>.<format>"`', schema: str() } },
-          content: { 'application/yaml': { schema: str() }, 'application/json': { schema: { type: 'object' } } },
-        },
-      },
-      problems: LIST_PROBLEMS,
-      handler: async (ctx) => {
-        const raw = param(ctx, 'revision');
-        // A path segment that no revision can be is an unknown revision.
-        const revision = /^[1-9][0-9]{0,9}$/.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : 0;
-        const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), syntax: syntaxQuery(ctx), revision };
-        const exported = unwrap(await useCases.export.execute(principalOf(ctx), input));
-        sendExport(ctx, exported, `${exported.nickname}-r${revision}`);
-      },
-    },
-    {
-      method: 'GET',
-      path: '/api/:accountId/:apiId/changes',
-      scope: 'api.readonly',
-      summary: 'What changed between two specs (revisions or releases): breaking, warning, info',
-      operationId: 'getChanges',
-      tag: 'Changes',
-      description:
-        'What changed between two specs of the API, compared on what they describe (Swagger 2.0 against OpenAPI 3.x works): each change with its rule, level, location, JSON pointer and a sentence. ' +
-        'A side is a revision (`fromRevision`, `toRevision`) or a release (`fromRelease`, `toRelease`); `to` defaults to the current spec, `from` to the spec before `to`. The rules: docs/changes.md.',
-      parameters: [
-        { name: 'fromRevision', in: 'query', schema: { type: 'integer', minimum: 1 } },
-        { name: 'fromRelease', in: 'query', schema: str() },
-        { name: 'toRevision', in: 'query', schema: { type: 'integer', minimum: 1 } },
-        { name: 'toRelease', in: 'query', schema: str() },
-      ],
-      responses: { 200: json('The changes.', ref('ChangesBetween')) },
-      problems: LIST_PROBLEMS,
-      handler: async (ctx) => {
-        const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), from: changeSide(ctx, 'from'), to: changeSide(ctx, 'to') };
-        ctx.body = unwrap(await useCases.changes.execute(principalOf(ctx), input));
-      },
-    },
-    {
-      method: 'GET',
-      path: '/api/:accountId/:apiId/changelog',
-      scope: 'api.readonly',
-      summary: 'The releases newest first, each with what it changed since the one before',
-      operationId: 'getChangelog',
-      tag: 'Changes',
-      description: "The API's releases newest first, each with what it changed since the release before it (`since`).",
-      parameters: LIST_PARAMETERS,
-      responses: { 200: json('A page of the changelog.', ref('Changelog')) },
-      problems: LIST_PROBLEMS,
-      handler: async (ctx) => {
-        const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), page: pageRequest(ctx) };
-        const page = unwrap(await useCases.changelog.execute(principalOf(ctx), input));
-        ctx.body = listBody(page.items.map(changelogBody), page.next);
-      },
-    },
-    ...DERIVED.map(
-      ({ segment, kind, summary, operationId, list, what }): RouteDefinition => ({
-        method: 'GET',
-        path: `/api/:accountId/:apiId/${segment}`,
-        scope: 'api.readonly',
-        summary,
-        operationId,
-        tag: 'Specs',
-        description: `${what} Computed from the current spec when it is stored; an API without a spec has an empty list.`,
-        parameters: LIST_PARAMETERS,
-        responses: { 200: json('A page of the list.', ref(list)) },
-        problems: LIST_PROBLEMS,
-        handler: async (ctx) => {
-          const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), kind, page: positionPageRequest(ctx) };
-          const page = unwrap(await useCases.listDerived.execute(principalOf(ctx), input));
-          ctx.body = listBody(page.items, page.next);
-        },
-      }),
-    ),
   ];
 }

@@ -4,7 +4,7 @@ import type { FieldError } from '../../domain/shared/field-error.js';
 import { throwProblem } from './middleware.js';
 import { problemOf, validationProblem } from './problem.js';
 import type { JsonSchema } from './openapi/openapi.types.js';
-import { SCHEMAS } from './openapi/schemas.js';
+import { COMPONENT_SCHEMAS } from './openapi/components.js';
 
 /** The media types parsed as JSON: koa-body is configured with the same list. */
 export const JSON_MEDIA_TYPES = ['application/json', '+json'];
@@ -97,7 +97,7 @@ function validatorOf(schema: JsonSchema): ValidateFunction {
     const text = JSON.stringify(schema);
     validate = compiledByText.get(text);
     if (validate === undefined) {
-      ajv ??= new Ajv2020({ strict: true, allErrors: true }).addSchema({ $id: COMPONENTS_ID, $defs: shapeOf(SCHEMAS) });
+      ajv ??= new Ajv2020({ strict: true, allErrors: true }).addSchema({ $id: COMPONENTS_ID, $defs: shapeOf(COMPONENT_SCHEMAS) });
       validate = ajv.compile(shapeOf(schema) as object);
       compiledByText.set(text, validate);
     }

@@ -4,7 +4,7 @@ import { IDENTITY_ROUTES } from './identity.descriptions.js';
 import type { Header, HttpMethod, OpenApiDocument, Operation, Parameter, PathItem, RequestBody, Response, Responses, SecurityRequirement, SecurityScheme, Tag } from './openapi.types.js';
 import { problemResponses, type ProblemCode } from './problems.js';
 import { HEADERS, JSON_MEDIA_TYPE, PATH_PARAMETERS, type RouteDescription, type StandaloneRoute, type TagName } from './route-description.js';
-import { SCHEMAS } from './schemas.js';
+import { COMPONENT_SCHEMAS } from './components.js';
 import { SERVICE_ROUTES } from './service.descriptions.js';
 import { USER_API_STANDALONE_ROUTES } from './user-api.descriptions.js';
 
@@ -160,6 +160,11 @@ export function buildOpenApiDocument(source: DescriptionSource): OpenApiDocument
   for (const route of source.routes) add(route.method, route.path, tableOperation(route));
   for (const route of STANDALONE_ROUTES) add(route.method, route.path, operation(route.path, route.summary, route.description, route.security, route, []));
 
+  const dangling = [...new Set(JSON.stringify({ paths, COMPONENT_SCHEMAS }).match(/"#\/components\/schemas\/[^"]*"/g) ?? [])]
+    .map((ref) => ref.slice('"#/components/schemas/'.length, -1))
+    .filter((name) => COMPONENT_SCHEMAS[name] === undefined);
+  if (dangling.length > 0) throw new Error(`References to schemas no feature defines: ${dangling.join(', ')}`);
+
   const operationIds = Object.values(paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
   const repeated = operationIds.find((id, i) => operationIds.indexOf(id) !== i);
   if (repeated !== undefined) throw new Error(`operationId ${repeated} is used twice`);
@@ -178,6 +183,6 @@ export function buildOpenApiDocument(source: DescriptionSource): OpenApiDocument
     servers: [{ url: source.publicUrl }],
     tags: TAGS,
     paths,
-    components: { schemas: SCHEMAS, securitySchemes: securitySchemes(source.publicUrl, source.scopeBase) },
+    components: { schemas: COMPONENT_SCHEMAS, securitySchemes: securitySchemes(source.publicUrl, source.scopeBase) },
   };
 }

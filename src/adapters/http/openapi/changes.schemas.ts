@@ -1,0 +1,56 @@
+import { SPEC_FORMATS } from '../../../domain/spec/spec-document.js';
+import type { JsonSchema } from './openapi.types.js';
+import { ref, str, int, bool, array, nullable, object, listOf, timestamp, VERSION_LABEL } from './schemas.js';
+
+/** The spec history, what changed between two specs, and the changelog. */
+export const CHANGES_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
+  SpecChanges: object({ breaking: bool('Any item is breaking.'), counts: ref('ChangeCounts'), items: array(ref('Change')) }),
+  ChangeCounts: object({ breaking: int({ minimum: 0 }), warning: int({ minimum: 0 }), info: int({ minimum: 0 }) }),
+  Change: object({
+    rule: str({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', description: 'A stable rule id of the catalog in docs/changes.md.' }),
+    level: str({ enum: ['breaking', 'warning', 'info'] }),
+    location: ref('ChangeLocation'),
+    pointer: str({ description: 'A JSON pointer into the newer document (the older one for what was removed).' }),
+    message: str({ description: 'One sentence.' }),
+  }),
+  ChangeLocation: object(
+    {
+      method: str(),
+      path: str({ description: 'The path key as written (Swagger 2.0: without `basePath`).' }),
+      parameter: str({ description: '`<in> <name>`, e.g. `query limit`.' }),
+      status: str({ description: '`requestBody`, or the response status.' }),
+      mediaType: str(),
+      header: str({ description: 'A response header.' }),
+      property: str({ description: 'Dotted; `[]` for array items, `{}` for map values.' }),
+      model: str(),
+      securityScheme: str(),
+      server: str(),
+    },
+    [],
+    { description: 'Where: an operation (narrowed by the other fields), a model, a security scheme or a server; fields that do not apply are left out.' },
+  ),
+  SpecRevision: object({
+    revision: int({ minimum: 1, description: 'The API revision at which the spec was stored.' }),
+    creationDate: timestamp('When it was stored.'),
+    user: { ...ref('Actor'), description: 'Who stored it.' },
+    specFormat: str({ enum: [...SPEC_FORMATS] }),
+    counts: { ...nullable(ref('ChangeCounts')), description: 'The changes against the spec before it; `null` for the first.' },
+    reason: { ...nullable(str()), description: 'The `allowBreaking` reason given with it, if any.' },
+  }),
+  SpecRevisionList: listOf('SpecRevision', 'Newest first.'),
+  ChangeSide: object({ revision: { ...nullable(int({ minimum: 1 })), description: '`null` for a release made before spec history was kept.' }, release: nullable(str()) }),
+  ChangesBetween: object({
+    from: { ...nullable(ref('ChangeSide')), description: '`null` when `to` is the first spec the API had: nothing to compare with.' },
+    to: ref('ChangeSide'),
+    breaking: bool(),
+    counts: ref('ChangeCounts'),
+    items: array(ref('Change'), { description: 'Complete (not paged); `counts` tallies it.' }),
+  }),
+  ChangelogEntry: object({
+    release: object({ version: VERSION_LABEL, status: str({ enum: ['released', 'deprecated', 'endOfLife'] }), releaseDate: timestamp('When it was released.') }),
+    since: { ...nullable(VERSION_LABEL), description: 'The release before it; `null` for the first.' },
+    counts: ref('ChangeCounts'),
+    items: array(ref('Change')),
+  }),
+  Changelog: listOf('ChangelogEntry', 'Releases newest first.'),
+};
