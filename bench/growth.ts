@@ -75,8 +75,8 @@ import { performance } from 'node:perf_hooks';
 import { IsNull, type Logger as TypeOrmLogger } from 'typeorm';
 import { v7 } from 'uuid';
 import { TypeOrmDatabase, type DatabaseConfig } from '../src/adapters/persistence/typeorm-database.js';
-import type { ApiRow } from '../src/adapters/persistence/schema.js';
-import { TypeOrmApiRepository } from '../src/adapters/persistence/typeorm.repositories.js';
+import type { ApiRow } from '../src/adapters/persistence/rows.js';
+import { TypeOrmApiRepository } from '../src/adapters/persistence/typeorm-api.repository.js';
 import { Api } from '../src/domain/api/api.aggregate.js';
 import {
   type Backend,

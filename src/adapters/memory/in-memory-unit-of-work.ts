@@ -3,21 +3,17 @@ import type { Transaction, UnitOfWork } from '../../application/ports/unit-of-wo
 import type { Result } from '../../domain/shared/result.js';
 import { Mutex } from '../shared/mutex.js';
 import { InMemoryState, type StateSource } from './in-memory-state.js';
-import {
-  InMemoryAccountRepository,
-  InMemoryApiRepository,
-  InMemoryApiTokenRepository,
-  InMemoryEventOutbox,
-  InMemoryReleaseRepository,
-  InMemorySpecRepository,
-  InMemorySpecRevisionRepository,
-  InMemoryUserRepository,
-  InMemoryWebhookRepository,
-  InMemoryDeliveryRepository,
-  InMemoryPageRepository,
-  InMemoryShareRepository,
-  InMemoryEmailVerificationRepository,
-} from './in-memory.repositories.js';
+import { InMemoryAccountRepository } from './in-memory-account.repository.js';
+import { InMemoryApiRepository } from './in-memory-api.repository.js';
+import { InMemoryApiTokenRepository } from './in-memory-api-token.repository.js';
+import { InMemoryEventOutbox } from './in-memory-event-outbox.js';
+import { InMemoryReleaseRepository, InMemorySpecRepository } from './in-memory-spec.repositories.js';
+import { InMemorySpecRevisionRepository } from './in-memory-spec-revision.repository.js';
+import { InMemoryUserRepository } from './in-memory-user.repository.js';
+import { InMemoryWebhookRepository, InMemoryDeliveryRepository } from './in-memory-webhook.repositories.js';
+import { InMemoryPageRepository } from './in-memory-page.repository.js';
+import { InMemoryShareRepository } from './in-memory-share.repository.js';
+import { InMemoryEmailVerificationRepository } from './in-memory-email-verification.repository.js';
 import {
   InMemoryAuthorizationCodeRepository,
   InMemoryConsentRepository,

@@ -12,7 +12,8 @@ import type {
 import type { AuthorizationCode, Consent, Grant, RefreshToken, Session } from '../../domain/identity/grant.js';
 import { OAuthClient } from '../../domain/identity/oauth-client.js';
 import { remembered, type ReadCache } from './read-cache.js';
-import type { CodeRow, GrantRow, RefreshTokenRow, Schemas } from './schema.js';
+import type { CodeRow, GrantRow, RefreshTokenRow } from './rows.js';
+import type { Schemas } from './schema.js';
 import { isStorableText, isUuid, type Run } from './typeorm-database.js';
 import { dateOf, dialectOf, forDialect, nullableDateOf, tableOf } from './raw-sql.js';
 

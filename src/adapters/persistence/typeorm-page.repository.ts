@@ -3,7 +3,8 @@ import type { Page as ListPage, PageRequest } from '../../application/shared/pag
 import type { ApiId } from '../../domain/api/api.aggregate.js';
 import { Page, type PageId } from '../../domain/page/page.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
-import type { PageRow, Schemas } from './schema.js';
+import type { PageRow } from './rows.js';
+import type { Schemas } from './schema.js';
 import { isStorableText, isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
 
 function pageFromRow(row: PageRow): Page {

@@ -4,7 +4,8 @@ import type { AccountId, UserId } from '../../domain/account/account.js';
 import type { ApiId } from '../../domain/api/api.aggregate.js';
 import { Share, type ShareId } from '../../domain/share/share.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
-import type { ShareRow, Schemas } from './schema.js';
+import type { ShareRow } from './rows.js';
+import type { Schemas } from './schema.js';
 import { isIntegerKey, isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
 
 function shareFromRow(row: ShareRow): Share {

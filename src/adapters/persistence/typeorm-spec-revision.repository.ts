@@ -7,7 +7,8 @@ import type { ApiId } from '../../domain/api/api.aggregate.js';
 import type { SpecSyntax } from '../../domain/spec/spec-document.js';
 import { forDialect, tableOf } from './raw-sql.js';
 import type { Dialect } from './dialect.js';
-import type { ApiRevisionRow, Schemas } from './schema.js';
+import type { ApiRevisionRow } from './rows.js';
+import type { Schemas } from './schema.js';
 import { chunked, packChunk, unpackChunk } from './spec-chunks.js';
 import { isIntegerKey, isUuid, type Run } from './typeorm-database.js';
 

@@ -8,7 +8,8 @@ import { Release, type ReleaseId } from '../../domain/release/release.aggregate.
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { DerivedResources } from '../../domain/spec/derived-resources.js';
 import type { Dialect } from './dialect.js';
-import type { ApiReleaseRow, Schemas } from './schema.js';
+import type { ApiReleaseRow } from './rows.js';
+import type { Schemas } from './schema.js';
 import { isStorableText, isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
 
 const DERIVED_KINDS: readonly DerivedKind[] = ['endpoints', 'models', 'environments', 'authAdapters'];

@@ -5,13 +5,11 @@ import type { Result } from '../../domain/shared/result.js';
 import type { ReadCache } from './read-cache.js';
 import type { Run, TypeOrmDatabase } from './typeorm-database.js';
 import { TypeOrmSpecRevisionRepository } from './typeorm-spec-revision.repository.js';
-import {
-  TypeOrmAccountRepository,
-  TypeOrmApiRepository,
-  TypeOrmApiTokenRepository,
-  TypeOrmEventOutbox,
-  TypeOrmUserRepository,
-} from './typeorm.repositories.js';
+import { TypeOrmAccountRepository } from './typeorm-account.repository.js';
+import { TypeOrmApiRepository } from './typeorm-api.repository.js';
+import { TypeOrmApiTokenRepository } from './typeorm-api-token.repository.js';
+import { TypeOrmEventOutbox } from './typeorm-event-outbox.js';
+import { TypeOrmUserRepository } from './typeorm-user.repository.js';
 import { TypeOrmReleaseRepository, TypeOrmSpecRepository } from './typeorm-spec.repositories.js';
 import { TypeOrmDeliveryRepository, TypeOrmWebhookRepository } from './typeorm-webhook.repositories.js';
 import { TypeOrmPageRepository } from './typeorm-page.repository.js';

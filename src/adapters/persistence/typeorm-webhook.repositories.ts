@@ -6,7 +6,8 @@ import type { EventName } from '../../domain/events/domain-event.js';
 import { Delivery, type DeliveryId } from '../../domain/webhook/delivery.aggregate.js';
 import { Webhook, type WebhookId } from '../../domain/webhook/webhook.aggregate.js';
 import type { Dialect } from './dialect.js';
-import type { DeliveryRow, Schemas, WebhookRow } from './schema.js';
+import type { DeliveryRow, WebhookRow } from './rows.js';
+import type { Schemas } from './schema.js';
 import { dateOf, forDialect, nullableDateOf, placeholderList, tableOf } from './raw-sql.js';
 import { isIntegerKey, isUuid, type Run } from './typeorm-database.js';
 

@@ -1,0 +1,41 @@
+import type { EventOutbox, OutboxBacklog, OutboxEvent } from '../../application/ports/event-outbox.port.js';
+import type { IdGenerator } from '../../application/ports/id-generator.port.js';
+import { eventPayload, type DomainEvent } from '../../domain/events/domain-event.js';
+import type { StateSource } from './in-memory-state.js';
+
+export class InMemoryEventOutbox implements EventOutbox {
+  constructor(
+    private readonly state: StateSource,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async append(events: readonly DomainEvent[]): Promise<void> {
+    const s = this.state();
+    for (const event of events) {
+      const id = this.ids.next();
+      s.outbox.push({ id, accountId: event.accountId, payload: eventPayload(id, event), dispatched: false });
+    }
+  }
+
+  async pending(limit: number): Promise<OutboxEvent[]> {
+    return this.state()
+      .outbox.filter((e) => !e.dispatched)
+      .slice(0, limit);
+  }
+
+  /** In-memory transactions run one at a time: nothing to skip. */
+  claimPending(limit: number): Promise<OutboxEvent[]> {
+    return this.pending(limit);
+  }
+
+  async markDispatched(ids: readonly string[]): Promise<void> {
+    const s = this.state();
+    const done = new Set(ids);
+    s.outbox = s.outbox.map((e) => (done.has(e.id) ? { ...e, dispatched: true } : e));
+  }
+
+  async backlog(): Promise<OutboxBacklog> {
+    const pending = this.state().outbox.filter((e) => !e.dispatched);
+    return { pending: pending.length, oldestOccurredAt: pending[0] ? new Date(pending[0].payload.timestamp) : null };
+  }
+}

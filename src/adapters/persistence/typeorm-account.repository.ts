@@ -1,0 +1,88 @@
+import { IsNull } from 'typeorm';
+import type { AccountRepository } from '../../application/ports/account-repository.port.js';
+import { Account, type NewAccount, type PlanName } from '../../domain/account/account.aggregate.js';
+import type { Dialect } from './dialect.js';
+import { dateOf, forDialect, nullableDateOf, tableOf } from './raw-sql.js';
+import type { Schemas } from './schema.js';
+import { isIntegerKey, type Run } from './typeorm-database.js';
+
+export class TypeOrmAccountRepository implements AccountRepository {
+  constructor(
+    private readonly run: Run,
+    private readonly s: Schemas,
+    private readonly dialect: Dialect,
+  ) {}
+
+  create(account: NewAccount): Promise<number> {
+    return this.run(async (m) => {
+      const inserted = await m.getRepository(this.s.accounts).insert({ creationDate: account.creationDate, plan: account.plan, trialEndDate: account.trialEndDate, trialReminderDate: null });
+      return Number(inserted.identifiers[0]?.['id']);
+    });
+  }
+
+  exists(id: number): Promise<boolean> {
+    if (!isIntegerKey(id)) return Promise.resolve(false);
+    return this.run((m) => m.getRepository(this.s.accounts).existsBy({ id }));
+  }
+
+  get(id: number): Promise<Account | undefined> {
+    return this.find(id, false);
+  }
+
+  getForUpdate(id: number): Promise<Account | undefined> {
+    return this.find(id, this.dialect === 'postgres');
+  }
+
+  private find(id: number, lock: boolean): Promise<Account | undefined> {
+    if (!isIntegerKey(id)) return Promise.resolve(undefined);
+    return this.run(async (m) => {
+      const rows = await m.query<{ id: number; creation_date: Date | string; plan: PlanName; trial_end_date: Date | string | null; trial_reminder_date: Date | string | null }[]>(
+        forDialect(this.dialect, `SELECT id, creation_date, plan, trial_end_date, trial_reminder_date FROM ${tableOf(m, this.s.accounts)} WHERE id = ?${lock ? ' FOR UPDATE' : ''}`),
+        [id],
+      );
+      const row = rows[0];
+      if (row === undefined) return undefined;
+      return Account.rehydrate({
+        id: Number(row.id),
+        creationDate: dateOf(row.creation_date),
+        plan: row.plan,
+        trialEndDate: nullableDateOf(row.trial_end_date),
+        trialReminderDate: nullableDateOf(row.trial_reminder_date),
+      });
+    });
+  }
+
+  save(account: Account): Promise<void> {
+    const { id, plan, trialEndDate, trialReminderDate } = account.snapshot();
+    return this.run(async (m) => {
+      await m.getRepository(this.s.accounts).update({ id }, { plan, trialEndDate, trialReminderDate });
+    });
+  }
+
+  trialsEnding(now: Date, by: Date, limit: number): Promise<number[]> {
+    return this.run(async (m) => {
+      const rows = await m
+        .createQueryBuilder(this.s.accounts, 'a')
+        .select(['a.id'])
+        // ISO 8601 text compares as time on SQLite (how timestamps are stored there) and casts on PostgreSQL.
+        .where("a.plan = 'private' AND a.trial_end_date > :now AND a.trial_end_date <= :by AND a.trial_reminder_date IS NULL", { now: now.toISOString(), by: by.toISOString() })
+        .orderBy('a.trial_end_date', 'ASC')
+        .limit(limit)
+        .getMany();
+      return rows.map((row) => Number(row.id));
+    });
+  }
+
+  claimTrialReminder(id: number, trialEndDate: Date, at: Date): Promise<boolean> {
+    return this.run(async (m) => {
+      const result = await m.getRepository(this.s.accounts).update({ id, trialEndDate, trialReminderDate: IsNull() }, { trialReminderDate: at });
+      return (result.affected ?? 0) === 1;
+    });
+  }
+
+  releaseTrialReminder(id: number): Promise<void> {
+    return this.run(async (m) => {
+      await m.getRepository(this.s.accounts).update({ id }, { trialReminderDate: null });
+    });
+  }
+}

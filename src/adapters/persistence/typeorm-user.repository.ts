@@ -1,0 +1,79 @@
+import type { UserRepository } from '../../application/ports/user-repository.port.js';
+import { err, ok, type Result } from '../../domain/shared/result.js';
+import { User, type NewUser } from '../../domain/user/user.aggregate.js';
+import { dateOf, dialectOf, forDialect, tableOf } from './raw-sql.js';
+import { remembered, type ReadCache } from './read-cache.js';
+import type { UserRow } from './rows.js';
+import type { Schemas } from './schema.js';
+import { isIntegerKey, isStorableText, isUniqueViolation, type Run } from './typeorm-database.js';
+
+function userFromRow(row: UserRow): User {
+  return User.rehydrate({ ...row, id: Number(row.id), accountId: Number(row.accountId), emailVerified: Boolean(row.emailVerified) });
+}
+
+export class TypeOrmUserRepository implements UserRepository {
+  /** @param cache outside transactions: `get` remembered until the database changes (each call gets an aggregate of its own) */
+  constructor(
+    private readonly run: Run,
+    private readonly s: Schemas,
+    private readonly cache?: ReadCache,
+  ) {}
+
+  add(user: NewUser): Promise<Result<User, { readonly kind: 'DuplicateEmail' }>> {
+    return this.run(async (m) => {
+      try {
+        const inserted = await m.getRepository(this.s.users).insert({ ...user });
+        return ok(User.rehydrate({ ...user, id: Number(inserted.identifiers[0]?.['id']) }));
+      } catch (error) {
+        if (isUniqueViolation(error)) return err({ kind: 'DuplicateEmail' as const });
+        throw error;
+      }
+    });
+  }
+
+  async get(id: number): Promise<User | undefined> {
+    if (!isIntegerKey(id)) return undefined;
+    const key = `user:${id}`;
+    const cached = this.cache?.get<UserRow | null>(key);
+    if (cached !== undefined) return cached === null ? undefined : userFromRow(cached);
+    const row = await this.run((m) =>
+      remembered(this.cache, key, async () => {
+        // Plain SQL: read on every userinfo and tokeninfo request (docs/performance.md).
+        const sql =
+          'SELECT id, account_id AS "accountId", email, email_verified AS "emailVerified", password_hash AS "passwordHash", nickname, name, ' +
+          `given_name AS "givenName", family_name AS "familyName", picture, locale, creation_date AS "creationDate" FROM ${tableOf(m, this.s.users)} WHERE id = ?`;
+        const [read] = await m.query<(Omit<UserRow, 'creationDate'> & { creationDate: Date | string })[]>(forDialect(dialectOf(m), sql), [id]);
+        const found: UserRow | undefined = read && { ...read, creationDate: dateOf(read.creationDate) };
+        return found;
+      }),
+    );
+    return row && userFromRow(row);
+  }
+
+  getByEmail(email: string): Promise<User | undefined> {
+    if (!isStorableText(email)) return Promise.resolve(undefined);
+    return this.run(async (m) => {
+      const row = await m.getRepository(this.s.users).findOneBy({ email });
+      return row ? userFromRow(row) : undefined;
+    });
+  }
+
+  ownerOf(accountId: number): Promise<User | undefined> {
+    if (!isIntegerKey(accountId)) return Promise.resolve(undefined);
+    return this.run(async (m) => {
+      const row = await m.getRepository(this.s.users).findOne({ where: { accountId }, order: { id: 'ASC' } });
+      return row ? userFromRow(row) : undefined;
+    });
+  }
+
+  save(user: User): Promise<void> {
+    return this.run(async (m) => {
+      const { id, ...fields } = user.snapshot();
+      await m.getRepository(this.s.users).update({ id }, fields);
+    });
+  }
+
+  any(): Promise<boolean> {
+    return this.run((m) => m.getRepository(this.s.users).exists());
+  }
+}
