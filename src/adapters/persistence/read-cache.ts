@@ -10,7 +10,8 @@
  *   read-your-writes) and by NOTIFY from triggers for other instances' commits (a few milliseconds
  *   behind them); a fresh value per call while not listening, so nothing is served then.
  *
- * Under a read-mostly load repeated reads cost no query; under writes they cost a miss.
+ * Under a read-mostly load repeated reads cost no query; under writes they cost a miss. The
+ * repositories use it as decorators (cached-repositories.ts), outside transactions only.
  */
 export class ReadCache {
   private readonly entries = new Map<string, { readonly version: string; readonly value: unknown }>();
@@ -49,9 +50,4 @@ export class ReadCache {
     }
     return value;
   }
-}
-
-/** `read()` through `cache` under `key`, or just `read()` when there is no cache or no key. */
-export function remembered<T>(cache: ReadCache | undefined, key: string | undefined, read: () => Promise<T>): Promise<T> {
-  return cache === undefined || key === undefined ? read() : cache.remember(key, read);
 }

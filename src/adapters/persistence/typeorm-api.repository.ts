@@ -7,7 +7,6 @@ import type { BreakingChangePolicy } from '../../domain/spec/changes/policy.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { Dialect } from './dialect.js';
 import { dateOf, forDialect, placeholderList, tableOf } from './raw-sql.js';
-import { remembered, type ReadCache } from './read-cache.js';
 import type { Schemas } from './schema.js';
 import { isIntegerKey, isStorableText, isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
 
@@ -48,24 +47,14 @@ function apiStateOf(row: ApiReadRow): ApiState {
 }
 
 export class TypeOrmApiRepository implements ApiRepository {
-  /**
-   * @param cache outside transactions: `get` and `list` remembered until the database
-   *   changes (states are immutable, each call gets aggregates of its own)
-   */
   constructor(
     private readonly run: Run,
     private readonly s: Schemas,
     private readonly dialect: Dialect,
-    private readonly cache?: ReadCache,
   ) {}
 
-  async get(accountId: number, id: ApiId): Promise<Api | undefined> {
-    const key = `api:${accountId}:${id}`;
-    const cached = this.cache?.get<ApiState | null>(key);
-    if (cached !== undefined) return cached === null ? undefined : Api.rehydrate(cached);
-    if (!isUuid(id) || !isIntegerKey(accountId)) return undefined;
-    const state = await this.one('a.id = ? AND a.account_id = ?', [id, accountId], false, key);
-    return state && Api.rehydrate(state);
+  get(accountId: number, id: ApiId): Promise<Api | undefined> {
+    return this.find(accountId, id, false);
   }
 
   /** PostgreSQL: `FOR UPDATE OF a`. SQLite has no row locks and needs none: its transactions run one at a time. */
@@ -85,19 +74,16 @@ export class TypeOrmApiRepository implements ApiRepository {
     return state && Api.rehydrate(state);
   }
 
-  /** One API's state; remembered under `cacheKey` (also when there is none) if the repository caches. */
-  private one(where: string, parameters: unknown[], lock: boolean, cacheKey?: string): Promise<ApiState | undefined> {
-    return this.run((m) =>
-      remembered(this.cache, cacheKey, async () => {
-        const rows = await m.query<ApiReadRow[]>(forDialect(this.dialect, `${this.select(m)} WHERE ${where}${lock ? ' FOR UPDATE OF a' : ''}`), parameters);
-        return rows[0] && apiStateOf(rows[0]);
-      }),
-    );
+  private one(where: string, parameters: unknown[], lock: boolean): Promise<ApiState | undefined> {
+    return this.run(async (m) => {
+      const rows = await m.query<ApiReadRow[]>(forDialect(this.dialect, `${this.select(m)} WHERE ${where}${lock ? ' FOR UPDATE OF a' : ''}`), parameters);
+      return rows[0] && apiStateOf(rows[0]);
+    });
   }
 
   list(accountId: number, page: PageRequest<ApiId>): Promise<Page<Api, ApiId>> {
     if (!isIntegerKey(accountId)) return Promise.resolve({ items: [], next: null });
-    return this.page(page, () => ({ from: '', where: 'a.account_id = ?', parameters: [accountId] }), `apis:${accountId}:${page.after ?? ''}:${page.limit}`);
+    return this.page(page, () => ({ from: '', where: 'a.account_id = ?', parameters: [accountId] }));
   }
 
   listSharedWith(accountId: number, userId: number, page: PageRequest<ApiId>): Promise<Page<Api, ApiId>> {
@@ -113,24 +99,17 @@ export class TypeOrmApiRepository implements ApiRepository {
   private async page(
     page: PageRequest<ApiId>,
     filter: (m: EntityManager) => { readonly from: string; readonly where: string; readonly parameters: unknown[] },
-    cacheKey?: string,
   ): Promise<Page<Api, ApiId>> {
     if (page.after !== undefined && !isUuid(page.after)) return { items: [], next: null };
-    const cached = cacheKey === undefined ? undefined : this.cache?.get<Page<ApiState, ApiId>>(cacheKey);
-    const states =
-      cached ??
-      (await this.run((m) =>
-        remembered(this.cache, cacheKey, async () => {
-          const { from, where, parameters } = filter(m);
-          const after = page.after === undefined ? '' : ' AND a.id > ?';
-          const sql = `${this.select(m)}${from} WHERE ${where}${after} ORDER BY a.id LIMIT ?`;
-          const values = [...parameters, ...(page.after === undefined ? [] : [page.after]), page.limit + 1];
-          const rows = await m.query<ApiReadRow[]>(forDialect(this.dialect, sql), values);
-          const items = rows.slice(0, page.limit).map(apiStateOf);
-          return { items, next: rows.length > page.limit ? (items.at(-1)?.id ?? null) : null };
-        }),
-      ));
-    return { items: states.items.map((state) => Api.rehydrate(state)), next: states.next };
+    return this.run(async (m) => {
+      const { from, where, parameters } = filter(m);
+      const after = page.after === undefined ? '' : ' AND a.id > ?';
+      const sql = `${this.select(m)}${from} WHERE ${where}${after} ORDER BY a.id LIMIT ?`;
+      const values = [...parameters, ...(page.after === undefined ? [] : [page.after]), page.limit + 1];
+      const rows = await m.query<ApiReadRow[]>(forDialect(this.dialect, sql), values);
+      const items = rows.slice(0, page.limit).map((row) => Api.rehydrate(apiStateOf(row)));
+      return { items, next: rows.length > page.limit ? (items.at(-1)?.id ?? null) : null };
+    });
   }
 
   /** APIs with just the owner's nickname joined: one query, no password hash or e-mail read. */

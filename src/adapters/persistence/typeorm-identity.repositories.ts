@@ -11,7 +11,6 @@ import type {
 } from '../../application/ports/identity-repositories.port.js';
 import type { AuthorizationCode, Consent, Grant, RefreshToken, Session } from '../../domain/identity/grant.js';
 import { OAuthClient } from '../../domain/identity/oauth-client.js';
-import { remembered, type ReadCache } from './read-cache.js';
 import type { CodeRow, GrantRow, RefreshTokenRow } from './rows.js';
 import type { Schemas } from './schema.js';
 import { isStorableText, isUuid, type Run } from './typeorm-database.js';
@@ -38,20 +37,12 @@ export class TypeOrmOAuthClientRepository implements OAuthClientRepository {
   }
 }
 
-const copyOf = (grant: Grant): Grant => ({
-  ...grant,
-  creationDate: new Date(grant.creationDate),
-  revocationDate: grant.revocationDate === null ? null : new Date(grant.revocationDate),
-});
-
 const grantFromRow = (row: GrantRow): Grant => ({ ...row, userId: Number(row.userId), offline: Boolean(row.offline) });
 
 export class TypeOrmGrantRepository implements GrantRepository {
-  /** @param cache outside transactions: `get` remembered until the database changes (each call gets a copy of its own) */
   constructor(
     private readonly run: Run,
     private readonly s: Schemas,
-    private readonly cache?: ReadCache,
   ) {}
 
   add(grant: Grant): Promise<void> {
@@ -62,22 +53,15 @@ export class TypeOrmGrantRepository implements GrantRepository {
 
   async get(id: string): Promise<Grant | undefined> {
     if (!isUuid(id)) return undefined;
-    const key = `grant:${id}`;
-    const cached = this.cache?.get<Grant | null>(key);
-    if (cached !== undefined) return cached === null ? undefined : copyOf(cached);
-    const grant = await this.run((m) =>
-      remembered(this.cache, key, async () => {
-        // Plain SQL: read on every tokeninfo and userinfo request (docs/performance.md).
-        const sql =
-          'SELECT id, client_id AS "clientId", user_id AS "userId", scope, offline, creation_date AS "creationDate", revocation_date AS "revocationDate" ' +
-          `FROM ${tableOf(m, this.s.grants)} WHERE id = ?`;
-        type Read = Omit<GrantRow, 'creationDate' | 'revocationDate'> & { creationDate: Date | string; revocationDate: Date | string | null };
-        const [row] = await m.query<Read[]>(forDialect(dialectOf(m), sql), [id]);
-        return row && grantFromRow({ ...row, creationDate: dateOf(row.creationDate), revocationDate: nullableDateOf(row.revocationDate) });
-      }),
-    );
-    // The remembered grant is never handed out: callers may change theirs.
-    return grant && copyOf(grant);
+    return this.run(async (m) => {
+      // Plain SQL: read on every tokeninfo and userinfo request (docs/performance.md).
+      const sql =
+        'SELECT id, client_id AS "clientId", user_id AS "userId", scope, offline, creation_date AS "creationDate", revocation_date AS "revocationDate" ' +
+        `FROM ${tableOf(m, this.s.grants)} WHERE id = ?`;
+      type Read = Omit<GrantRow, 'creationDate' | 'revocationDate'> & { creationDate: Date | string; revocationDate: Date | string | null };
+      const [row] = await m.query<Read[]>(forDialect(dialectOf(m), sql), [id]);
+      return row && grantFromRow({ ...row, creationDate: dateOf(row.creationDate), revocationDate: nullableDateOf(row.revocationDate) });
+    });
   }
 
   revoke(id: string, now: Date): Promise<void> {

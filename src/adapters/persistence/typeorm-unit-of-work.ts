@@ -3,6 +3,7 @@ import type { IdGenerator } from '../../application/ports/id-generator.port.js';
 import type { Transaction, UnitOfWork } from '../../application/ports/unit-of-work.port.js';
 import type { Result } from '../../domain/shared/result.js';
 import type { ReadCache } from './read-cache.js';
+import { CachedApiRepository, CachedGrantRepository, CachedUserRepository } from './cached-repositories.js';
 import type { Run, TypeOrmDatabase } from './typeorm-database.js';
 import { TypeOrmSpecRevisionRepository } from './typeorm-spec-revision.repository.js';
 import { TypeOrmAccountRepository } from './typeorm-account.repository.js';
@@ -35,11 +36,12 @@ export interface WorkMarker {
  * ReadCache); a transaction must read what it is about to change.
  */
 export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenerator, work: WorkMarker = { value: false }, readCache?: ReadCache): Transaction {
+  const cached = <R>(repository: R, Decorator: new (inner: R, cache: ReadCache) => R): R => (readCache === undefined ? repository : new Decorator(repository, readCache));
   return {
     accounts: new TypeOrmAccountRepository(run, db.schemas, db.dialect),
-    users: new TypeOrmUserRepository(run, db.schemas, readCache),
+    users: cached(new TypeOrmUserRepository(run, db.schemas), CachedUserRepository),
     tokens: new TypeOrmApiTokenRepository(run, db.schemas, db.dialect),
-    apis: new TypeOrmApiRepository(run, db.schemas, db.dialect, readCache),
+    apis: cached(new TypeOrmApiRepository(run, db.schemas, db.dialect), CachedApiRepository),
     specs: new TypeOrmSpecRepository(run, db.schemas, db.dialect),
     revisions: new TypeOrmSpecRevisionRepository(run, db.schemas, db.dialect),
     releases: new TypeOrmReleaseRepository(run, db.schemas, db.dialect),
@@ -50,7 +52,7 @@ export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenera
     shares: new TypeOrmShareRepository(run, db.schemas),
     verifications: new TypeOrmEmailVerificationRepository(run, db.schemas),
     oauthClients: new TypeOrmOAuthClientRepository(run, db.schemas),
-    grants: new TypeOrmGrantRepository(run, db.schemas, readCache),
+    grants: cached(new TypeOrmGrantRepository(run, db.schemas), CachedGrantRepository),
     codes: new TypeOrmAuthorizationCodeRepository(run, db.schemas),
     refreshTokens: new TypeOrmRefreshTokenRepository(run, db.schemas),
     sessions: new TypeOrmSessionRepository(run, db.schemas),

@@ -2,7 +2,6 @@ import type { UserRepository } from '../../application/ports/user-repository.por
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import { User, type NewUser } from '../../domain/user/user.aggregate.js';
 import { dateOf, dialectOf, forDialect, tableOf } from './raw-sql.js';
-import { remembered, type ReadCache } from './read-cache.js';
 import type { UserRow } from './rows.js';
 import type { Schemas } from './schema.js';
 import { isIntegerKey, isStorableText, isUniqueViolation, type Run } from './typeorm-database.js';
@@ -12,11 +11,9 @@ function userFromRow(row: UserRow): User {
 }
 
 export class TypeOrmUserRepository implements UserRepository {
-  /** @param cache outside transactions: `get` remembered until the database changes (each call gets an aggregate of its own) */
   constructor(
     private readonly run: Run,
     private readonly s: Schemas,
-    private readonly cache?: ReadCache,
   ) {}
 
   add(user: NewUser): Promise<Result<User, { readonly kind: 'DuplicateEmail' }>> {
@@ -33,20 +30,15 @@ export class TypeOrmUserRepository implements UserRepository {
 
   async get(id: number): Promise<User | undefined> {
     if (!isIntegerKey(id)) return undefined;
-    const key = `user:${id}`;
-    const cached = this.cache?.get<UserRow | null>(key);
-    if (cached !== undefined) return cached === null ? undefined : userFromRow(cached);
-    const row = await this.run((m) =>
-      remembered(this.cache, key, async () => {
-        // Plain SQL: read on every userinfo and tokeninfo request (docs/performance.md).
-        const sql =
-          'SELECT id, account_id AS "accountId", email, email_verified AS "emailVerified", password_hash AS "passwordHash", nickname, name, ' +
-          `given_name AS "givenName", family_name AS "familyName", picture, locale, creation_date AS "creationDate" FROM ${tableOf(m, this.s.users)} WHERE id = ?`;
-        const [read] = await m.query<(Omit<UserRow, 'creationDate'> & { creationDate: Date | string })[]>(forDialect(dialectOf(m), sql), [id]);
-        const found: UserRow | undefined = read && { ...read, creationDate: dateOf(read.creationDate) };
-        return found;
-      }),
-    );
+    const row = await this.run(async (m) => {
+      // Plain SQL: read on every userinfo and tokeninfo request (docs/performance.md).
+      const sql =
+        'SELECT id, account_id AS "accountId", email, email_verified AS "emailVerified", password_hash AS "passwordHash", nickname, name, ' +
+        `given_name AS "givenName", family_name AS "familyName", picture, locale, creation_date AS "creationDate" FROM ${tableOf(m, this.s.users)} WHERE id = ?`;
+      const [read] = await m.query<(Omit<UserRow, 'creationDate'> & { creationDate: Date | string })[]>(forDialect(dialectOf(m), sql), [id]);
+      const found: UserRow | undefined = read && { ...read, creationDate: dateOf(read.creationDate) };
+      return found;
+    });
     return row && userFromRow(row);
   }
 
