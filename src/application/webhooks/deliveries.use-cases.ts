@@ -2,7 +2,7 @@ import type { AccountId } from '../../domain/account/account.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import { formatTimestamp } from '../../domain/shared/time.js';
 import { Delivery, type DeliveryId, type DeliveryRecord } from '../../domain/webhook/delivery.aggregate.js';
-import type { WebhookId } from '../../domain/webhook/webhook.aggregate.js';
+import type { Webhook, WebhookId } from '../../domain/webhook/webhook.aggregate.js';
 import { actorOf, authorize, type Principal } from '../auth/principal.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { DeliveryRepository } from '../ports/delivery-repository.port.js';
@@ -11,6 +11,14 @@ import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import type { WebhookRepository } from '../ports/webhook-repository.port.js';
 import { notFound, type ApplicationError } from '../shared/application-error.js';
 import type { Page, PageRequest } from '../shared/page.js';
+
+/** The caller's webhook whose log is read: `webhook.readonly` on its account, and the webhook there. */
+async function webhookToRead(webhooks: WebhookRepository, principal: Principal, accountId: AccountId, webhookId: WebhookId): Promise<Result<Webhook, ApplicationError>> {
+  const allowed = authorize(principal, 'webhook', 'read', accountId);
+  if (!allowed.ok) return allowed;
+  const webhook = await webhooks.get(accountId, webhookId);
+  return webhook ? ok(webhook) : err(notFound('webhook'));
+}
 
 /** The delivery log of a webhook, newest first. */
 export class ListDeliveries {
@@ -23,11 +31,9 @@ export class ListDeliveries {
     principal: Principal,
     input: { readonly accountId: AccountId; readonly webhookId: WebhookId; readonly page: PageRequest<DeliveryId> },
   ): Promise<Result<Page<DeliveryRecord, DeliveryId>, ApplicationError>> {
-    const allowed = authorize(principal, 'webhook', 'read', input.accountId);
-    if (!allowed.ok) return allowed;
-    const webhook = await this.webhooks.get(input.accountId, input.webhookId);
-    if (!webhook) return err(notFound('webhook'));
-    const page = await this.deliveries.list(webhook.id, input.page);
+    const webhook = await webhookToRead(this.webhooks, principal, input.accountId, input.webhookId);
+    if (!webhook.ok) return webhook;
+    const page = await this.deliveries.list(webhook.value.id, input.page);
     return ok({ items: page.items.map((d) => d.toRecord()), next: page.next });
   }
 }
@@ -43,11 +49,9 @@ export class GetDelivery {
     principal: Principal,
     input: { readonly accountId: AccountId; readonly webhookId: WebhookId; readonly deliveryId: DeliveryId },
   ): Promise<Result<DeliveryRecord, ApplicationError>> {
-    const allowed = authorize(principal, 'webhook', 'read', input.accountId);
-    if (!allowed.ok) return allowed;
-    const webhook = await this.webhooks.get(input.accountId, input.webhookId);
-    if (!webhook) return err(notFound('webhook'));
-    const delivery = await this.deliveries.get(webhook.id, input.deliveryId);
+    const webhook = await webhookToRead(this.webhooks, principal, input.accountId, input.webhookId);
+    if (!webhook.ok) return webhook;
+    const delivery = await this.deliveries.get(webhook.value.id, input.deliveryId);
     if (!delivery) return err(notFound('delivery'));
     return ok(delivery.toRecord());
   }
