@@ -3,8 +3,8 @@ import type Router from '@koa/router';
 import { expect } from 'chai';
 import type Koa from 'koa';
 import { parse as parseYaml } from 'yaml';
-import { protectedRoutes, type HttpDependencies } from '../../src/adapters/http/app.js';
-import { buildOpenApiDocument, openApiPath, STANDALONE_ROUTES } from '../../src/adapters/http/openapi/openapi-document.js';
+import { protectedRoutes, standaloneRoutes, type HttpDependencies } from '../../src/adapters/http/app.js';
+import { buildOpenApiDocument, openApiPath, standaloneDescriptions } from '../../src/adapters/http/openapi/openapi-document.js';
 import type { OpenApiDocument } from '../../src/adapters/http/openapi/openapi.types.js';
 import { toSwagger2, toSwagger2Schema, type Swagger2Document } from '../../src/adapters/http/openapi/swagger2.js';
 import type { RouteDefinition } from '../../src/adapters/http/routes.js';
@@ -18,7 +18,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 /** The route table as the app builds it (handlers are not called here). */
 const TABLE = protectedRoutes({ jsonMaxBytes: 1024, importMaxBytes: 1024 } as unknown as HttpDependencies);
-const SOURCE = { routes: TABLE, publicUrl: 'https://specbase.example.com', scopeBase: 'https://specbase.example.com', version: '1.2.3' };
+const SOURCE = { routes: TABLE, standalone: standaloneRoutes({} as unknown as HttpDependencies), publicUrl: 'https://specbase.example.com', scopeBase: 'https://specbase.example.com', version: '1.2.3' };
 
 /**
  * Not API, so not described: the HTML reference pages and their static assets, which another
@@ -321,7 +321,7 @@ describe('OpenAPI description: built from the route table', () => {
   });
 
   it('describes each route outside the table once, with a distinct operationId', () => {
-    const keys = STANDALONE_ROUTES.map((r) => `${r.method} ${r.path}`);
+    const keys = standaloneDescriptions(SOURCE).map((r) => `${r.method} ${r.path}`);
     expect(new Set(keys).size).to.equal(keys.length);
     const ids = Object.values(document.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
     expect(new Set(ids).size).to.equal(ids.length);

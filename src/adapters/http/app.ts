@@ -10,12 +10,12 @@ import { changeRoutes } from './changes.routes.js';
 import { derivedRoutes } from './derived.routes.js';
 import { webhookRoutes, type WebhookUseCases } from './webhooks.routes.js';
 import { basicAuthentication, profileRoutes, tokenRouter, type ProfileUseCases, type TokenUseCases } from './user.routes.js';
-import { identityRouter, type IdentityUseCases } from './identity.routes.js';
+import { identityRoutes, type IdentityUseCases } from './identity.routes.js';
 import { emailVerificationRouter, type EmailVerificationUseCases } from './email-verification.routes.js';
 import { pageRoutes, type PageUseCases } from './pages.routes.js';
 import { shareRoutes, type ShareUseCases } from './shares.routes.js';
 import { docsRouter, type DocsUseCases } from './docs/docs.routes.js';
-import { signInRouter } from './sign-in.routes.js';
+import { signInRoutes } from './sign-in.routes.js';
 import { bearerAuthentication, bearerToken, principalOf } from './authenticate.js';
 import { sameSecret } from './session-cookies.js';
 import { rateLimit } from './rate-limit.js';
@@ -25,7 +25,7 @@ import type { HttpLogger } from './http-logger.js';
 import { requestContext, throwProblem } from './middleware.js';
 import type { HttpMetrics } from './http-metrics.js';
 import { invalidToken } from './problem.js';
-import { mountRoutes, type RouteDefinition } from './routes.js';
+import { mountRoutes, standaloneRouter, type RouteDefinition, type StandaloneRouteDefinition } from './routes.js';
 import { JSON_MEDIA_TYPES } from './validation.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 import { openApiRouter } from './openapi/openapi.routes.js';
@@ -88,6 +88,17 @@ export function protectedRoutes(deps: HttpDependencies): RouteDefinition[] {
   return [...specRoutes(deps.specs, deps.importMaxBytes), ...changeRoutes(deps.specs), ...derivedRoutes(deps.specs), ...apiRoutes(deps.apis), ...releaseRoutes(deps.releases), ...webhookRoutes(deps.webhooks), ...profileRoutes(deps.profile), ...pageRoutes(deps.pages), ...shareRoutes(deps.shares)];
 }
 
+/**
+ * The routes outside the Bearer table that declare their contract beside their handlers: the
+ * identity service and the sign-in page. Nothing is read from `deps` until a request comes.
+ */
+export function standaloneRoutes(deps: HttpDependencies): StandaloneRouteDefinition[] {
+  const identity = identityRoutes(deps.identity, deps.rateLimits);
+  const signIn = signInRoutes(deps.identity);
+  // The order of the description: the authorization pages, the sign-in page, then the rest.
+  return [...identity.slice(0, 2), ...signIn, ...identity.slice(2)];
+}
+
 /** The Koa application: Core-API routes, `/healthz` (liveness), `/readyz` (readiness), `/metrics`, the description, problem+json errors, request ids and logs. */
 export function createHttpApp(deps: HttpDependencies): Koa {
   const app = new Koa();
@@ -131,16 +142,16 @@ export function createHttpApp(deps: HttpDependencies): Koa {
     ctx.body = body;
   });
   const table = protectedRoutes(deps);
-  const description = openApiRouter(buildOpenApiDocument({ routes: table, publicUrl: deps.publicUrl, scopeBase: deps.identity.settings.scopeBase, version: deps.version }));
+  const standalone = standaloneRoutes(deps);
+  const description = openApiRouter(buildOpenApiDocument({ routes: table, standalone, publicUrl: deps.publicUrl, scopeBase: deps.identity.settings.scopeBase, version: deps.version }));
   // Token management before the Bearer routes: /user/tokens takes HTTP Basic, never a Bearer token.
   const tokens = tokenRouter(deps.tokens, jsonBodyParser(deps));
-  const identity = identityRouter(deps.identity, deps.rateLimits);
-  const signIn = signInRouter({ signIn: deps.identity.signIn, secure: deps.identity.settings.issuer.startsWith('https:') });
+  const identity = standaloneRouter(standalone);
   const docs = docsRouter({ docs: deps.docs, session: (cookie) => deps.identity.authorize.session(cookie), descriptionUrl: '/openapi.json', publicUrl: deps.publicUrl });
   const verification = emailVerificationRouter(deps.emailVerification, basicAuthentication(deps.tokens.authenticate), deps.jsonMaxBytes);
   const api = new Router();
   api.use(['/api', '/webhooks', '/user'], bearerAuthentication(deps.authenticate), rateLimit(deps.rateLimits.apiLimiter, deps.rateLimits.api, (ctx) => `api:token:${principalOf(ctx).tokenId ?? principalOf(ctx).userId}`));
   mountRoutes(api, table, deps.apiAccess, jsonBodyParser(deps));
-  app.use(routeByFirstSegment([open, description, tokens, identity, signIn, docs, verification, api]));
+  app.use(routeByFirstSegment([open, description, tokens, identity, docs, verification, api]));
   return app;
 }

@@ -1,4 +1,4 @@
-import type Router from '@koa/router';
+import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { accessOfMethod, scopesPermit, type Area, type Scope } from '../../domain/token/scope.js';
 import type { ApiAccess } from '../../application/auth/api-access.js';
@@ -7,7 +7,7 @@ import { throwProblem } from './middleware.js';
 import { problemFor, problemOf } from './problem.js';
 import type { ApplicationError } from '../../application/shared/application-error.js';
 import type { Result } from '../../domain/shared/result.js';
-import { JSON_MEDIA_TYPE, type RouteDescription } from './openapi/route-description.js';
+import { JSON_MEDIA_TYPE, type RouteDescription, type StandaloneRoute } from './openapi/route-description.js';
 import type { JsonSchema } from './openapi/openapi.types.js';
 import { jsonObjectBody, validated } from './validation.js';
 
@@ -102,6 +102,22 @@ export function mountRoutes(router: Router, routes: readonly RouteDefinition[], 
     if (schema !== undefined) guards.push(jsonParser, validateJsonInput(schema));
     router.register(route.path, [route.method], [...guards, ...(route.middleware ?? []), route.handler]);
   }
+}
+
+/**
+ * A route outside the Bearer table (the identity service, the sign-in page): its credentials
+ * (`security`) and its contract declared beside its handler, like a `RouteDefinition`.
+ */
+export interface StandaloneRouteDefinition extends StandaloneRoute {
+  readonly middleware?: readonly Middleware[];
+  readonly handler: (ctx: Context) => Promise<void> | void;
+}
+
+/** A router serving `routes`, each behind its own middleware. */
+export function standaloneRouter(routes: readonly StandaloneRouteDefinition[]): Router {
+  const router = new Router();
+  for (const route of routes) router.register(route.path, [route.method], [...(route.middleware ?? []), route.handler]);
+  return router;
 }
 
 /** The value of a successful result; an error result becomes its problem response. */

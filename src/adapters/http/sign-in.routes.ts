@@ -1,14 +1,18 @@
-import Router from '@koa/router';
 import type { Context } from 'koa';
 import { koaBody } from 'koa-body';
 import type { SignIn } from '../../application/identity/authorization.use-cases.js';
+import type { IdentitySettings } from '../../application/identity/identity-settings.js';
 import { escapeHtml, sendHtml } from './html.js';
+import { FORM, noStore } from './identity/oauth-http.js';
+import { htmlPage } from './openapi/route-description.js';
+import { object, str } from './openapi/schemas.js';
+import type { StandaloneRouteDefinition } from './routes.js';
 import { CSRF_COOKIE, SESSION_COOKIE, SESSION_MAX_AGE_S, cookieHeader, csrfToken, readCookie, sameSecret } from './session-cookies.js';
 
 export interface SignInPageDependencies {
   readonly signIn: SignIn;
-  /** Cookies get `Secure` (PUBLIC_URL is https:). */
-  readonly secure: boolean;
+  /** The issuer: cookies get `Secure` when it (PUBLIC_URL) is https:. */
+  readonly settings: Pick<IdentitySettings, 'issuer'>;
 }
 
 /** Where a sign-in goes when it names no (acceptable) place to continue to. */
@@ -46,8 +50,8 @@ export function signInUrl(path: string): string {
  * form, session cookie and rate limits as the authorization endpoint's login page, followed by a
  * redirect to `continue`.
  */
-export function signInRouter(deps: SignInPageDependencies): Router {
-  const router = new Router();
+export function signInRoutes(deps: SignInPageDependencies): StandaloneRouteDefinition[] {
+  const secure = () => deps.settings.issuer.startsWith('https:');
   const parse = koaBody({ urlencoded: true, json: false, text: false, multipart: false, formLimit: FORM_LIMIT });
 
   const page = (ctx: Context, next: string, options: { problem?: string; status?: number; email?: string } = {}) =>
@@ -56,40 +60,74 @@ export function signInRouter(deps: SignInPageDependencies): Router {
       options.status ?? 200,
       'Sign in',
       `<p>to continue to <strong>Specbase</strong></p>${options.problem ? `<p class="error" role="alert">${escapeHtml(options.problem)}</p>` : ''}
-<form method="post" action="/login"><input type="hidden" name="csrf" value="${escapeHtml(csrfToken(ctx, deps.secure))}"><input type="hidden" name="continue" value="${escapeHtml(next)}">
+<form method="post" action="/login"><input type="hidden" name="csrf" value="${escapeHtml(csrfToken(ctx, secure()))}"><input type="hidden" name="continue" value="${escapeHtml(next)}">
 <label for="email">E-mail</label><input type="email" id="email" name="email" autocomplete="username" value="${escapeHtml(options.email ?? '')}" required>
 <label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button></form>`,
     );
 
-  router.get('/login', (ctx) => page(ctx, safeContinue(ctx.query['continue'])));
-
-  router.post('/login', async (ctx) => {
-    try {
-      await parse(ctx, async () => undefined);
-    } catch (error) {
-      const tooLarge = (error as { status?: number }).status === 413;
-      return sendHtml(ctx, tooLarge ? 413 : 400, 'This form cannot be read', `<p class="error">${tooLarge ? `The form is larger than ${FORM_LIMIT}.` : 'Send the sign-in form as application/x-www-form-urlencoded.'}</p><p><a href="/login">Sign in</a></p>`);
-    }
-    const body = ctx.request.body as Record<string, unknown> | undefined;
-    const field = (name: string) => (typeof body?.[name] === 'string' ? body[name] : '');
-    const next = safeContinue(body?.['continue']);
-    if (!sameSecret(field('csrf'), readCookie(ctx, CSRF_COOKIE))) {
-      return page(ctx, next, { problem: 'The form expired or came from elsewhere. Please sign in again.', status: 403 });
-    }
-    const signedIn = await deps.signIn.execute({ email: field('email'), password: field('password'), ip: ctx.ip });
-    if (!signedIn.ok) {
-      if (signedIn.error.kind === 'RateLimited') {
-        ctx.set('Retry-After', String(Math.ceil(signedIn.error.retryAfterMs / 1000)));
-        return page(ctx, next, { problem: 'Too many sign-in attempts. Wait a few minutes and try again.', status: 429 });
-      }
-      return page(ctx, next, { problem: 'The e-mail or password is wrong.', email: field('email') });
-    }
-    ctx.append('Set-Cookie', cookieHeader(SESSION_COOKIE, signedIn.value.cookie, SESSION_MAX_AGE_S, deps.secure));
-    ctx.set('Cache-Control', 'no-store');
-    ctx.redirect(next);
-    ctx.status = 303;
-  });
-
-  return router;
+  return [
+    {
+      method: 'GET',
+      path: '/login',
+      summary: "Sign-in page for Specbase's own pages (the documentation of private APIs), then back to `continue`",
+      operationId: 'signInPage',
+      tag: 'Identity',
+      security: [],
+      description: 'For browsers: the login form of the authorization endpoint without an OAuth client. `/docs/...` pages send visitors here.',
+      parameters: [{ name: 'continue', in: 'query', schema: str(), description: 'A path of this origin; anything else (another origin, `//host`, a backslash, over 2,000 characters) becomes `/docs`.' }],
+      responses: { 200: htmlPage('The login form.', noStore()) },
+      handler: (ctx) => page(ctx, safeContinue(ctx.query['continue'])),
+    },
+    {
+      method: 'POST',
+      path: '/login',
+      summary: 'The form of the sign-in page: a session cookie, then 303 to `continue`',
+      operationId: 'signIn',
+      tag: 'Identity',
+      security: [],
+      requestBody: {
+        required: true,
+        content: { [FORM]: { schema: object({ csrf: str({ description: 'The value of the `sb_csrf` cookie.' }), continue: str(), email: str(), password: str() }, ['csrf', 'email', 'password']) } },
+      },
+      responses: {
+        200: htmlPage('The form again, with the reason (a wrong e-mail or password).', noStore()),
+        303: {
+          description: 'Signed in (`Set-Cookie: sb_session`): to `continue`.',
+          headers: { Location: { required: true, description: 'The `continue` path, or `/docs`.', schema: str() }, ...noStore() },
+          content: { 'text/html': { schema: str() }, 'text/plain': { schema: str() } },
+        },
+        400: htmlPage('The form cannot be read.', noStore()),
+        403: htmlPage('The form expired or came from elsewhere (CSRF).', noStore()),
+        413: htmlPage('The form is over 16 KiB.', noStore()),
+        429: htmlPage('Too many sign-in attempts.', { ...noStore(), 'Retry-After': { required: true, description: 'Seconds.', schema: { type: 'integer', minimum: 1 } } }),
+      },
+      handler: async (ctx) => {
+        try {
+          await parse(ctx, async () => undefined);
+        } catch (error) {
+          const tooLarge = (error as { status?: number }).status === 413;
+          return sendHtml(ctx, tooLarge ? 413 : 400, 'This form cannot be read', `<p class="error">${tooLarge ? `The form is larger than ${FORM_LIMIT}.` : 'Send the sign-in form as application/x-www-form-urlencoded.'}</p><p><a href="/login">Sign in</a></p>`);
+        }
+        const body = ctx.request.body as Record<string, unknown> | undefined;
+        const field = (name: string) => (typeof body?.[name] === 'string' ? body[name] : '');
+        const next = safeContinue(body?.['continue']);
+        if (!sameSecret(field('csrf'), readCookie(ctx, CSRF_COOKIE))) {
+          return page(ctx, next, { problem: 'The form expired or came from elsewhere. Please sign in again.', status: 403 });
+        }
+        const signedIn = await deps.signIn.execute({ email: field('email'), password: field('password'), ip: ctx.ip });
+        if (!signedIn.ok) {
+          if (signedIn.error.kind === 'RateLimited') {
+            ctx.set('Retry-After', String(Math.ceil(signedIn.error.retryAfterMs / 1000)));
+            return page(ctx, next, { problem: 'Too many sign-in attempts. Wait a few minutes and try again.', status: 429 });
+          }
+          return page(ctx, next, { problem: 'The e-mail or password is wrong.', email: field('email') });
+        }
+        ctx.append('Set-Cookie', cookieHeader(SESSION_COOKIE, signedIn.value.cookie, SESSION_MAX_AGE_S, secure()));
+        ctx.set('Cache-Control', 'no-store');
+        ctx.redirect(next);
+        ctx.status = 303;
+      },
+    },
+  ];
 }

@@ -1,4 +1,4 @@
-import { protectedRoutes, type HttpDependencies } from '../app.js';
+import { protectedRoutes, standaloneRoutes, type HttpDependencies } from '../app.js';
 import { buildOpenApiDocument } from './openapi-document.js';
 import type { OpenApiDocument, Operation, RequestBody } from './openapi.types.js';
 import { PROBLEM_STATUS } from './problems.js';
@@ -95,6 +95,6 @@ export function withReference(markdown: string, reference: string): string {
  * only its declarations are read, no handler runs.
  */
 export function serviceReference(): string {
-  const routes = protectedRoutes({} as HttpDependencies);
-  return httpReference(buildOpenApiDocument({ routes, publicUrl: 'https://specbase.example.com', scopeBase: 'https://specbase.example.com', version: '0' }));
+  const deps = {} as HttpDependencies;
+  return httpReference(buildOpenApiDocument({ routes: protectedRoutes(deps), standalone: standaloneRoutes(deps), publicUrl: 'https://specbase.example.com', scopeBase: 'https://specbase.example.com', version: '0' }));
 }

@@ -1,6 +1,5 @@
 import { scopeClaims, type Claim } from '../../../domain/identity/oauth-scope.js';
 import type { RouteDefinition } from '../routes.js';
-import { IDENTITY_ROUTES } from './identity.descriptions.js';
 import type { Header, HttpMethod, OpenApiDocument, Operation, Parameter, PathItem, RequestBody, Response, Responses, SecurityRequirement, SecurityScheme, Tag } from './openapi.types.js';
 import { problemResponses, type ProblemCode } from './problems.js';
 import { HEADERS, JSON_MEDIA_TYPE, PATH_PARAMETERS, type RouteDescription, type StandaloneRoute, type TagName } from './route-description.js';
@@ -11,6 +10,8 @@ import { USER_API_STANDALONE_ROUTES } from './user-api.descriptions.js';
 export interface DescriptionSource {
   /** The Bearer route table the router is built from, each route with its contract. */
   readonly routes: readonly RouteDefinition[];
+  /** The other routes that declare their contract beside their handlers (the identity service, the sign-in page). */
+  readonly standalone?: readonly StandaloneRoute[];
   /** PUBLIC_URL: the server, and the base of the OAuth 2.0 endpoints. */
   readonly publicUrl: string;
   /** SCOPE_BASE of the identity service's scope names. */
@@ -19,8 +20,14 @@ export interface DescriptionSource {
   readonly version: string;
 }
 
-/** Every route outside the table, described in full (the other branch's routes included). */
-export const STANDALONE_ROUTES: readonly StandaloneRoute[] = [...USER_API_STANDALONE_ROUTES, ...IDENTITY_ROUTES, ...SERVICE_ROUTES];
+/**
+ * Every route outside the Bearer table: those declared beside their handlers, and those still
+ * described apart from their routers (token management and e-mail verification, health, the
+ * documents).
+ */
+export function standaloneDescriptions(source: Pick<DescriptionSource, 'standalone'>): readonly StandaloneRoute[] {
+  return [...USER_API_STANDALONE_ROUTES, ...(source.standalone ?? []), ...SERVICE_ROUTES];
+}
 
 const TAGS: readonly (Tag & { readonly name: TagName })[] = [
   { name: 'APIs', description: 'The APIs of an account (Core-API).' },
@@ -158,7 +165,7 @@ export function buildOpenApiDocument(source: DescriptionSource): OpenApiDocument
     item[lower] = op;
   };
   for (const route of source.routes) add(route.method, route.path, tableOperation(route));
-  for (const route of STANDALONE_ROUTES) add(route.method, route.path, operation(route.path, route.summary, route.description, route.security, route, []));
+  for (const route of standaloneDescriptions(source)) add(route.method, route.path, operation(route.path, route.summary, route.description, route.security, route, []));
 
   const dangling = [...new Set(JSON.stringify({ paths, COMPONENT_SCHEMAS }).match(/"#\/components\/schemas\/[^"]*"/g) ?? [])]
     .map((ref) => ref.slice('"#/components/schemas/'.length, -1))

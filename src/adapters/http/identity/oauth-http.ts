@@ -1,0 +1,138 @@
+import { koaBody } from 'koa-body';
+import type { Context, Middleware } from 'koa';
+import type { ClientCredentials } from '../../../application/identity/token-endpoint.use-cases.js';
+import type { OAuthError } from '../../../application/identity/oauth-error.js';
+import type { Header, Parameter, Response } from '../openapi/openapi.types.js';
+import { json } from '../openapi/route-description.js';
+import { ref, str } from '../openapi/schemas.js';
+import { REALM } from '../problem.js';
+
+/**
+ * What the identity routes share: reading OAuth parameters (each at most once), the form parser
+ * whose failures answer in OAuth's shape, client credentials, OAuth's error answer, and the pieces
+ * of their descriptions.
+ */
+
+export const FORM_LIMIT = '16kb';
+
+/** Query or form parameters given once each; a repeated parameter is refused (RFC 6749 3.1, 3.2). */
+export function singleParams(source: unknown): { params: Record<string, string>; repeated: string | undefined } {
+  const params: Record<string, string> = {};
+  let repeated: string | undefined;
+  if (typeof source !== 'object' || source === null) return { params, repeated };
+  for (const [name, value] of Object.entries(source as Record<string, unknown>)) {
+    if (typeof value === 'string') params[name] = value;
+    else if (Array.isArray(value)) repeated ??= name;
+  }
+  return { params, repeated };
+}
+
+export function bodyOf(ctx: Context): object {
+  const body: unknown = ctx.request.body;
+  return typeof body === 'object' && body !== null ? body : {};
+}
+
+/** The same for the request carried in a form's hidden field. */
+export function searchParams(search: URLSearchParams): { params: Record<string, string>; repeated: string | undefined } {
+  const params: Record<string, string> = {};
+  let repeated: string | undefined;
+  for (const [name, value] of search) {
+    if (name in params) repeated ??= name;
+    else params[name] = value;
+  }
+  return { params, repeated };
+}
+
+/** The body parser of the OAuth endpoints, whose failures (malformed, too large) answer in OAuth's error shape like everything else there. */
+export function oauthForm(): Middleware {
+  const parse = koaBody({ json: true, urlencoded: true, text: false, multipart: false, formLimit: FORM_LIMIT, jsonLimit: FORM_LIMIT });
+  return async (ctx, next) => {
+    let parsed = false;
+    try {
+      await parse(ctx, async () => {
+        parsed = true;
+      });
+    } catch (error) {
+      const status = (error as { status?: number }).status;
+      ctx.status = status === 413 ? 413 : 400;
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { error: 'invalid_request', error_description: status === 413 ? `The body is larger than ${FORM_LIMIT}.` : 'The body could not be read: send application/x-www-form-urlencoded.' };
+      return;
+    }
+    if (parsed) await next();
+  };
+}
+
+/** OAuth's error answer (RFC 6749 5.2): 401 with the Basic challenge for `invalid_client`, 400 otherwise. */
+export function oauthFailure(ctx: Context, error: OAuthError): void {
+  ctx.status = error.error === 'invalid_client' ? 401 : 400;
+  if (error.error === 'invalid_client') ctx.set('WWW-Authenticate', `Basic realm="${REALM}"`);
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('Pragma', 'no-cache');
+  ctx.body = { error: error.error, error_description: error.description };
+}
+
+/** RFC 6749 2.3.1: HTTP Basic (form-encoded id and secret) or the body's client_id / client_secret, never both. */
+export function clientCredentials(ctx: Context, params: Record<string, string>): ClientCredentials | 'both' {
+  const basic = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(ctx.get('Authorization'));
+  if (basic) {
+    if (params['client_secret'] !== undefined) return 'both';
+    const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    const unform = (s: string) => {
+      try {
+        return decodeURIComponent(s.replace(/\+/g, ' '));
+      } catch {
+        return s;
+      }
+    };
+    return colon < 0 ? { clientId: undefined, clientSecret: undefined, basic: true } : { clientId: unform(decoded.slice(0, colon)), clientSecret: unform(decoded.slice(colon + 1)), basic: true };
+  }
+  return { clientId: params['client_id'], clientSecret: params['client_secret'], basic: false };
+}
+
+// ---- Pieces of the descriptions -------------------------------------------------------------
+
+export const FORM = 'application/x-www-form-urlencoded';
+
+export const noStore = (value = 'no-store'): Readonly<Record<string, Header>> => ({ 'Cache-Control': { required: true, description: `\`${value}\``, schema: str({ const: value }) } });
+export const oauthError = (description: string, headers?: Readonly<Record<string, Header>>): Response => json(description, ref('OAuthError'), { ...noStore(), ...headers });
+/** Koa's redirect: the `Location`, and a one-line note of it as HTML or text (by `Accept`). */
+export const redirectAnswer = (description: string): Response => ({
+  description,
+  headers: { Location: { required: true, description: 'The redirect URI with the answer in its query or fragment.', schema: str() }, ...noStore() },
+  content: { 'text/html': { schema: str() }, 'text/plain': { schema: str() } },
+});
+export const cached = (seconds: number): Readonly<Record<string, Header>> => ({
+  'Cache-Control': { required: true, description: `\`public, max-age=${seconds}\``, schema: str({ const: `public, max-age=${seconds}` }) },
+});
+
+/** The body parser's failures, in OAuth's shape: 400 (unreadable) and 413 (over 16 KiB). */
+export const UNREADABLE_BODY: Readonly<Record<string, Response>> = {
+  400: oauthError('`invalid_request` (an unreadable body, a repeated parameter, a missing one) and the other RFC 6749 errors.'),
+  413: oauthError('`invalid_request`: the body is over 16 KiB.'),
+};
+
+export const AUTHORIZATION_PARAMETERS: readonly Parameter[] = [
+  { name: 'response_type', in: 'query', required: true, schema: str({ enum: ['code', 'token'] }), description: '`token`: the implicit flow.' },
+  { name: 'client_id', in: 'query', required: true, schema: str() },
+  { name: 'redirect_uri', in: 'query', required: true, schema: str(), description: 'One of the registered URIs, compared as an exact string.' },
+  { name: 'scope', in: 'query', required: true, schema: str(), description: 'Space-separated: `openid`, `email`, `profile` or the `{scope_base}/auth/...` names.' },
+  { name: 'state', in: 'query', schema: str({ maxLength: 2000 }), description: 'Returned unchanged with every answer.' },
+  { name: 'code_challenge', in: 'query', schema: str({ pattern: '^[A-Za-z0-9_-]{43}$' }), description: 'PKCE (required for public clients).' },
+  { name: 'code_challenge_method', in: 'query', schema: str({ enum: ['S256'] }) },
+  { name: 'access_type', in: 'query', schema: str({ enum: ['online', 'offline'] }), description: '`offline`: a refresh token too (code flow).' },
+  { name: 'prompt', in: 'query', schema: str(), description: 'Space-separated: `none`, `login`, `consent`, `select_account`.' },
+  { name: 'nonce', in: 'query', schema: str({ maxLength: 2000 }), description: 'Copied into the ID token.' },
+];
+
+export const ACCESS_TOKEN_QUERY: Parameter = { name: 'access_token', in: 'query', description: 'The access token, instead of `Authorization: Bearer`.', schema: str() };
+export const TOKENINFO_QUERY: readonly Parameter[] = [ACCESS_TOKEN_QUERY, { name: 'id_token', in: 'query', description: 'An ID token to describe.', schema: str() }];
+
+export const UNAUTHENTICATED: Response = json("No valid access token: Google's error shape.", ref('GoogleError'), {
+  'WWW-Authenticate': { required: true, description: '`Bearer realm="specbase", error="invalid_token"`', schema: str() },
+  ...noStore(),
+});
+
+export const ACCESS_TOKEN = [{ oauth2: [] }];
+export const OPTIONAL_CLIENT = [{ oauthClient: [] }, {}];

@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import type { RateLimit, RateLimiter } from '../../../application/ports/rate-limiter.port.js';
+import { json } from '../openapi/route-description.js';
+import { object, ref, str } from '../openapi/schemas.js';
+import type { StandaloneRouteDefinition } from '../routes.js';
+import type { IdentityUseCases } from '../identity.routes.js';
+import { bodyOf, clientCredentials, FORM, noStore, oauthError, oauthFailure, oauthForm, OPTIONAL_CLIENT, singleParams, UNREADABLE_BODY } from './oauth-http.js';
+
+/** The token endpoint (authorization code and refresh grants) and revocation (RFC 7009). */
+export function tokenRoutes(
+  deps: Pick<IdentityUseCases, 'authenticateClient' | 'issueTokens' | 'revoke'>,
+  limits: { readonly limiter: RateLimiter; readonly tokenEndpoint: RateLimit },
+): StandaloneRouteDefinition[] {
+  const form = oauthForm();
+  return [
+    {
+      method: 'POST',
+      path: '/o/oauth2/token',
+      summary: 'Token endpoint: authorization_code and refresh_token grants',
+      operationId: 'token',
+      tag: 'Identity',
+      description: 'RFC 6749 section 5. Confidential clients authenticate with HTTP Basic or `client_id`/`client_secret` in the body; public clients send `client_id` only.',
+      security: OPTIONAL_CLIENT,
+      requestBody: { required: true, content: { [FORM]: { schema: ref('TokenRequest') }, 'application/json': { schema: ref('TokenRequest') } } },
+      responses: {
+        200: json('The tokens.', ref('TokenResponse'), { ...noStore(), Pragma: { required: true, description: '`no-cache`', schema: str({ const: 'no-cache' }) } }),
+        ...UNREADABLE_BODY,
+        401: oauthError('`invalid_client`.', { 'WWW-Authenticate': { required: true, description: '`Basic realm="specbase"`', schema: str() } }),
+        429: oauthError('`slow_down`: too many token requests from this client and address.', { 'Retry-After': { required: true, description: 'Seconds.', schema: { type: 'integer', minimum: 1 } } }),
+      },
+      middleware: [form],
+      handler: async (ctx) => {
+        const { params, repeated } = singleParams(ctx.request.body);
+        if (repeated) return oauthFailure(ctx, { error: 'invalid_request', description: `${repeated} is given more than once.` });
+        const presented = clientCredentials(ctx, params);
+        if (presented === 'both') return oauthFailure(ctx, { error: 'invalid_request', description: 'Authenticate the client one way: HTTP Basic or the body, not both.' });
+        if (limits.tokenEndpoint.limit > 0) {
+          // The client id is untrusted here (checked just below): its hash keeps the key short whatever was sent.
+          const client = presented.clientId === undefined ? '-' : createHash('sha256').update(presented.clientId).digest('base64url').slice(0, 22);
+          const decision = await limits.limiter.attempt(`token:${client}:${ctx.ip}`, limits.tokenEndpoint, new Date());
+          if (!decision.allowed) {
+            ctx.set('Retry-After', String(Math.max(1, Math.ceil(decision.resetMs / 1000))));
+            ctx.status = 429;
+            ctx.set('Cache-Control', 'no-store');
+            ctx.body = { error: 'slow_down', error_description: 'Too many token requests from this client and address: try again later.' };
+            return;
+          }
+        }
+        const client = await deps.authenticateClient.execute(presented);
+        if (!client.ok) return oauthFailure(ctx, client.error);
+        const grantType = params['grant_type'];
+        const result =
+          grantType === 'authorization_code'
+            ? await deps.issueTokens.authorizationCode(client.value, { code: params['code'], redirectUri: params['redirect_uri'], codeVerifier: params['code_verifier'] })
+            : grantType === 'refresh_token'
+              ? await deps.issueTokens.refreshToken(client.value, { refreshToken: params['refresh_token'], scope: params['scope'] })
+              : undefined;
+        if (!result) return oauthFailure(ctx, { error: grantType ? 'unsupported_grant_type' : 'invalid_request', description: grantType ? `grant_type ${grantType} is not supported.` : 'grant_type is required.' });
+        if (!result.ok) return oauthFailure(ctx, result.error);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.set('Pragma', 'no-cache');
+        ctx.body = result.value;
+      },
+    },
+    {
+      method: 'POST',
+      path: '/o/oauth2/revoke',
+      summary: 'Revoke an access or refresh token and its whole grant (RFC 7009)',
+      operationId: 'revoke',
+      tag: 'Identity',
+      description: 'Client authentication is optional; with `client_id` the client must authenticate and can revoke only its own tokens. Unknown tokens are answered `200 {}` too.',
+      security: OPTIONAL_CLIENT,
+      requestBody: { required: true, content: { [FORM]: { schema: ref('RevocationRequest') }, 'application/json': { schema: ref('RevocationRequest') } } },
+      responses: {
+        200: json('Done (or nothing to do).', object({}, [], { additionalProperties: false }), noStore()),
+        ...UNREADABLE_BODY,
+        401: oauthError('`invalid_client`.', { 'WWW-Authenticate': { required: true, description: '`Basic realm="specbase"`', schema: str() } }),
+      },
+      middleware: [form],
+      handler: async (ctx) => {
+        const { params } = singleParams({ ...ctx.query, ...bodyOf(ctx) });
+        const presented = clientCredentials(ctx, params);
+        if (presented === 'both') return oauthFailure(ctx, { error: 'invalid_request', description: 'Authenticate the client one way: HTTP Basic or the body, not both.' });
+        let client;
+        if (presented.clientId !== undefined) {
+          const authenticated = await deps.authenticateClient.execute(presented);
+          if (!authenticated.ok) return oauthFailure(ctx, authenticated.error);
+          client = authenticated.value;
+        }
+        if (params['token'] === undefined) return oauthFailure(ctx, { error: 'invalid_request', description: 'token is required.' });
+        await deps.revoke.execute(params['token'], client);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.status = 200;
+        ctx.body = {};
+      },
+    },
+  ];
+}
