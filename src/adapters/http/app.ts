@@ -9,26 +9,25 @@ import { specRoutes, type SpecUseCases } from './specs.routes.js';
 import { changeRoutes } from './changes.routes.js';
 import { derivedRoutes } from './derived.routes.js';
 import { webhookRoutes, type WebhookUseCases } from './webhooks.routes.js';
-import { basicAuthentication, profileRoutes, tokenRouter, type ProfileUseCases, type TokenUseCases } from './user.routes.js';
+import { basicAuthentication, profileRoutes, tokenRoutes, type ProfileUseCases, type TokenUseCases } from './user.routes.js';
 import { identityRoutes, type IdentityUseCases } from './identity.routes.js';
-import { emailVerificationRouter, type EmailVerificationUseCases } from './email-verification.routes.js';
+import { emailVerificationRoutes, type EmailVerificationUseCases } from './email-verification.routes.js';
 import { pageRoutes, type PageUseCases } from './pages.routes.js';
 import { shareRoutes, type ShareUseCases } from './shares.routes.js';
 import { docsRouter, type DocsUseCases } from './docs/docs.routes.js';
 import { signInRoutes } from './sign-in.routes.js';
-import { bearerAuthentication, bearerToken, principalOf } from './authenticate.js';
-import { sameSecret } from './session-cookies.js';
+import { bearerAuthentication, principalOf } from './authenticate.js';
 import { rateLimit } from './rate-limit.js';
 import { routeByFirstSegment } from './dispatch.js';
 import type { RateLimit, RateLimiter } from '../../application/ports/rate-limiter.port.js';
 import type { HttpLogger } from './http-logger.js';
-import { requestContext, throwProblem } from './middleware.js';
+import { requestContext } from './middleware.js';
 import type { HttpMetrics } from './http-metrics.js';
-import { invalidToken } from './problem.js';
 import { mountRoutes, standaloneRouter, type RouteDefinition, type StandaloneRouteDefinition } from './routes.js';
 import { JSON_MEDIA_TYPES } from './validation.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
-import { openApiRouter } from './openapi/openapi.routes.js';
+import type { OpenApiDocument } from './openapi/openapi.types.js';
+import { serviceRoutes } from './service.routes.js';
 
 export interface HttpDependencies {
   readonly logger: HttpLogger;
@@ -89,14 +88,26 @@ export function protectedRoutes(deps: HttpDependencies): RouteDefinition[] {
 }
 
 /**
- * The routes outside the Bearer table that declare their contract beside their handlers: the
- * identity service and the sign-in page. Nothing is read from `deps` until a request comes.
+ * The routes outside the Bearer table, each declaring its contract beside its handler: token
+ * management and e-mail verification (HTTP Basic), the identity service, the sign-in page, and the
+ * service's own (health, readiness, metrics, the description). Nothing is read from `deps` until a
+ * request comes, so the description can be built without them.
  */
-export function standaloneRoutes(deps: HttpDependencies): StandaloneRouteDefinition[] {
+export function standaloneRoutes(deps: HttpDependencies, document: () => OpenApiDocument = describedLater): StandaloneRouteDefinition[] {
   const identity = identityRoutes(deps.identity, deps.rateLimits);
-  const signIn = signInRoutes(deps.identity);
-  // The order of the description: the authorization pages, the sign-in page, then the rest.
-  return [...identity.slice(0, 2), ...signIn, ...identity.slice(2)];
+  // The order of the description: token management, e-mail verification, the authorization pages, the sign-in page, then the rest.
+  return [
+    ...tokenRoutes(deps.tokens, jsonBodyParser(deps)),
+    ...emailVerificationRoutes(deps.emailVerification, basicAuthentication(deps.tokens), deps.jsonMaxBytes),
+    ...identity.slice(0, 2),
+    ...signInRoutes(deps.identity),
+    ...identity.slice(2),
+    ...serviceRoutes(deps, document),
+  ];
+}
+
+function describedLater(): OpenApiDocument {
+  throw new Error('The description is served by the app createHttpApp builds');
 }
 
 /** The Koa application: Core-API routes, `/healthz` (liveness), `/readyz` (readiness), `/metrics`, the description, problem+json errors, request ids and logs. */
@@ -117,41 +128,16 @@ export function createHttpApp(deps: HttpDependencies): Koa {
     await next();
   });
 
-  const open = new Router();
-  open.get('/healthz', async (ctx) => {
-    const up = await deps.health();
-    ctx.status = up ? 200 : 503;
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = { status: up ? 'ok' : 'unavailable' };
-  });
-  open.get('/readyz', async (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
-    let status: 'ready' | 'shutting_down' | 'unavailable' = 'ready';
-    if (deps.draining()) status = 'shutting_down';
-    else if (!(await deps.ready())) status = 'unavailable';
-    ctx.status = status === 'ready' ? 200 : 503;
-    ctx.body = { status };
-  });
-  open.get('/metrics', async (ctx) => {
-    if (deps.metricsToken !== null && !sameSecret(bearerToken(ctx), deps.metricsToken)) {
-      throwProblem(invalidToken('GET /metrics needs the metrics token as a Bearer token.'));
-    }
-    const { contentType, body } = await deps.metrics.exposition();
-    ctx.set('Cache-Control', 'no-store');
-    ctx.type = contentType;
-    ctx.body = body;
-  });
   const table = protectedRoutes(deps);
-  const standalone = standaloneRoutes(deps);
-  const description = openApiRouter(buildOpenApiDocument({ routes: table, standalone, publicUrl: deps.publicUrl, scopeBase: deps.identity.settings.scopeBase, version: deps.version }));
-  // Token management before the Bearer routes: /user/tokens takes HTTP Basic, never a Bearer token.
-  const tokens = tokenRouter(deps.tokens, jsonBodyParser(deps));
-  const identity = standaloneRouter(standalone);
+  // The description describes the routes that serve it: read when the first request asks for it.
+  const standalone = standaloneRoutes(deps, () => document);
+  const document = buildOpenApiDocument({ routes: table, standalone, publicUrl: deps.publicUrl, scopeBase: deps.identity.settings.scopeBase, version: deps.version });
+  // Before the Bearer routes: /user/tokens and /user/email/* take HTTP Basic or nothing, never a Bearer token.
+  const outside = standaloneRouter(standalone);
   const docs = docsRouter({ docs: deps.docs, session: (cookie) => deps.identity.authorize.session(cookie), descriptionUrl: '/openapi.json', publicUrl: deps.publicUrl });
-  const verification = emailVerificationRouter(deps.emailVerification, basicAuthentication(deps.tokens.authenticate), deps.jsonMaxBytes);
   const api = new Router();
   api.use(['/api', '/webhooks', '/user'], bearerAuthentication(deps.authenticate), rateLimit(deps.rateLimits.apiLimiter, deps.rateLimits.api, (ctx) => `api:token:${principalOf(ctx).tokenId ?? principalOf(ctx).userId}`));
   mountRoutes(api, table, deps.apiAccess, jsonBodyParser(deps));
-  app.use(routeByFirstSegment([open, description, tokens, identity, docs, verification, api]));
+  app.use(routeByFirstSegment([outside, docs, api]));
   return app;
 }

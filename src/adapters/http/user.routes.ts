@@ -1,4 +1,3 @@
-import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import type { AuthenticatePassword } from '../../application/auth/authenticate-password.use-case.js';
 import type { CreateApiToken } from '../../application/tokens/create-api-token.use-case.js';
@@ -8,13 +7,18 @@ import { formatTimestamp } from '../../domain/shared/time.js';
 import { principalOf } from './authenticate.js';
 import { throwProblem } from './middleware.js';
 import { problemFor, problemOf, REALM, type Problem } from './problem.js';
-import { param, unwrap, jsonInput, type RouteDefinition } from './routes.js';
-import { json, jsonBody, noBody } from './openapi/route-description.js';
+import { param, unwrap, jsonInput, type RouteDefinition, type StandaloneRouteDefinition } from './routes.js';
+import { HEADERS, json, jsonBody, LIST_PARAMETERS, noBody } from './openapi/route-description.js';
 import { ref } from './openapi/schemas.js';
 import { listBody, pageRequest } from './pagination.js';
 import { jsonObjectBody, validated } from './validation.js';
 
 const CREATE_TOKEN = ref('CreateApiToken');
+
+/** HTTP Basic with the account's e-mail and password: how API tokens and e-mail verification are reached. */
+export const PASSWORD = [{ password: [] }];
+export const PASSWORD_PROBLEMS = ['invalid_credentials', 'rate_limited'] as const;
+export const JSON_BODY_PROBLEMS = ['validation_failed', 'invalid_json', 'invalid_request', 'payload_too_large', 'unsupported_media_type'] as const;
 
 interface UpdateProfileBody {
   nickname?: unknown;
@@ -99,14 +103,14 @@ export function profileRoutes(useCases: ProfileUseCases): RouteDefinition[] {
 const basicRequired = (detail: string): Problem => problemOf('invalid_credentials', detail, { headers: { 'WWW-Authenticate': `Basic realm="${REALM}", charset="UTF-8"` } });
 
 /** HTTP Basic with e-mail and password: tokens are never managed with another token. */
-export function basicAuthentication(authenticate: AuthenticatePassword): Middleware {
+export function basicAuthentication(useCases: { readonly authenticate: AuthenticatePassword }): Middleware {
   return async (ctx: Context, next: Next) => {
     const match = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(ctx.get('Authorization'));
     if (!match) throwProblem(basicRequired('This route takes the account e-mail and password (HTTP Basic), never a token.'));
     const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon < 0) throwProblem(basicRequired('The Basic credentials must be e-mail:password.'));
-    const result = await authenticate.execute(decoded.slice(0, colon), decoded.slice(colon + 1), ctx.ip);
+    const result = await useCases.authenticate.execute(decoded.slice(0, colon), decoded.slice(colon + 1), ctx.ip);
     if (!result.ok) throwProblem(result.error.kind === 'RateLimited' ? problemFor(result.error) : basicRequired('The e-mail or password is wrong.'));
     (ctx.state as { userId: number }).userId = result.value;
     await next();
@@ -114,26 +118,62 @@ export function basicAuthentication(authenticate: AuthenticatePassword): Middlew
 }
 
 /** `/user/tokens`: list, create (the token shown once) and revoke, with HTTP Basic. */
-export function tokenRouter(useCases: TokenUseCases, jsonParser: Middleware): Router {
-  const router = new Router();
+export function tokenRoutes(useCases: TokenUseCases, jsonParser: Middleware): StandaloneRouteDefinition[] {
   const userId = (ctx: Context) => (ctx.state as { userId: number }).userId;
-  const auth = basicAuthentication(useCases.authenticate);
-  router.get('/user/tokens', auth, async (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
-    const page = unwrap(await useCases.list.execute(userId(ctx), pageRequest(ctx)));
-    ctx.body = listBody(page.items, page.next);
-  });
-  router.post('/user/tokens', auth, jsonParser, async (ctx) => {
-    const body = validated<CreateTokenBody>(CREATE_TOKEN, jsonObjectBody(ctx));
-    const created = unwrap(await useCases.create.execute({ userId: userId(ctx) }, body));
-    ctx.status = 201;
-    ctx.set('Cache-Control', 'no-store');
-    ctx.set('Location', `/user/tokens/${created.id}`);
-    ctx.body = { id: created.id, name: created.name, scopes: created.scopes, token: created.token, creationDate: formatTimestamp(created.creationDate) };
-  });
-  router.delete('/user/tokens/:tokenId', auth, async (ctx) => {
-    unwrap(await useCases.revoke.execute(userId(ctx), param(ctx, 'tokenId')));
-    ctx.status = 204;
-  });
-  return router;
+  const auth = basicAuthentication(useCases);
+  return [
+    {
+      method: 'GET',
+      path: '/user/tokens',
+      summary: "The user's API tokens",
+      operationId: 'listApiTokens',
+      tag: 'API tokens',
+      security: PASSWORD,
+      parameters: LIST_PARAMETERS,
+      responses: { 200: json('A page of tokens, in creation order.', ref('ApiTokenList'), HEADERS.noStore) },
+      problems: [...PASSWORD_PROBLEMS, 'validation_failed'],
+      middleware: [auth],
+      handler: async (ctx) => {
+        ctx.set('Cache-Control', 'no-store');
+        const page = unwrap(await useCases.list.execute(userId(ctx), pageRequest(ctx)));
+        ctx.body = listBody(page.items, page.next);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/user/tokens',
+      summary: 'Create an API token (shown once)',
+      operationId: 'createApiToken',
+      tag: 'API tokens',
+      description: 'Needs a verified e-mail address.',
+      security: PASSWORD,
+      requestBody: jsonBody(ref('CreateApiToken')),
+      responses: { 201: json('The token, with `token` for the only time.', ref('CreatedApiToken'), { ...HEADERS.noStore, ...HEADERS.location }) },
+      problems: [...PASSWORD_PROBLEMS, ...JSON_BODY_PROBLEMS, 'email_not_verified', 'plan_limit'],
+      middleware: [auth, jsonParser],
+      handler: async (ctx) => {
+        const body = validated<CreateTokenBody>(CREATE_TOKEN, jsonObjectBody(ctx));
+        const created = unwrap(await useCases.create.execute({ userId: userId(ctx) }, body));
+        ctx.status = 201;
+        ctx.set('Cache-Control', 'no-store');
+        ctx.set('Location', `/user/tokens/${created.id}`);
+        ctx.body = { id: created.id, name: created.name, scopes: created.scopes, token: created.token, creationDate: formatTimestamp(created.creationDate) };
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/user/tokens/:tokenId',
+      summary: 'Revoke an API token',
+      operationId: 'revokeApiToken',
+      tag: 'API tokens',
+      security: PASSWORD,
+      responses: { 204: noBody('Revoked: the next request with it gets 401.') },
+      problems: [...PASSWORD_PROBLEMS, 'not_found'],
+      middleware: [auth],
+      handler: async (ctx) => {
+        unwrap(await useCases.revoke.execute(userId(ctx), param(ctx, 'tokenId')));
+        ctx.status = 204;
+      },
+    },
+  ];
 }

@@ -4,13 +4,11 @@ import type { Header, HttpMethod, OpenApiDocument, Operation, Parameter, PathIte
 import { problemResponses, type ProblemCode } from './problems.js';
 import { HEADERS, JSON_MEDIA_TYPE, PATH_PARAMETERS, type RouteDescription, type StandaloneRoute, type TagName } from './route-description.js';
 import { COMPONENT_SCHEMAS } from './components.js';
-import { SERVICE_ROUTES } from './service.descriptions.js';
-import { USER_API_STANDALONE_ROUTES } from './user-api.descriptions.js';
 
 export interface DescriptionSource {
   /** The Bearer route table the router is built from, each route with its contract. */
   readonly routes: readonly RouteDefinition[];
-  /** The other routes that declare their contract beside their handlers (the identity service, the sign-in page). */
+  /** The other routes that declare their contract beside their handlers (token management, e-mail verification, the identity service, the sign-in page). */
   readonly standalone?: readonly StandaloneRoute[];
   /** PUBLIC_URL: the server, and the base of the OAuth 2.0 endpoints. */
   readonly publicUrl: string;
@@ -20,13 +18,9 @@ export interface DescriptionSource {
   readonly version: string;
 }
 
-/**
- * Every route outside the Bearer table: those declared beside their handlers, and those still
- * described apart from their routers (token management and e-mail verification, health, the
- * documents).
- */
+/** Every route outside the Bearer table, each declared beside its handler. */
 export function standaloneDescriptions(source: Pick<DescriptionSource, 'standalone'>): readonly StandaloneRoute[] {
-  return [...USER_API_STANDALONE_ROUTES, ...(source.standalone ?? []), ...SERVICE_ROUTES];
+  return source.standalone ?? [];
 }
 
 const TAGS: readonly (Tag & { readonly name: TagName })[] = [
