@@ -17,12 +17,21 @@ import type { ReadCache } from './read-cache.js';
  * transactions: a transaction must read what it is about to change.
  */
 
-/** What a cached read remembered: the value, or `null` for nothing found. */
-async function cachedRead<T>(cache: ReadCache, key: string, read: () => Promise<T | undefined>): Promise<T | undefined> {
-  const hit = cache.get<T | null>(key);
-  if (hit !== undefined) return hit ?? undefined;
-  return cache.remember(key, read);
+/**
+ * A read through the cache: a hit answers from memory without calling anything else (the hot
+ * path: one map lookup and a version compare), a miss reads `read()` and remembers it
+ * (`undefined`, not found, is remembered too).
+ */
+function cachedRead<T, R>(cache: ReadCache, key: string, hit: (value: T) => R, read: () => Promise<T | undefined>): Promise<R | undefined> {
+  const remembered = cache.get<T | null>(key);
+  if (remembered !== undefined) return Promise.resolve(remembered === null ? undefined : hit(remembered));
+  return cache.remember(key, read).then((value) => (value === undefined ? undefined : hit(value)));
 }
+
+const rehydrateApi = (state: ApiState): Api => Api.rehydrate(state);
+const rehydrateUser = (state: UserState): User => User.rehydrate(state);
+/** The remembered grant is never handed out: callers may change theirs. */
+const copyGrant = (grant: Grant): Grant => ({ ...grant, creationDate: new Date(grant.creationDate), revocationDate: grant.revocationDate === null ? null : new Date(grant.revocationDate) });
 
 export class CachedApiRepository implements ApiRepository {
   constructor(
@@ -30,18 +39,14 @@ export class CachedApiRepository implements ApiRepository {
     private readonly cache: ReadCache,
   ) {}
 
-  async get(accountId: AccountId, id: ApiId): Promise<Api | undefined> {
-    const state = await cachedRead<ApiState>(this.cache, `api:${accountId}:${id}`, async () => (await this.inner.get(accountId, id))?.snapshot());
-    return state && Api.rehydrate(state);
+  get(accountId: AccountId, id: ApiId): Promise<Api | undefined> {
+    return cachedRead(this.cache, `api:${accountId}:${id}`, rehydrateApi, () => this.inner.get(accountId, id).then((api) => api?.snapshot()));
   }
 
   async list(accountId: AccountId, page: PageRequest<ApiId>): Promise<Page<Api, ApiId>> {
-    const key = `apis:${accountId}:${page.after ?? ''}:${page.limit}`;
-    const states = await cachedRead<Page<ApiState, ApiId>>(this.cache, key, async () => {
-      const found = await this.inner.list(accountId, page);
-      return { items: found.items.map((api) => api.snapshot()), next: found.next };
-    });
-    return { items: states!.items.map((state) => Api.rehydrate(state)), next: states!.next };
+    const read = () => this.inner.list(accountId, page).then((found) => ({ items: found.items.map((api) => api.snapshot()), next: found.next }));
+    const states = await cachedRead(this.cache, `apis:${accountId}:${page.after ?? ''}:${page.limit}`, (found: Page<ApiState, ApiId>) => found, read);
+    return { items: states!.items.map(rehydrateApi), next: states!.next };
   }
 
   getForUpdate(accountId: AccountId, id: ApiId): Promise<Api | undefined> {
@@ -75,9 +80,8 @@ export class CachedUserRepository implements UserRepository {
     private readonly cache: ReadCache,
   ) {}
 
-  async get(id: UserId): Promise<User | undefined> {
-    const state = await cachedRead<UserState>(this.cache, `user:${id}`, async () => (await this.inner.get(id))?.snapshot());
-    return state && User.rehydrate(state);
+  get(id: UserId): Promise<User | undefined> {
+    return cachedRead(this.cache, `user:${id}`, rehydrateUser, () => this.inner.get(id).then((user) => user?.snapshot()));
   }
 
   add(user: NewUser): Promise<Result<User, { readonly kind: 'DuplicateEmail' }>> {
@@ -107,10 +111,8 @@ export class CachedGrantRepository implements GrantRepository {
     private readonly cache: ReadCache,
   ) {}
 
-  async get(id: GrantId): Promise<Grant | undefined> {
-    const grant = await cachedRead<Grant>(this.cache, `grant:${id}`, () => this.inner.get(id));
-    // The remembered grant is never handed out: callers may change theirs.
-    return grant && { ...grant, creationDate: new Date(grant.creationDate), revocationDate: grant.revocationDate === null ? null : new Date(grant.revocationDate) };
+  get(id: GrantId): Promise<Grant | undefined> {
+    return cachedRead(this.cache, `grant:${id}`, copyGrant, () => this.inner.get(id));
   }
 
   add(grant: Grant): Promise<void> {
