@@ -29,6 +29,7 @@ function cachedRead<T, R>(cache: ReadCache, key: string, hit: (value: T) => R, r
 }
 
 const rehydrateApi = (state: ApiState): Api => Api.rehydrate(state);
+const rehydrateApis = (states: Page<ApiState, ApiId>): Page<Api, ApiId> => ({ items: states.items.map(rehydrateApi), next: states.next });
 const rehydrateUser = (state: UserState): User => User.rehydrate(state);
 /** The remembered grant is never handed out: callers may change theirs. */
 const copyGrant = (grant: Grant): Grant => ({ ...grant, creationDate: new Date(grant.creationDate), revocationDate: grant.revocationDate === null ? null : new Date(grant.revocationDate) });
@@ -43,10 +44,10 @@ export class CachedApiRepository implements ApiRepository {
     return cachedRead(this.cache, `api:${accountId}:${id}`, rehydrateApi, () => this.inner.get(accountId, id).then((api) => api?.snapshot()));
   }
 
-  async list(accountId: AccountId, page: PageRequest<ApiId>): Promise<Page<Api, ApiId>> {
+  list(accountId: AccountId, page: PageRequest<ApiId>): Promise<Page<Api, ApiId>> {
     const read = () => this.inner.list(accountId, page).then((found) => ({ items: found.items.map((api) => api.snapshot()), next: found.next }));
-    const states = await cachedRead(this.cache, `apis:${accountId}:${page.after ?? ''}:${page.limit}`, (found: Page<ApiState, ApiId>) => found, read);
-    return { items: states!.items.map(rehydrateApi), next: states!.next };
+    // A page is always found: never undefined.
+    return cachedRead(this.cache, `apis:${accountId}:${page.after ?? ''}:${page.limit}`, rehydrateApis, read) as Promise<Page<Api, ApiId>>;
   }
 
   getForUpdate(accountId: AccountId, id: ApiId): Promise<Api | undefined> {
