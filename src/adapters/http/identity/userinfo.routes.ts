@@ -40,6 +40,18 @@ export function userinfoRoutes(deps: Pick<IdentityUseCases, 'tokenInfo' | 'userI
     if (result.ok) ctx.body = result.value;
     else unauthenticated(ctx);
   };
+  /** Google's Userinfoplus, at either of its two paths. */
+  const userinfoRoute = (path: string, operationId: string, summary: string): StandaloneRouteDefinition => ({
+    method: 'GET',
+    path,
+    summary,
+    operationId,
+    tag: 'Identity',
+    security: ACCESS_TOKEN,
+    parameters: [ACCESS_TOKEN_QUERY],
+    responses: { 200: json('Fields by the scope of the token.', ref('Userinfo'), noStore()), 401: UNAUTHENTICATED },
+    handler: userinfo,
+  });
   return [
     {
       method: 'GET',
@@ -72,28 +84,8 @@ export function userinfoRoutes(deps: Pick<IdentityUseCases, 'tokenInfo' | 'userI
       middleware: [oauthForm()],
       handler: tokeninfo,
     },
-    {
-      method: 'GET',
-      path: '/oauth2/v2/userinfo',
-      summary: "Google's Userinfoplus of the token's user",
-      operationId: 'userinfo',
-      tag: 'Identity',
-      security: ACCESS_TOKEN,
-      parameters: [ACCESS_TOKEN_QUERY],
-      responses: { 200: json('Fields by the scope of the token.', ref('Userinfo'), noStore()), 401: UNAUTHENTICATED },
-      handler: userinfo,
-    },
-    {
-      method: 'GET',
-      path: '/userinfo/v2/me',
-      summary: 'The same as /oauth2/v2/userinfo',
-      operationId: 'me',
-      tag: 'Identity',
-      security: ACCESS_TOKEN,
-      parameters: [ACCESS_TOKEN_QUERY],
-      responses: { 200: json('Fields by the scope of the token.', ref('Userinfo'), noStore()), 401: UNAUTHENTICATED },
-      handler: userinfo,
-    },
+    userinfoRoute('/oauth2/v2/userinfo', 'userinfo', "Google's Userinfoplus of the token's user"),
+    userinfoRoute('/userinfo/v2/me', 'me', 'The same as /oauth2/v2/userinfo'),
     // OpenID Connect's UserInfo (standard claims, `sub`), which discovery names, as Google's v3 endpoint is.
     {
       method: 'GET',
