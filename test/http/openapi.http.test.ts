@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import type Koa from 'koa';
 import { parse as parseYaml } from 'yaml';
 import { protectedRoutes, standaloneRoutes, type HttpDependencies } from '../../src/adapters/http/app.js';
-import { buildOpenApiDocument, openApiPath, standaloneDescriptions } from '../../src/adapters/http/openapi/openapi-document.js';
+import { buildOpenApiDocument, openApiPath } from '../../src/adapters/http/openapi/openapi-document.js';
 import type { OpenApiDocument } from '../../src/adapters/http/openapi/openapi.types.js';
 import { toSwagger2, toSwagger2Schema, type Swagger2Document } from '../../src/adapters/http/openapi/swagger2.js';
 import type { RouteDefinition } from '../../src/adapters/http/routes.js';
@@ -321,7 +321,7 @@ describe('OpenAPI description: built from the route table', () => {
   });
 
   it('describes each route outside the table once, with a distinct operationId', () => {
-    const keys = standaloneDescriptions(SOURCE).map((r) => `${r.method} ${r.path}`);
+    const keys = SOURCE.standalone.map((r) => `${r.method} ${r.path}`);
     expect(new Set(keys).size).to.equal(keys.length);
     const ids = Object.values(document.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
     expect(new Set(ids).size).to.equal(ids.length);

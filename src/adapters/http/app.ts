@@ -15,7 +15,6 @@ import { emailVerificationRoutes, type EmailVerificationUseCases } from './email
 import { pageRoutes, type PageUseCases } from './pages.routes.js';
 import { shareRoutes, type ShareUseCases } from './shares.routes.js';
 import { docsRouter, type DocsUseCases } from './docs/docs.routes.js';
-import { signInRoutes } from './sign-in.routes.js';
 import { bearerAuthentication, principalOf } from './authenticate.js';
 import { rateLimit } from './rate-limit.js';
 import { routeByFirstSegment } from './dispatch.js';
@@ -94,14 +93,10 @@ export function protectedRoutes(deps: HttpDependencies): RouteDefinition[] {
  * request comes, so the description can be built without them.
  */
 export function standaloneRoutes(deps: HttpDependencies, document: () => OpenApiDocument = describedLater): StandaloneRouteDefinition[] {
-  const identity = identityRoutes(deps.identity, deps.rateLimits);
-  // The order of the description: token management, e-mail verification, the authorization pages, the sign-in page, then the rest.
   return [
-    ...tokenRoutes(deps.tokens, jsonBodyParser(deps)),
+    ...tokenRoutes(deps.tokens),
     ...emailVerificationRoutes(deps.emailVerification, basicAuthentication(deps.tokens), deps.jsonMaxBytes),
-    ...identity.slice(0, 2),
-    ...signInRoutes(deps.identity),
-    ...identity.slice(2),
+    ...identityRoutes(deps.identity, deps.rateLimits),
     ...serviceRoutes(deps, document),
   ];
 }
@@ -133,7 +128,7 @@ export function createHttpApp(deps: HttpDependencies): Koa {
   const standalone = standaloneRoutes(deps, () => document);
   const document = buildOpenApiDocument({ routes: table, standalone, publicUrl: deps.publicUrl, scopeBase: deps.identity.settings.scopeBase, version: deps.version });
   // Before the Bearer routes: /user/tokens and /user/email/* take HTTP Basic or nothing, never a Bearer token.
-  const outside = standaloneRouter(standalone);
+  const outside = standaloneRouter(standalone, jsonBodyParser(deps));
   const docs = docsRouter({ docs: deps.docs, session: (cookie) => deps.identity.authorize.session(cookie), descriptionUrl: '/openapi.json', publicUrl: deps.publicUrl });
   const api = new Router();
   api.use(['/api', '/webhooks', '/user'], bearerAuthentication(deps.authenticate), rateLimit(deps.rateLimits.apiLimiter, deps.rateLimits.api, (ctx) => `api:token:${principalOf(ctx).tokenId ?? principalOf(ctx).userId}`));

@@ -5,8 +5,7 @@ import { formatTimestamp } from '../../domain/shared/time.js';
 import { escapeHtml, sendHtml } from './html.js';
 import { problemFor } from './problem.js';
 import { unwrap, type StandaloneRouteDefinition } from './routes.js';
-import { HEADERS, htmlPage, json } from './openapi/route-description.js';
-import { JSON_BODY_PROBLEMS, PASSWORD, PASSWORD_PROBLEMS } from './user.routes.js';
+import { HEADERS, htmlPage, json, JSON_BODY_PROBLEMS, PASSWORD, PASSWORD_PROBLEMS } from './openapi/route-description.js';
 import { ref, str } from './openapi/schemas.js';
 import { JSON_MEDIA_TYPES, jsonObjectBody, validated } from './validation.js';
 
@@ -88,8 +87,8 @@ export function emailVerificationRoutes(useCases: EmailVerificationUseCases, bas
       requestBody: {
         required: true,
         content: {
-          'application/json': { schema: ref('ConfirmEmailVerification') },
-          'application/x-www-form-urlencoded': { schema: ref('ConfirmEmailVerification') },
+          'application/json': { schema: CONFIRM_BODY },
+          'application/x-www-form-urlencoded': { schema: CONFIRM_BODY },
         },
       },
       responses: {

@@ -1,4 +1,3 @@
-import type Router from '@koa/router';
 import type { Authorize, SignIn, ValidateAuthorizationRequest } from '../../application/identity/authorization.use-cases.js';
 import type { SigningKeys } from '../../application/identity/signing-keys.js';
 import type { AuthenticateClient, IssueTokens } from '../../application/identity/token-endpoint.use-cases.js';
@@ -10,7 +9,8 @@ import { authorizationRoutes } from './identity/authorization.routes.js';
 import { discoveryRoutes } from './identity/discovery.routes.js';
 import { tokenRoutes } from './identity/token.routes.js';
 import { userinfoRoutes } from './identity/userinfo.routes.js';
-import { standaloneRouter, type StandaloneRouteDefinition } from './routes.js';
+import type { StandaloneRouteDefinition } from './routes.js';
+import { signInRoutes } from './sign-in.routes.js';
 
 export interface IdentityUseCases {
   readonly settings: IdentitySettings;
@@ -35,14 +35,10 @@ export interface IdentityLimits {
 /**
  * The identity service: Google's oauth2 v2 API (certs, tokeninfo, userinfo, me) and an OAuth 2.0
  * authorization server (authorization code with PKCE, implicit, refresh, revocation) with its own
- * login and consent pages. Errors speak OAuth (RFC 6749 5.2) and Google's shapes, not problem+json.
+ * login and consent pages, and the sign-in page of Specbase's own pages. Errors speak OAuth (RFC 6749 5.2) and Google's shapes, not problem+json.
  * Each route declares its contract beside its handler (`identity/*.routes.ts`); nothing is read
  * from `deps` until a request comes, so the description can be built without them.
  */
 export function identityRoutes(deps: IdentityUseCases, limits: IdentityLimits): StandaloneRouteDefinition[] {
-  return [...authorizationRoutes(deps), ...tokenRoutes(deps, limits), ...discoveryRoutes(deps), ...userinfoRoutes(deps)];
-}
-
-export function identityRouter(deps: IdentityUseCases, limits: IdentityLimits): Router {
-  return standaloneRouter(identityRoutes(deps, limits));
+  return [...authorizationRoutes(deps), ...signInRoutes(deps), ...tokenRoutes(deps, limits), ...discoveryRoutes(deps), ...userinfoRoutes(deps)];
 }

@@ -7,7 +7,7 @@ import { throwProblem } from './middleware.js';
 import { problemFor, problemOf } from './problem.js';
 import type { ApplicationError } from '../../application/shared/application-error.js';
 import type { Result } from '../../domain/shared/result.js';
-import { JSON_MEDIA_TYPE, type RouteDescription, type StandaloneRoute } from './openapi/route-description.js';
+import { jsonOnlySchema, type RouteDescription, type StandaloneRoute } from './openapi/route-description.js';
 import type { JsonSchema } from './openapi/openapi.types.js';
 import { jsonObjectBody, validated } from './validation.js';
 
@@ -64,12 +64,6 @@ function requireAccess(route: RouteDefinition, scope: Scope, apiAccess: ApiAcces
   };
 }
 
-/** The schema of a route that takes a JSON body and nothing else. */
-function jsonSchemaOf(route: RouteDefinition): JsonSchema | undefined {
-  const content = route.requestBody?.content ?? {};
-  return Object.keys(content).length === 1 ? content[JSON_MEDIA_TYPE]?.schema : undefined;
-}
-
 const JSON_INPUT = Symbol('json input');
 
 /** The JSON body of a route that declares one, validated against its schema before the handler runs. */
@@ -98,7 +92,7 @@ export function mountRoutes(router: Router, routes: readonly RouteDefinition[], 
       const access = requireAccess(route, route.scope, apiAccess);
       if (access) guards.push(access);
     }
-    const schema = jsonSchemaOf(route);
+    const schema = jsonOnlySchema(route.requestBody);
     if (schema !== undefined) guards.push(jsonParser, validateJsonInput(schema));
     router.register(route.path, [route.method], [...guards, ...(route.middleware ?? []), route.handler]);
   }
@@ -113,10 +107,17 @@ export interface StandaloneRouteDefinition extends StandaloneRoute {
   readonly handler: (ctx: Context) => Promise<void> | void;
 }
 
-/** A router serving `routes`, each behind its own middleware. */
-export function standaloneRouter(routes: readonly StandaloneRouteDefinition[]): Router {
+/**
+ * A router serving `routes`, each behind its own middleware; a route whose body is JSON and nothing
+ * else gets the parser and the validation against its schema after them, as in the Bearer table.
+ */
+export function standaloneRouter(routes: readonly StandaloneRouteDefinition[], jsonParser: Middleware): Router {
   const router = new Router();
-  for (const route of routes) router.register(route.path, [route.method], [...(route.middleware ?? []), route.handler]);
+  for (const route of routes) {
+    const schema = jsonOnlySchema(route.requestBody);
+    const json = schema === undefined ? [] : [jsonParser, validateJsonInput(schema)];
+    router.register(route.path, [route.method], [...(route.middleware ?? []), ...json, route.handler]);
+  }
   return router;
 }
 

@@ -6,7 +6,7 @@ import { throwProblem } from './middleware.js';
 import type { HttpMetrics } from './http-metrics.js';
 import type { Header, OpenApiDocument, Response } from './openapi/openapi.types.js';
 import { problemResponses } from './openapi/problems.js';
-import { json, noBody } from './openapi/route-description.js';
+import { HEADERS, json, noBody } from './openapi/route-description.js';
 import { ref, str } from './openapi/schemas.js';
 import { toSwagger2 } from './openapi/swagger2.js';
 import { invalidToken } from './problem.js';
@@ -18,7 +18,6 @@ export const SWAGGER_YAML_MEDIA_TYPE = 'application/yaml';
 /** The documents change only with a new version of the service: cached briefly, revalidated by ETag. */
 export const DOCUMENT_CACHE_CONTROL = 'public, max-age=300';
 
-const noStore: Readonly<Record<string, Header>> = { 'Cache-Control': { required: true, description: '`no-store`', schema: str({ const: 'no-store' }) } };
 const documentHeaders: Readonly<Record<string, Header>> = {
   'Cache-Control': { required: true, description: `\`${DOCUMENT_CACHE_CONTROL}\``, schema: str({ const: DOCUMENT_CACHE_CONTROL }) },
   ETag: { required: true, description: 'Send it back as `If-None-Match`.', schema: str() },
@@ -85,8 +84,8 @@ export function serviceRoutes(deps: ServiceDependencies, document: () => OpenApi
       tag: 'Service',
       security: [],
       responses: {
-        200: json('The database answers.', ref('Health'), noStore),
-        503: json('The database does not answer (`{"status":"unavailable"}`).', ref('Health'), noStore),
+        200: json('The database answers.', ref('Health'), HEADERS.noStore),
+        503: json('The database does not answer (`{"status":"unavailable"}`).', ref('Health'), HEADERS.noStore),
       },
       handler: async (ctx) => {
         const up = await deps.health();
@@ -131,8 +130,8 @@ export function serviceRoutes(deps: ServiceDependencies, document: () => OpenApi
       description: 'Ready when the database answers and every migration is applied; `shutting_down` from the start of a stop, for `SHUTDOWN_DRAIN_MS`.',
       security: [],
       responses: {
-        200: json('Ready (`{"status":"ready"}`).', ref('Readiness'), noStore),
-        503: json('Not ready: `unavailable` (database away, migrations pending) or `shutting_down`.', ref('Readiness'), noStore),
+        200: json('Ready (`{"status":"ready"}`).', ref('Readiness'), HEADERS.noStore),
+        503: json('Not ready: `unavailable` (database away, migrations pending) or `shutting_down`.', ref('Readiness'), HEADERS.noStore),
       },
       handler: async (ctx) => {
         ctx.set('Cache-Control', 'no-store');
@@ -152,7 +151,7 @@ export function serviceRoutes(deps: ServiceDependencies, document: () => OpenApi
       description: 'The Prometheus text exposition format, version 0.0.4. Open unless `METRICS_TOKEN` is set; then `Authorization: Bearer <METRICS_TOKEN>` (not an API token).',
       security: [],
       responses: {
-        200: { description: 'The metrics.', headers: noStore, content: { 'text/plain': { schema: str() } } },
+        200: { description: 'The metrics.', headers: HEADERS.noStore, content: { 'text/plain': { schema: str() } } },
         ...problemResponses(['invalid_token']),
       },
       handler: async (ctx) => {

@@ -3,8 +3,8 @@ import { koaBody } from 'koa-body';
 import type { SignIn } from '../../application/identity/authorization.use-cases.js';
 import type { IdentitySettings } from '../../application/identity/identity-settings.js';
 import { escapeHtml, sendHtml } from './html.js';
-import { FORM, noStore } from './identity/oauth-http.js';
-import { htmlPage } from './openapi/route-description.js';
+import { FORM, FORM_LIMIT } from './identity/oauth-http.js';
+import { HEADERS, htmlPage } from './openapi/route-description.js';
 import { object, str } from './openapi/schemas.js';
 import type { StandaloneRouteDefinition } from './routes.js';
 import { CSRF_COOKIE, SESSION_COOKIE, SESSION_MAX_AGE_S, cookieHeader, csrfToken, readCookie, sameSecret } from './session-cookies.js';
@@ -18,7 +18,6 @@ export interface SignInPageDependencies {
 /** Where a sign-in goes when it names no (acceptable) place to continue to. */
 export const DEFAULT_CONTINUE = '/docs';
 const CONTINUE_MAX = 2000;
-const FORM_LIMIT = '16kb';
 const BASE = 'http://specbase.invalid';
 
 /**
@@ -76,7 +75,7 @@ export function signInRoutes(deps: SignInPageDependencies): StandaloneRouteDefin
       security: [],
       description: 'For browsers: the login form of the authorization endpoint without an OAuth client. `/docs/...` pages send visitors here.',
       parameters: [{ name: 'continue', in: 'query', schema: str(), description: 'A path of this origin; anything else (another origin, `//host`, a backslash, over 2,000 characters) becomes `/docs`.' }],
-      responses: { 200: htmlPage('The login form.', noStore()) },
+      responses: { 200: htmlPage('The login form.', HEADERS.noStore) },
       handler: (ctx) => page(ctx, safeContinue(ctx.query['continue'])),
     },
     {
@@ -91,16 +90,16 @@ export function signInRoutes(deps: SignInPageDependencies): StandaloneRouteDefin
         content: { [FORM]: { schema: object({ csrf: str({ description: 'The value of the `sb_csrf` cookie.' }), continue: str(), email: str(), password: str() }, ['csrf', 'email', 'password']) } },
       },
       responses: {
-        200: htmlPage('The form again, with the reason (a wrong e-mail or password).', noStore()),
+        200: htmlPage('The form again, with the reason (a wrong e-mail or password).', HEADERS.noStore),
         303: {
           description: 'Signed in (`Set-Cookie: sb_session`): to `continue`.',
-          headers: { Location: { required: true, description: 'The `continue` path, or `/docs`.', schema: str() }, ...noStore() },
+          headers: { Location: { required: true, description: 'The `continue` path, or `/docs`.', schema: str() }, ...HEADERS.noStore },
           content: { 'text/html': { schema: str() }, 'text/plain': { schema: str() } },
         },
-        400: htmlPage('The form cannot be read.', noStore()),
-        403: htmlPage('The form expired or came from elsewhere (CSRF).', noStore()),
-        413: htmlPage('The form is over 16 KiB.', noStore()),
-        429: htmlPage('Too many sign-in attempts.', { ...noStore(), 'Retry-After': { required: true, description: 'Seconds.', schema: { type: 'integer', minimum: 1 } } }),
+        400: htmlPage('The form cannot be read.', HEADERS.noStore),
+        403: htmlPage('The form expired or came from elsewhere (CSRF).', HEADERS.noStore),
+        413: htmlPage('The form is over 16 KiB.', HEADERS.noStore),
+        429: htmlPage('Too many sign-in attempts.', { ...HEADERS.noStore, ...HEADERS.retryAfter }),
       },
       handler: async (ctx) => {
         try {

@@ -8,17 +8,9 @@ import { principalOf } from './authenticate.js';
 import { throwProblem } from './middleware.js';
 import { problemFor, problemOf, REALM, type Problem } from './problem.js';
 import { param, unwrap, jsonInput, type RouteDefinition, type StandaloneRouteDefinition } from './routes.js';
-import { HEADERS, json, jsonBody, LIST_PARAMETERS, noBody } from './openapi/route-description.js';
+import { HEADERS, json, JSON_BODY_PROBLEMS, jsonBody, LIST_PARAMETERS, noBody, PASSWORD, PASSWORD_PROBLEMS } from './openapi/route-description.js';
 import { ref } from './openapi/schemas.js';
 import { listBody, pageRequest } from './pagination.js';
-import { jsonObjectBody, validated } from './validation.js';
-
-const CREATE_TOKEN = ref('CreateApiToken');
-
-/** HTTP Basic with the account's e-mail and password: how API tokens and e-mail verification are reached. */
-export const PASSWORD = [{ password: [] }];
-export const PASSWORD_PROBLEMS = ['invalid_credentials', 'rate_limited'] as const;
-export const JSON_BODY_PROBLEMS = ['validation_failed', 'invalid_json', 'invalid_request', 'payload_too_large', 'unsupported_media_type'] as const;
 
 interface UpdateProfileBody {
   nickname?: unknown;
@@ -118,7 +110,7 @@ export function basicAuthentication(useCases: { readonly authenticate: Authentic
 }
 
 /** `/user/tokens`: list, create (the token shown once) and revoke, with HTTP Basic. */
-export function tokenRoutes(useCases: TokenUseCases, jsonParser: Middleware): StandaloneRouteDefinition[] {
+export function tokenRoutes(useCases: TokenUseCases): StandaloneRouteDefinition[] {
   const userId = (ctx: Context) => (ctx.state as { userId: number }).userId;
   const auth = basicAuthentication(useCases);
   return [
@@ -150,9 +142,9 @@ export function tokenRoutes(useCases: TokenUseCases, jsonParser: Middleware): St
       requestBody: jsonBody(ref('CreateApiToken')),
       responses: { 201: json('The token, with `token` for the only time.', ref('CreatedApiToken'), { ...HEADERS.noStore, ...HEADERS.location }) },
       problems: [...PASSWORD_PROBLEMS, ...JSON_BODY_PROBLEMS, 'email_not_verified', 'plan_limit'],
-      middleware: [auth, jsonParser],
+      middleware: [auth],
       handler: async (ctx) => {
-        const body = validated<CreateTokenBody>(CREATE_TOKEN, jsonObjectBody(ctx));
+        const body = jsonInput<CreateTokenBody>(ctx);
         const created = unwrap(await useCases.create.execute({ userId: userId(ctx) }, body));
         ctx.status = 201;
         ctx.set('Cache-Control', 'no-store');

@@ -4,12 +4,12 @@ import { errorRedirect, type AuthorizationRequest, type SignedIn } from '../../.
 import type { OAuthError } from '../../../application/identity/oauth-error.js';
 import type { Claim } from '../../../domain/identity/oauth-scope.js';
 import { escapeHtml, formActionSource, sendHtml } from '../html.js';
-import { htmlPage } from '../openapi/route-description.js';
+import { HEADERS, htmlPage } from '../openapi/route-description.js';
 import { ref } from '../openapi/schemas.js';
 import type { StandaloneRouteDefinition } from '../routes.js';
 import type { IdentityUseCases } from '../identity.routes.js';
 import { CSRF_COOKIE, SESSION_COOKIE, SESSION_MAX_AGE_S, cookieHeader, csrfToken as csrfCookie, readCookie, sameSecret } from '../session-cookies.js';
-import { AUTHORIZATION_PARAMETERS, FORM, FORM_LIMIT, noStore, redirectAnswer, searchParams, singleParams } from './oauth-http.js';
+import { AUTHORIZATION_PARAMETERS, FORM, FORM_LIMIT, redirectAnswer, searchParams, singleParams } from './oauth-http.js';
 
 const CLAIM_TEXT: Record<Claim, string> = {
   openid: 'Know who you are on Specbase (your user id)',
@@ -104,9 +104,9 @@ export function authorizationRoutes(deps: Pick<IdentityUseCases, 'settings' | 'v
       security: [],
       parameters: AUTHORIZATION_PARAMETERS,
       responses: {
-        200: htmlPage('The login or consent page.', noStore()),
+        200: htmlPage('The login or consent page.', HEADERS.noStore),
         303: redirectAnswer('Back to the client: an answer or an error.'),
-        400: htmlPage('The request cannot be answered to the client (unknown client, unregistered redirect URI, a repeated parameter).', noStore()),
+        400: htmlPage('The request cannot be answered to the client (unknown client, unregistered redirect URI, a repeated parameter).', HEADERS.noStore),
       },
       handler: async (ctx) => {
         const { params, repeated } = singleParams(ctx.query);
@@ -126,11 +126,11 @@ export function authorizationRoutes(deps: Pick<IdentityUseCases, 'settings' | 'v
       security: [],
       requestBody: { required: true, content: { [FORM]: { schema: ref('AuthorizationForm') } } },
       responses: {
-        200: htmlPage('The next page, or the login page again with the reason.', noStore()),
+        200: htmlPage('The next page, or the login page again with the reason.', HEADERS.noStore),
         303: redirectAnswer('Signed in (consent not needed) or decided: back to the client.'),
-        400: htmlPage('The form or the request it carries is not valid.', noStore()),
-        403: htmlPage('The form expired or came from elsewhere (CSRF).', noStore()),
-        429: htmlPage('Too many sign-in attempts.', { ...noStore(), 'Retry-After': { required: true, description: 'Seconds.', schema: { type: 'integer', minimum: 1 } } }),
+        400: htmlPage('The form or the request it carries is not valid.', HEADERS.noStore),
+        403: htmlPage('The form expired or came from elsewhere (CSRF).', HEADERS.noStore),
+        429: htmlPage('Too many sign-in attempts.', { ...HEADERS.noStore, ...HEADERS.retryAfter }),
       },
       // A form that cannot be read is answered by the server's common error handling, not a page.
       problems: ['payload_too_large', 'invalid_request', 'unsupported_media_type'],

@@ -3,7 +3,7 @@ import type { Context, Middleware } from 'koa';
 import type { ClientCredentials } from '../../../application/identity/token-endpoint.use-cases.js';
 import type { OAuthError } from '../../../application/identity/oauth-error.js';
 import type { Header, Parameter, Response } from '../openapi/openapi.types.js';
-import { json } from '../openapi/route-description.js';
+import { HEADERS, json } from '../openapi/route-description.js';
 import { ref, str } from '../openapi/schemas.js';
 import { REALM } from '../problem.js';
 
@@ -95,12 +95,11 @@ export function clientCredentials(ctx: Context, params: Record<string, string>):
 
 export const FORM = 'application/x-www-form-urlencoded';
 
-export const noStore = (value = 'no-store'): Readonly<Record<string, Header>> => ({ 'Cache-Control': { required: true, description: `\`${value}\``, schema: str({ const: value }) } });
-export const oauthError = (description: string, headers?: Readonly<Record<string, Header>>): Response => json(description, ref('OAuthError'), { ...noStore(), ...headers });
+export const oauthError = (description: string, headers?: Readonly<Record<string, Header>>): Response => json(description, ref('OAuthError'), { ...HEADERS.noStore, ...headers });
 /** Koa's redirect: the `Location`, and a one-line note of it as HTML or text (by `Accept`). */
 export const redirectAnswer = (description: string): Response => ({
   description,
-  headers: { Location: { required: true, description: 'The redirect URI with the answer in its query or fragment.', schema: str() }, ...noStore() },
+  headers: { Location: { required: true, description: 'The redirect URI with the answer in its query or fragment.', schema: str() }, ...HEADERS.noStore },
   content: { 'text/html': { schema: str() }, 'text/plain': { schema: str() } },
 });
 export const cached = (seconds: number): Readonly<Record<string, Header>> => ({
@@ -131,7 +130,7 @@ export const TOKENINFO_QUERY: readonly Parameter[] = [ACCESS_TOKEN_QUERY, { name
 
 export const UNAUTHENTICATED: Response = json("No valid access token: Google's error shape.", ref('GoogleError'), {
   'WWW-Authenticate': { required: true, description: '`Bearer realm="specbase", error="invalid_token"`', schema: str() },
-  ...noStore(),
+  ...HEADERS.noStore,
 });
 
 export const ACCESS_TOKEN = [{ oauth2: [] }];

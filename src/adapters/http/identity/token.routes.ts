@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { RateLimit, RateLimiter } from '../../../application/ports/rate-limiter.port.js';
-import { json } from '../openapi/route-description.js';
+import { HEADERS, json } from '../openapi/route-description.js';
 import { object, ref, str } from '../openapi/schemas.js';
 import type { StandaloneRouteDefinition } from '../routes.js';
 import type { IdentityUseCases } from '../identity.routes.js';
-import { bodyOf, clientCredentials, FORM, noStore, oauthError, oauthFailure, oauthForm, OPTIONAL_CLIENT, singleParams, UNREADABLE_BODY } from './oauth-http.js';
+import { bodyOf, clientCredentials, FORM, oauthError, oauthFailure, oauthForm, OPTIONAL_CLIENT, singleParams, UNREADABLE_BODY } from './oauth-http.js';
 
 /** The token endpoint (authorization code and refresh grants) and revocation (RFC 7009). */
 export function tokenRoutes(
@@ -23,10 +23,10 @@ export function tokenRoutes(
       security: OPTIONAL_CLIENT,
       requestBody: { required: true, content: { [FORM]: { schema: ref('TokenRequest') }, 'application/json': { schema: ref('TokenRequest') } } },
       responses: {
-        200: json('The tokens.', ref('TokenResponse'), { ...noStore(), Pragma: { required: true, description: '`no-cache`', schema: str({ const: 'no-cache' }) } }),
+        200: json('The tokens.', ref('TokenResponse'), { ...HEADERS.noStore, Pragma: { required: true, description: '`no-cache`', schema: str({ const: 'no-cache' }) } }),
         ...UNREADABLE_BODY,
         401: oauthError('`invalid_client`.', { 'WWW-Authenticate': { required: true, description: '`Basic realm="specbase"`', schema: str() } }),
-        429: oauthError('`slow_down`: too many token requests from this client and address.', { 'Retry-After': { required: true, description: 'Seconds.', schema: { type: 'integer', minimum: 1 } } }),
+        429: oauthError('`slow_down`: too many token requests from this client and address.', HEADERS.retryAfter),
       },
       middleware: [form],
       handler: async (ctx) => {
@@ -72,7 +72,7 @@ export function tokenRoutes(
       security: OPTIONAL_CLIENT,
       requestBody: { required: true, content: { [FORM]: { schema: ref('RevocationRequest') }, 'application/json': { schema: ref('RevocationRequest') } } },
       responses: {
-        200: json('Done (or nothing to do).', object({}, [], { additionalProperties: false }), noStore()),
+        200: json('Done (or nothing to do).', object({}, [], { additionalProperties: false }), HEADERS.noStore),
         ...UNREADABLE_BODY,
         401: oauthError('`invalid_client`.', { 'WWW-Authenticate': { required: true, description: '`Basic realm="specbase"`', schema: str() } }),
       },

@@ -1,11 +1,11 @@
 import type { Context } from 'koa';
 import { bearerToken } from '../authenticate.js';
-import { json } from '../openapi/route-description.js';
+import { HEADERS, json } from '../openapi/route-description.js';
 import { ref } from '../openapi/schemas.js';
 import { REALM } from '../problem.js';
 import type { StandaloneRouteDefinition } from '../routes.js';
 import type { IdentityUseCases } from '../identity.routes.js';
-import { ACCESS_TOKEN, ACCESS_TOKEN_QUERY, bodyOf, FORM, noStore, oauthError, oauthForm, singleParams, TOKENINFO_QUERY, UNAUTHENTICATED } from './oauth-http.js';
+import { ACCESS_TOKEN, ACCESS_TOKEN_QUERY, bodyOf, FORM, oauthError, oauthForm, singleParams, TOKENINFO_QUERY, UNAUTHENTICATED } from './oauth-http.js';
 
 function presentedAccessToken(ctx: Context): string | undefined {
   const bearer = bearerToken(ctx);
@@ -49,7 +49,7 @@ export function userinfoRoutes(deps: Pick<IdentityUseCases, 'tokenInfo' | 'userI
     tag: 'Identity',
     security: ACCESS_TOKEN,
     parameters: [ACCESS_TOKEN_QUERY],
-    responses: { 200: json('Fields by the scope of the token.', ref('Userinfo'), noStore()), 401: UNAUTHENTICATED },
+    responses: { 200: json('Fields by the scope of the token.', ref('Userinfo'), HEADERS.noStore), 401: UNAUTHENTICATED },
     handler: userinfo,
   });
   return [
@@ -62,7 +62,7 @@ export function userinfoRoutes(deps: Pick<IdentityUseCases, 'tokenInfo' | 'userI
       security: [{}, ...ACCESS_TOKEN],
       parameters: TOKENINFO_QUERY,
       responses: {
-        200: json('What the token is.', ref('Tokeninfo'), noStore()),
+        200: json('What the token is.', ref('Tokeninfo'), HEADERS.noStore),
         400: oauthError('`invalid_token` (`Invalid Value`): unknown, malformed, expired or revoked, or none.'),
       },
       handler: tokeninfo,
@@ -77,7 +77,7 @@ export function userinfoRoutes(deps: Pick<IdentityUseCases, 'tokenInfo' | 'userI
       parameters: TOKENINFO_QUERY,
       requestBody: { content: { [FORM]: { schema: ref('TokeninfoRequest') }, 'application/json': { schema: ref('TokeninfoRequest') } } },
       responses: {
-        200: json('What the token is.', ref('Tokeninfo'), noStore()),
+        200: json('What the token is.', ref('Tokeninfo'), HEADERS.noStore),
         400: oauthError('`invalid_token` (`Invalid Value`), or `invalid_request` for an unreadable body.'),
         413: oauthError('`invalid_request`: the body is over 16 KiB.'),
       },
@@ -95,7 +95,7 @@ export function userinfoRoutes(deps: Pick<IdentityUseCases, 'tokenInfo' | 'userI
       tag: 'Identity',
       security: ACCESS_TOKEN,
       parameters: [ACCESS_TOKEN_QUERY],
-      responses: { 200: json('Claims by the scope of the token.', ref('OpenIdUserinfo'), noStore()), 401: UNAUTHENTICATED },
+      responses: { 200: json('Claims by the scope of the token.', ref('OpenIdUserinfo'), HEADERS.noStore), 401: UNAUTHENTICATED },
       handler: async (ctx) => {
         ctx.set('Cache-Control', 'no-store');
         const result = await deps.userInfo.execute(presentedAccessToken(ctx));

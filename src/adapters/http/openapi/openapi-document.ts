@@ -1,15 +1,15 @@
 import { scopeClaims, type Claim } from '../../../domain/identity/oauth-scope.js';
 import type { RouteDefinition } from '../routes.js';
-import type { Header, HttpMethod, OpenApiDocument, Operation, Parameter, PathItem, RequestBody, Response, Responses, SecurityRequirement, SecurityScheme, Tag } from './openapi.types.js';
+import type { Header, HttpMethod, OpenApiDocument, Operation, Parameter, PathItem, Response, Responses, SecurityRequirement, SecurityScheme, Tag } from './openapi.types.js';
 import { problemResponses, type ProblemCode } from './problems.js';
-import { HEADERS, JSON_MEDIA_TYPE, PATH_PARAMETERS, type RouteDescription, type StandaloneRoute, type TagName } from './route-description.js';
+import { HEADERS, JSON_BODY_PROBLEMS, jsonOnlySchema, PATH_PARAMETERS, type RouteDescription, type StandaloneRoute, type TagName } from './route-description.js';
 import { COMPONENT_SCHEMAS } from './components.js';
 
 export interface DescriptionSource {
   /** The Bearer route table the router is built from, each route with its contract. */
   readonly routes: readonly RouteDefinition[];
   /** The other routes that declare their contract beside their handlers (token management, e-mail verification, the identity service, the sign-in page). */
-  readonly standalone?: readonly StandaloneRoute[];
+  readonly standalone: readonly StandaloneRoute[];
   /** PUBLIC_URL: the server, and the base of the OAuth 2.0 endpoints. */
   readonly publicUrl: string;
   /** SCOPE_BASE of the identity service's scope names. */
@@ -18,10 +18,6 @@ export interface DescriptionSource {
   readonly version: string;
 }
 
-/** Every route outside the Bearer table, each declared beside its handler. */
-export function standaloneDescriptions(source: Pick<DescriptionSource, 'standalone'>): readonly StandaloneRoute[] {
-  return source.standalone ?? [];
-}
 
 const TAGS: readonly (Tag & { readonly name: TagName })[] = [
   { name: 'APIs', description: 'The APIs of an account (Core-API).' },
@@ -40,8 +36,6 @@ const TAGS: readonly (Tag & { readonly name: TagName })[] = [
 
 /** Every route behind an API token can answer these. */
 const BEARER_PROBLEMS: readonly ProblemCode[] = ['invalid_token', 'insufficient_scope', 'rate_limited', 'internal_error'];
-/** A JSON body read by the shared parser adds these. */
-const JSON_BODY_PROBLEMS: readonly ProblemCode[] = ['validation_failed', 'invalid_json', 'invalid_request', 'payload_too_large', 'unsupported_media_type'];
 
 const CLAIM_TEXT: Readonly<Record<Claim, string>> = {
   openid: 'Who the user is: an ID token from the token endpoint',
@@ -90,10 +84,6 @@ function responsesOf(own: Readonly<Record<string, Response>>, problems: Iterable
   return Object.fromEntries(Object.entries(all).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-function isJsonOnly(body: RequestBody | undefined): boolean {
-  return body !== undefined && Object.keys(body.content).length === 1 && body.content[JSON_MEDIA_TYPE] !== undefined;
-}
-
 function operation(path: string, summary: string, description: string | undefined, security: readonly SecurityRequirement[], d: RouteDescription, problems: readonly ProblemCode[]): Operation {
   const parameters = [...pathParameters(path), ...(d.parameters ?? [])];
   return {
@@ -113,7 +103,7 @@ function tableOperation(route: RouteDefinition): Operation {
   const d: RouteDescription = route;
   const problems: ProblemCode[] = route.scope === null ? [] : [...BEARER_PROBLEMS];
   if (route.path.includes(':accountId')) problems.push('not_found');
-  if (isJsonOnly(d.requestBody)) problems.push(...JSON_BODY_PROBLEMS);
+  if (jsonOnlySchema(d.requestBody) !== undefined) problems.push(...JSON_BODY_PROBLEMS);
   const text = [
     route.scope === null ? undefined : `Scope \`${route.scope}\`.`,
     route.ownerOnly === true ? "Only the API's own account may: a grantee of a share gets 403 `owner_only`." : undefined,
@@ -159,7 +149,7 @@ export function buildOpenApiDocument(source: DescriptionSource): OpenApiDocument
     item[lower] = op;
   };
   for (const route of source.routes) add(route.method, route.path, tableOperation(route));
-  for (const route of standaloneDescriptions(source)) add(route.method, route.path, operation(route.path, route.summary, route.description, route.security, route, []));
+  for (const route of source.standalone) add(route.method, route.path, operation(route.path, route.summary, route.description, route.security, route, []));
 
   const dangling = [...new Set(JSON.stringify({ paths, COMPONENT_SCHEMAS }).match(/"#\/components\/schemas\/[^"]*"/g) ?? [])]
     .map((ref) => ref.slice('"#/components/schemas/'.length, -1))

@@ -22,13 +22,6 @@ export interface RouteDescription {
   readonly problems?: readonly ProblemCode[];
 }
 
-/** `GET /api/:accountId`: how descriptions are keyed, in the route table's own syntax. */
-export type RouteKey = `${Method} /${string}`;
-
-export function routeKey(method: Method, path: string): RouteKey {
-  return `${method} ${path}` as RouteKey;
-}
-
 /**
  * A route outside the Bearer route table (HTTP Basic, the identity service, the service's own
  * endpoints): method, path, summary and credentials are written here, and the completeness test
@@ -44,6 +37,19 @@ export interface StandaloneRoute extends RouteDescription {
 }
 
 export const JSON_MEDIA_TYPE = 'application/json';
+
+/** A body read by the shared JSON parser and checked against its schema can answer these. */
+export const JSON_BODY_PROBLEMS = ['validation_failed', 'invalid_json', 'invalid_request', 'payload_too_large', 'unsupported_media_type'] as const;
+
+/** HTTP Basic with the account's e-mail and password: how API tokens and e-mail verification are reached. */
+export const PASSWORD: readonly SecurityRequirement[] = [{ password: [] }];
+export const PASSWORD_PROBLEMS = ['invalid_credentials', 'rate_limited'] as const;
+
+/** The schema of a body that is JSON and nothing else, which the shared parser reads and validation checks; undefined for any other body. */
+export function jsonOnlySchema(body: RequestBody | undefined): JsonSchema | undefined {
+  const content = body?.content ?? {};
+  return Object.keys(content).length === 1 ? content[JSON_MEDIA_TYPE]?.schema : undefined;
+}
 
 export function json(description: string, schema: JsonSchema, headers?: Readonly<Record<string, Header>>): Response {
   return { description, ...(headers ? { headers } : {}), content: { [JSON_MEDIA_TYPE]: { schema } } };
@@ -65,6 +71,7 @@ export const HEADERS = {
   etag: { ETag: { required: true, description: 'The revision, `"<revision>"`: send it back as `If-Match`.', schema: str({ pattern: '^"[1-9][0-9]*"$' }) } },
   location: { Location: { required: true, description: 'The path of the new resource.', schema: str() } },
   noStore: { 'Cache-Control': { required: true, description: '`no-store`', schema: str({ const: 'no-store' }) } },
+  retryAfter: { 'Retry-After': { required: true, description: 'Seconds.', schema: int({ minimum: 1 }) } },
   rateLimit: {
     'RateLimit-Limit': { description: "Requests per window of the token's rate limit.", schema: int({ minimum: 1 }) },
     'RateLimit-Remaining': { description: 'Requests left in this window.', schema: int({ minimum: 0 }) },
