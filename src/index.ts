@@ -98,7 +98,7 @@ export { ViewApiChangelog } from './application/docs/view-api-changelog.use-case
 export { ViewApiGuide } from './application/docs/view-api-guide.use-case.js';
 export type { ApiDocsView, ApiGuideView, DocsApi, DocsFrame, DocsGuideLink, DocsRelease, DocsRefusal } from './application/docs/docs-views.js';
 export { CreateWebhook, ListWebhooks, GetWebhook, UpdateWebhook, DeleteWebhook, SetWebhookActive, type CreatedWebhook } from './application/webhooks/webhook-management.use-cases.js';
-export { ListDeliveries, PingWebhook, Redeliver } from './application/webhooks/deliveries.use-cases.js';
+export { GetDelivery, ListDeliveries, PingWebhook, Redeliver } from './application/webhooks/deliveries.use-cases.js';
 export { RegisterOAuthClient } from './application/identity/clients.use-cases.js';
 export { SigningKeys } from './application/identity/signing-keys.js';
 export { OperationalFigures, type Figures } from './application/monitoring/operational-figures.service.js';

@@ -7,7 +7,8 @@ import type { DeliveryOutcome, OutgoingRun, WebhookSender } from '../../src/appl
 import type { OutgoingAttempt } from '../../src/application/webhooks/run-policy.js';
 import { HttpWebhookSender, type AttemptSender } from '../../src/adapters/webhooks/http-webhook-sender.js';
 import { SENDER_THREAD_FROM_SOURCE, tsWorker } from '../support/ts-worker.js';
-import { attemptInOrder, runClock } from '../../src/application/webhooks/run-policy.js';
+import { attemptInOrder } from '../../src/application/webhooks/run-policy.js';
+import { runClock } from '../../src/adapters/webhooks/run-clock.js';
 import { Worker } from 'node:worker_threads';
 import { ThreadedWebhookSender } from '../../src/adapters/webhooks/threaded-webhook-sender.js';
 import { serviceSignature, standardWebhookSignature, verifyServiceSignature } from '../../src/adapters/webhooks/signatures.js';

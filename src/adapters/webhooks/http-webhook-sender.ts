@@ -2,7 +2,8 @@ import { request as httpRequest, type ClientRequest, type IncomingMessage, type 
 import { request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import type { DeliveryOutcome, OutgoingRun, RunAttempt, WebhookSender } from '../../application/ports/webhook-sender.port.js';
-import { attemptInOrder, runClock, type OutgoingAttempt } from '../../application/webhooks/run-policy.js';
+import { attemptInOrder, type OutgoingAttempt } from '../../application/webhooks/run-policy.js';
+import { runClock } from './run-clock.js';
 import { serviceSignature, standardWebhookSignature } from './signatures.js';
 import { guardedLookup, type SsrfGuard } from './ssrf-guard.js';
 

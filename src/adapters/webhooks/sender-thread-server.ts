@@ -2,6 +2,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { DeliveryOutcome } from '../../application/ports/webhook-sender.port.js';
 import { attemptInOrder, type OutgoingAttempt } from '../../application/webhooks/run-policy.js';
 import type { AttemptSender } from './http-webhook-sender.js';
+import { clockAt } from './run-clock.js';
 import { READY, REPORT_EVERY, type Reply, type Request, type WireAttempt } from './sender-thread-wire.js';
 
 /**
@@ -22,7 +23,7 @@ export function serveSendRequests(port: MessagePort, sender: AttemptSender): voi
       void sender.send({ ...attempt, attemptDate: new Date(attemptMs) }).then((outcome) => port.postMessage({ id, outcome } satisfies Reply));
     } else {
       const { startByMs, offsetMs, ...run } = request.run;
-      const now = () => new Date(Date.now() + offsetMs);
+      const now = clockAt(offsetMs);
       let batch: WireAttempt[] = [];
       const send = async (attempt: OutgoingAttempt): Promise<DeliveryOutcome> => {
         const outcome = await sender.send(attempt);

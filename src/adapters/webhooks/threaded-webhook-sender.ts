@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { Worker, WorkerOptions } from 'node:worker_threads';
 import type { DeliveryOutcome, OutgoingRun, RunAttempt, WebhookSender } from '../../application/ports/webhook-sender.port.js';
-import { runClock, type OutgoingAttempt } from '../../application/webhooks/run-policy.js';
+import type { OutgoingAttempt } from '../../application/webhooks/run-policy.js';
+import { clockAt, offsetOf } from './run-clock.js';
 import type { HttpWebhookSender } from './http-webhook-sender.js';
 import { READY, type Reply, type Request, type SenderThreadData, type WireAttempt } from './sender-thread-wire.js';
 
@@ -145,8 +146,8 @@ class SenderThread {
 
   sendRun(run: OutgoingRun, stop: AbortSignal | undefined, inThisThread: () => Promise<RunAttempt[]>): Promise<RunAttempt[]> {
     const { startBy, now, ...rest } = run;
-    const clock = runClock(run);
-    const offsetMs = now.getTime() - Date.now();
+    const offsetMs = offsetOf(now);
+    const clock = clockAt(offsetMs);
     const started = performance.now();
     const attempts: RunAttempt[] = [];
     return new Promise((resolve) => {

@@ -10,12 +10,12 @@ import { authorizeScope, type Principal } from './principal.js';
 export type AccountAccess = 'owner' | 'grantee';
 
 /**
- * The authorisation rule of everything under `/api/<account_id>/<api_id>`. The token's scopes come
- * first (403 naming the scope, before any data is read). The owner's account may do everything its
+ * The authorisation rule of everything on one API. The token's scopes come first
+ * (`InsufficientScope`, before any data is read). The owner's account may do everything its
  * scopes allow. Another user may reach the API only through a share of it: the share's role must
- * permit the operation (403 `share_role` otherwise), and owner-only operations (deleting the API,
- * managing its shares) are refused to grantees (403 `owner_only`). Without a share the API is not
- * found (404), so neither the account nor the API is revealed. Shares are read on every call, never
+ * permit the operation (`ShareRoleForbids` otherwise), and owner-only operations (deleting the
+ * API, managing its shares) are refused to grantees (`OwnerOnly`). Without a share the API is
+ * `NotFound`, so neither the account nor the API is revealed. Shares are read on every call, never
  * cached: a revoked share stops working with the next request.
  */
 export class ApiAccess {

@@ -20,9 +20,9 @@ export function actorOf(principal: Principal): Actor {
 
 /**
  * The authorisation rule of account-level operations (profile, webhooks, creating or importing
- * APIs): the token's scopes must grant `access` to `area` (403 naming the scope otherwise, decided
- * before any data is read), and the account must be the caller's own (404 otherwise: another
- * account's existence is not revealed). Operations on one API go through `ApiAccess`, which adds
+ * APIs): the token's scopes must grant `access` to `area` (`InsufficientScope` naming the scope
+ * otherwise, decided before any data is read), and the account must be the caller's own
+ * (`NotFound` otherwise: another account's existence is not revealed). Operations on one API go through `ApiAccess`, which adds
  * shares.
  */
 export function authorize(
@@ -37,7 +37,7 @@ export function authorize(
   return ok();
 }
 
-/** The token's scopes must grant `access` to `area`: 403 naming the scope otherwise. */
+/** The token's scopes must grant `access` to `area`: `InsufficientScope` naming the scope otherwise. */
 export function authorizeScope(principal: Principal, area: Area, access: Access): Result<void, ApplicationError> {
   return scopesPermit(principal.scopes, area, access) ? ok() : err({ kind: 'InsufficientScope', scope: requiredScope(area, access) });
 }

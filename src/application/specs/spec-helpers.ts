@@ -45,7 +45,7 @@ export async function changesSinceRelease(tx: Pick<Transaction, 'releases'>, api
 
 export const RELEASE_LABEL_RULE = 'must be 1-64 of A-Z, a-z, 0-9, ".", "_", "+", "-", starting with a letter or digit, to be a release label';
 
-/** The error of a release label the rules refuse: a request field (400), or `info.version` of the document (422). */
+/** The error of a release label the rules refuse: a request field (`Validation`), or `info.version` of the document (`InvalidSpec`). */
 export function releaseLabelError(field: string): ApplicationError {
   const error = { field, message: RELEASE_LABEL_RULE };
   return field === 'info.version' ? { kind: 'InvalidSpec', errors: [error] } : { kind: 'Validation', errors: [error] };

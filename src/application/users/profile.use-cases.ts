@@ -61,13 +61,11 @@ export class UpdateProfile {
 }
 
 /**
- * Changes the caller's password: the current one must be right (403 otherwise) and the new one
- * must pass the policy (422 naming the rule). The old password stops working at once.
- */
-/**
- * Changes the password. Everything the old one opened through the identity service ends with it:
- * the user's login sessions and every grant (so their access and refresh tokens). API tokens stay:
- * they are managed on their own (`/user/tokens`).
+ * Changes the caller's password: the current one must be right (`WrongPassword` otherwise) and the
+ * new one must pass the policy (`WeakPassword` naming the rule); the old one stops working at
+ * once. Everything it opened through the identity service ends with it: the user's login sessions
+ * and every grant (so their access and refresh tokens). API tokens stay: they are managed on their
+ * own.
  */
 export class ChangePassword {
   constructor(

@@ -33,9 +33,3 @@ export async function attemptInOrder(send: (attempt: OutgoingAttempt) => Promise
   }
   return attempts;
 }
-
-/** A run's clock: its `now` when it was handed over, running on with the wall clock. */
-export function runClock(run: OutgoingRun): () => Date {
-  const offsetMs = run.now.getTime() - Date.now();
-  return () => new Date(Date.now() + offsetMs);
-}

@@ -18,7 +18,7 @@ export const TRIAL_REMINDER_LEAD_MS = 3 * DAY_MS;
 /** Trials an operator may give: 1 to 365 days. */
 export const MAX_TRIAL_DAYS = 365;
 
-/** The plan an account is on at a moment, as `GET /user` shows it. */
+/** The plan an account is on at a moment. */
 export interface PlanView {
   readonly name: PlanName;
   readonly trial: boolean;
@@ -26,7 +26,7 @@ export interface PlanView {
   readonly trialEndDate: Date | null;
 }
 
-/** The plan as the HTTP API and the CLI print it. */
+/** The plan as a record the adapters print (the profile over HTTP, the CLI). */
 export interface PlanRecord {
   readonly name: PlanName;
   readonly trial: boolean;
