@@ -3,6 +3,7 @@ import type { Page, PageRequest } from '../../application/shared/page.js';
 import { Api, type ApiId } from '../../domain/api/api.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { StateSource } from './in-memory-state.js';
+import { page } from './in-memory-paging.js';
 
 export class InMemoryApiRepository implements ApiRepository {
   constructor(private readonly state: StateSource) {}
@@ -22,23 +23,15 @@ export class InMemoryApiRepository implements ApiRepository {
     return this.get(accountId, id);
   }
 
-  async list(accountId: number, page: PageRequest<ApiId>): Promise<Page<Api, ApiId>> {
-    const after = page.after;
-    const rows = [...this.state().apis.values()]
-      .filter((a) => a.accountId === accountId && (after === undefined || a.id > after))
-      .sort((a, b) => (a.id < b.id ? -1 : 1));
-    const items = rows.slice(0, page.limit).map((row) => Api.rehydrate(row));
-    return { items, next: rows.length > page.limit ? (items.at(-1)?.id ?? null) : null };
+  async list(accountId: number, request: PageRequest<ApiId>): Promise<Page<Api, ApiId>> {
+    const { rows, next } = page([...this.state().apis.values()].filter((a) => a.accountId === accountId), request);
+    return { items: rows.map((row) => Api.rehydrate(row)), next };
   }
 
-  async listSharedWith(accountId: number, userId: number, page: PageRequest<ApiId>): Promise<Page<Api, ApiId>> {
+  async listSharedWith(accountId: number, userId: number, request: PageRequest<ApiId>): Promise<Page<Api, ApiId>> {
     const shared = new Set([...this.state().shares.values()].filter((sh) => sh.userId === userId && sh.accountId === accountId).map((sh) => sh.apiId));
-    const after = page.after;
-    const rows = [...this.state().apis.values()]
-      .filter((a) => a.accountId === accountId && shared.has(a.id) && (after === undefined || a.id > after))
-      .sort((a, b) => (a.id < b.id ? -1 : 1));
-    const items = rows.slice(0, page.limit).map((row) => Api.rehydrate(row));
-    return { items, next: rows.length > page.limit ? (items.at(-1)?.id ?? null) : null };
+    const { rows, next } = page([...this.state().apis.values()].filter((a) => a.accountId === accountId && shared.has(a.id)), request);
+    return { items: rows.map((row) => Api.rehydrate(row)), next };
   }
 
   async save(api: Api): Promise<Result<void, ApiSaveError>> {
