@@ -77,7 +77,8 @@ import { v7 } from 'uuid';
 import { TypeOrmDatabase, type DatabaseConfig } from '../src/adapters/persistence/typeorm-database.js';
 import type { ApiRow } from '../src/adapters/persistence/rows.js';
 import { TypeOrmApiRepository } from '../src/adapters/persistence/typeorm-api.repository.js';
-import { Api } from '../src/domain/api/api.aggregate.js';
+import type { AccountId, UserId } from '../src/domain/account/account.js';
+import { Api, type ApiId } from '../src/domain/api/api.aggregate.js';
 import {
   type Backend,
   checkInterrupted,
@@ -135,7 +136,7 @@ interface Server {
   readonly child: ChildProcess;
   readonly url: string;
   readonly token: string;
-  readonly accountId: number;
+  readonly accountId: AccountId;
 }
 
 async function startSpecbase(prepared: PreparedBackend): Promise<Server> {
@@ -147,7 +148,7 @@ async function startSpecbase(prepared: PreparedBackend): Promise<Server> {
     await stopChild(started.child);
     throw new Error('serve-specbase.ts reported no demo token');
   }
-  return { child: started.child, url: started.url, token, accountId };
+  return { child: started.child, url: started.url, token, accountId: accountId as AccountId };
 }
 
 async function getJson<T>(server: Server, path: string): Promise<T> {
@@ -272,7 +273,7 @@ async function explain(db: TypeOrmDatabase, sql: string, parameters: unknown[]):
 }
 
 /** Runs the app's own TypeOrmApiRepository.list and EXPLAINs the SQL it sent. */
-async function listPlan(db: TypeOrmDatabase, recorder: SqlRecorder, accountId: number, after: string | undefined): Promise<Plan> {
+async function listPlan(db: TypeOrmDatabase, recorder: SqlRecorder, accountId: AccountId, after: ApiId | undefined): Promise<Plan> {
   const repository = new TypeOrmApiRepository(db.read, db.schemas, db.dialect);
   recorder.queries.length = 0;
   const page = await repository.list(accountId, { limit: PAGE_LIMIT, ...(after === undefined ? {} : { after }) });
@@ -292,7 +293,7 @@ interface SeededAccount {
   readonly plans: { readonly first: Plan; readonly deep: Plan };
   readonly config: DatabaseConfig;
   /** The id the deep page starts after. */
-  readonly deepAfterId: string;
+  readonly deepAfterId: ApiId;
 }
 
 /**
@@ -318,11 +319,11 @@ async function seedAccount(backend: Backend, prepared: PreparedBackend, server: 
     // Older than the reference, one second apart: ids (UUIDv7, time first) sort in creation order.
     const referenceMs = new Date(reference.creationDate).getTime();
     const firstMs = referenceMs - count * 1_000;
-    const owner = { id: reference.user.id, nickname: reference.user.nickname };
+    const owner = { id: reference.user.id as UserId, nickname: reference.user.nickname };
     const rows: ApiRow[] = [];
     for (let position = 1; position < count; position++) {
       const msecs = firstMs + position * 1_000;
-      const api = Api.create({ id: v7({ msecs }), accountId: server.accountId, owner, name: nameAt(position), nickname: nicknameAt(position) }, new Date(msecs));
+      const api = Api.create({ id: v7({ msecs }) as ApiId, accountId: server.accountId, owner, name: nameAt(position), nickname: nicknameAt(position) }, new Date(msecs));
       if (!api.ok) throw new Error(`${tag} Api.create refused seed ${position}: ${JSON.stringify(api.error)}`);
       // As TypeOrmApiRepository.save maps an Api to its row.
       const { owner: apiOwner, ...state } = api.value.snapshot();
@@ -385,7 +386,7 @@ async function walkList(server: Server, count: number, deepAfterPosition: number
   let pages = 0;
   let previousId = '';
   let deepCursor: string | undefined;
-  let deepAfterId: string | undefined;
+  let deepAfterId: ApiId | undefined;
   for (;;) {
     const body: ListBody = await getJson<ListBody>(server, `/api/${server.accountId}?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
     pages++;
@@ -397,7 +398,7 @@ async function walkList(server: Server, count: number, deepAfterPosition: number
     }
     if (seen === deepAfterPosition) {
       deepCursor = body.nextCursor ?? undefined;
-      deepAfterId = previousId;
+      deepAfterId = previousId as ApiId;
     }
     if (body.nextCursor === null) break;
     if (body.items.length !== limit) throw new Error(`${tag} a page of ${body.items.length} APIs (limit ${limit}) has a nextCursor`);

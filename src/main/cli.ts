@@ -5,6 +5,8 @@ import type { ApplicationError } from '../application/shared/application-error.j
 import { CreateApiToken } from '../application/tokens/create-api-token.use-case.js';
 import { RegisterUser } from '../application/users/register-user.use-case.js';
 import { VerifyEmail } from '../application/users/verify-email.use-case.js';
+import type { AccountId } from '../domain/account/account.js';
+import { parseIntegerKeyText } from '../domain/shared/ids.js';
 import type { Result } from '../domain/shared/result.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { buildContainer, closeWebhookSender, LoggerToken, StorageToken, type Storage } from './container.js';
@@ -222,8 +224,8 @@ async function main(argv: string[]): Promise<void> {
     case 'account plan': {
       const v = options(rest, { account: { type: 'string' }, plan: { type: 'string' }, 'trial-days': { type: 'string' } });
       const account = required(v, 'account');
-      if (!/^[1-9][0-9]{0,14}$/.test(account)) throw new UsageError('--account must be an account id (a positive integer)');
-      const accountId = Number(account);
+      const accountId = parseIntegerKeyText<AccountId>(account);
+      if (accountId === undefined) throw new UsageError('--account must be an account id (a positive integer)');
       const days = v['trial-days'];
       if (days !== undefined && !/^[0-9]{1,4}$/.test(String(days))) throw new UsageError('--trial-days must be a whole number of days from 1 to 365');
       const input = { accountId, plan: required(v, 'plan'), trialDays: days === undefined ? undefined : Number(days) };

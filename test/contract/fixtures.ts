@@ -1,3 +1,4 @@
+import type { AccountId } from '../../src/domain/account/account.js';
 import type { Transaction, UnitOfWork } from '../../src/application/ports/unit-of-work.port.js';
 import { InMemoryDatabase } from '../../src/adapters/memory/in-memory-unit-of-work.js';
 import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database.js';
@@ -42,7 +43,7 @@ export function forEachImplementation(name: string, suite: (make: () => Promise<
   );
 }
 
-export function aNewUser(accountId: number, email: string, overrides: Partial<NewUser> = {}): NewUser {
+export function aNewUser(accountId: AccountId, email: string, overrides: Partial<NewUser> = {}): NewUser {
   return {
     accountId,
     email,

@@ -5,6 +5,9 @@ import type { AuthorizationCode, Consent, Grant, RefreshToken, Session } from '.
 import { OAuthClient } from '../../src/domain/identity/oauth-client.js';
 import { err, ok } from '../../src/domain/shared/result.js';
 import { aNewUser, forEachImplementation, type PersistenceFixture } from './fixtures.js';
+import type { UserId } from '../../src/domain/account/account.js';
+import type { GrantId } from '../../src/domain/identity/grant.js';
+import { uuid } from '../support/ids.js';
 
 const T0 = new Date('2026-11-22T10:15:00.000Z');
 const T1 = new Date('2026-11-22T10:16:00.000Z');
@@ -25,7 +28,7 @@ forEachImplementation('identity repositories contract', (make) => {
   });
 
   let n = 0;
-  async function aUser(): Promise<number> {
+  async function aUser(): Promise<UserId> {
     n += 1;
     const created = await f.uow.run(async (tx) => {
       const accountId = await tx.accounts.create(Account.open(T0, 14));
@@ -43,7 +46,7 @@ forEachImplementation('identity repositories contract', (make) => {
     return client.value;
   }
 
-  async function aGrant(userId: number, clientId: string, id = `00000000-0000-7000-8000-${(++n).toString(16).padStart(12, '0')}`): Promise<Grant> {
+  async function aGrant(userId: UserId, clientId: string, id = uuid<GrantId>(`00000000-0000-7000-8000-${(++n).toString(16).padStart(12, '0')}`)): Promise<Grant> {
     const grant: Grant = { id, clientId, userId, scope: 'openid email', offline: true, creationDate: T0, revocationDate: null };
     await f.uow.run(async (tx) => ok(await tx.grants.add(grant)));
     return grant;
@@ -69,8 +72,7 @@ forEachImplementation('identity repositories contract', (make) => {
       const second = await aGrant(ada, client.id);
       const bobs = await aGrant(bob, client.id);
       expect(await f.repos.grants.get(first.id)).to.deep.equal(first);
-      expect(await f.repos.grants.get('00000000-0000-7000-8000-ffffffffffff')).to.equal(undefined);
-      expect(await f.repos.grants.get('not-a-uuid'), 'no grant has an id that is not a UUID').to.equal(undefined);
+      expect(await f.repos.grants.get(uuid('00000000-0000-7000-8000-ffffffffffff'))).to.equal(undefined);
       await f.uow.run(async (tx) => ok(await tx.grants.revoke(first.id, T1)));
       await f.uow.run(async (tx) => ok(await tx.grants.revoke(first.id, T2)));
       expect((await f.repos.grants.get(first.id))?.revocationDate).to.deep.equal(T1);

@@ -12,6 +12,10 @@ import type { UnitOfWork } from '../../src/application/ports/unit-of-work.port.j
 import { forEachDatabase } from '../support/databases.js';
 import { SequentialIds } from '../support/fakes.js';
 import { aNewUser } from './fixtures.js';
+import type { AccountId } from '../../src/domain/account/account.js';
+import type { ApiId } from '../../src/domain/api/api.aggregate.js';
+import type { GrantId } from '../../src/domain/identity/grant.js';
+import { userId, uuid } from '../support/ids.js';
 
 const T0 = new Date('2026-11-22T10:15:00.000Z');
 
@@ -66,11 +70,11 @@ async function withNotificationsHeld(db: TypeOrmDatabase, work: () => Promise<vo
   }
 }
 
-async function rename(uow: UnitOfWork, accountId: number, id: string, name: string): Promise<void> {
+async function rename(uow: UnitOfWork, accountId: AccountId, id: ApiId, name: string): Promise<void> {
   const renamed = await uow.run(async (tx) => {
     const api = await tx.apis.getForUpdate(accountId, id);
     if (!api) throw new Error('missing');
-    const changed = api.update({ name }, undefined, { id: 1, nickname: 'ada' }, T0);
+    const changed = api.update({ name }, undefined, { id: userId(1), nickname: 'ada' }, T0);
     if (!changed.ok) throw new Error('update refused');
     return ok(await tx.apis.save(api));
   });
@@ -134,11 +138,11 @@ forEachDatabase('ReadCache: API reads remembered until the database changes', (t
   }
 
   /** A grant of `userId` to a fresh client, read once so that it is cached. */
-  async function aCachedGrant(s: Awaited<ReturnType<typeof setup>>): Promise<string> {
+  async function aCachedGrant(s: Awaited<ReturnType<typeof setup>>): Promise<GrantId> {
     const client = OAuthClient.create({ id: 'client-1', name: 'Client', secretHash: null, redirectUris: ['https://client.example.com/cb'] }, T0);
     if (!client.ok) throw new Error('setup');
     await s.repos.oauthClients.add(client.value);
-    const id = '01930000-0000-7000-8000-0000000000aa';
+    const id = uuid<GrantId>('01930000-0000-7000-8000-0000000000aa');
     await s.repos.grants.add({ id, clientId: 'client-1', userId: s.userId, scope: 'openid', offline: false, creationDate: T0, revocationDate: null });
     await settle(db);
     expect((await s.repos.grants.get(id))?.revocationDate).to.equal(null);
@@ -377,7 +381,7 @@ forEachDatabase('ReadCache: API reads remembered until the database changes', (t
 
   it('remembers that an API does not exist, until one does', async () => {
     const s = await setup();
-    const missing = '01930000-0000-7000-8000-000000000000';
+    const missing = uuid<ApiId>('01930000-0000-7000-8000-000000000000');
     expect(await s.repos.apis.get(s.accountId, missing)).to.equal(undefined);
     const before = reads;
     expect(await s.repos.apis.get(s.accountId, missing)).to.equal(undefined);

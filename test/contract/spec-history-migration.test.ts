@@ -5,6 +5,7 @@ import { Changelog } from '../../src/application/releases/changelog.js';
 import { forEachDatabase } from '../support/databases.js';
 import { swaggerFixture } from '../support/fixtures.js';
 import { SequentialIds } from '../support/fakes.js';
+import { accountId, uuid } from '../support/ids.js';
 
 /**
  * Migrations 0011 (specFormat) and 0012 (spec history) on a database whose APIs were stored
@@ -64,26 +65,26 @@ forEachDatabase('migrations 0011, 0012 and 0013 on existing data', (target) => {
 
       const repos = typeOrmRepositories(db, db.read, new SequentialIds());
       // 0013: an account from before plans keeps everything it had: the Private plan, no trial to end.
-      expect((await repos.accounts.get(1))?.planAt(new Date('2027-06-01T00:00:00.000Z'))).to.deep.equal({ name: 'private', trial: false, trialEndDate: null });
-      const withSpec = (await repos.apis.get(1, '00000000-0000-7000-8000-000000000001'))!.toRecord();
+      expect((await repos.accounts.get(accountId(1)))?.planAt(new Date('2027-06-01T00:00:00.000Z'))).to.deep.equal({ name: 'private', trial: false, trialEndDate: null });
+      const withSpec = (await repos.apis.get(accountId(1), uuid('00000000-0000-7000-8000-000000000001')))!.toRecord();
       expect(withSpec).to.include({ specFormat: 'swagger-2.0', breakingChangePolicy: 'allow', revision: 3 });
-      expect((await repos.apis.get(1, '00000000-0000-7000-8000-000000000002'))!.toRecord()).to.include({ specFormat: null, breakingChangePolicy: 'allow' });
-      const history = await repos.revisions.list('00000000-0000-7000-8000-000000000001', { limit: 10 });
+      expect((await repos.apis.get(accountId(1), uuid('00000000-0000-7000-8000-000000000002')))!.toRecord()).to.include({ specFormat: null, breakingChangePolicy: 'allow' });
+      const history = await repos.revisions.list(uuid('00000000-0000-7000-8000-000000000001'), { limit: 10 });
       expect(history.items).to.deep.equal([{ revision: 3, creationDate: new Date(at), user: { id: 1, nickname: 'ada' }, specFormat: 'swagger-2.0', counts: null, reason: null }]);
-      const stored = await repos.revisions.get('00000000-0000-7000-8000-000000000001', 3);
+      const stored = await repos.revisions.get(uuid('00000000-0000-7000-8000-000000000001'), 3);
       expect(stored?.spec).to.deep.equal({ syntax: 'yaml', source: petstore, documentJson: document });
-      expect((await repos.revisions.list('00000000-0000-7000-8000-000000000002', { limit: 10 })).items).to.deep.equal([]);
+      expect((await repos.revisions.list(uuid('00000000-0000-7000-8000-000000000002'), { limit: 10 })).items).to.deep.equal([]);
 
       // Their changes were never recorded: the changelog compares them when first read, and keeps the answer.
-      expect((await repos.releases.changelog('00000000-0000-7000-8000-000000000001', { limit: 10 })).items.map((e) => e.changes)).to.deep.equal([null, null]);
+      expect((await repos.releases.changelog(uuid('00000000-0000-7000-8000-000000000001'), { limit: 10 })).items.map((e) => e.changes)).to.deep.equal([null, null]);
       const changelog = new Changelog(new TypeOrmUnitOfWork(db, new SequentialIds()), repos.releases);
-      const read = await changelog.page(1, '00000000-0000-7000-8000-000000000001', { limit: 10 });
+      const read = await changelog.page(accountId(1), uuid('00000000-0000-7000-8000-000000000001'), { limit: 10 });
       const summary = read.items.map((e) => [e.release.version, e.revision, e.changes.since, e.changes.items.map((c) => c.rule)]);
       expect(summary).to.deep.equal([
         ['1.1.0', null, '1.0.0', ['endpoint-added']],
         ['1.0.0', null, null, []],
       ]);
-      const kept = await repos.releases.changelog('00000000-0000-7000-8000-000000000001', { limit: 10 });
+      const kept = await repos.releases.changelog(uuid('00000000-0000-7000-8000-000000000001'), { limit: 10 });
       expect(kept.items.map((e) => [e.release.version, e.changes?.since, e.changes?.counts])).to.deep.equal([
         ['1.1.0', '1.0.0', { breaking: 0, warning: 0, info: 1 }],
         ['1.0.0', null, { breaking: 0, warning: 0, info: 0 }],

@@ -8,6 +8,7 @@ import { deriveResources } from '../../src/domain/spec/derived-resources.js';
 import type { JsonObject } from '../../src/domain/spec/spec-document.js';
 import { forEachDatabase } from '../support/databases.js';
 import { SequentialIds } from '../support/fakes.js';
+import { uuid } from '../support/ids.js';
 import { aNewUser } from './fixtures.js';
 
 /** The spec history's chunk store on the databases: what the in-memory store has no equivalent of. */
@@ -27,7 +28,7 @@ forEachDatabase('spec history chunk store', (target) => {
         const accountId = await tx.accounts.create(Account.open(now, 14));
         const user = await tx.users.add(aNewUser(accountId, 'ada@example.com'));
         if (!user.ok) throw new Error('user');
-        const api = Api.create({ id: '00000000-0000-7000-8000-0000000000c1', accountId, owner: { id: user.value.id, nickname: user.value.nickname }, name: 'Pets', nickname: 'pets' }, now);
+        const api = Api.create({ id: uuid('00000000-0000-7000-8000-0000000000c1'), accountId, owner: { id: user.value.id, nickname: user.value.nickname }, name: 'Pets', nickname: 'pets' }, now);
         if (!api.ok) throw new Error('api');
         await tx.apis.save(api.value);
         return ok({ api: api.value, actor: { id: user.value.id, nickname: user.value.nickname } });

@@ -151,6 +151,10 @@ forEachDatabase('Core-API: APIs over HTTP', (target) => {
       ['an account that does not exist', () => server.request('GET', '/api/999999', { token: bobApi })],
       ['an account id that cannot exist', () => server.request('GET', '/api/abc', { token: bobApi })],
       ['an API id that is not a UUID', () => server.request('GET', `/api/${bob.accountId}/..%2F..%2Fetc`, { token: bobApi })],
+      ['an account id beyond 32 bits', () => server.request('GET', '/api/2147483648', { token: bobApi })],
+      // Ids are compared in the lowercase form they are issued in, on SQLite and PostgreSQL alike.
+      ['an API id in uppercase', () => server.request('GET', `/api/${ada.accountId}/${adaApi.id.toUpperCase()}`, { token: adaAll })],
+      ['a write to an API id in uppercase', () => server.request('PATCH', `/api/${ada.accountId}/${adaApi.id.toUpperCase()}`, { token: adaAll, body: { name: 'Upper' } })],
     ];
     for (const [name, run] of cases) {
       it(`${name}: 404`, async () => {

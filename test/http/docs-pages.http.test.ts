@@ -331,6 +331,11 @@ forEachDatabase('docs pages: rendered documentation of stored APIs and /docs', (
         const anonymous = await fetch(server.url + path, { redirect: 'manual' });
         expect([303, 404], `anonymous: ${path}`).to.include(anonymous.status);
       }
+      // An account id no account can have is refused before anything is read: no sign-in detour.
+      for (const path of paths.filter((p) => !p.startsWith(`/docs/${account}/`) && !p.startsWith('/docs/assets/'))) {
+        const anonymous = await fetch(server.url + path, { redirect: 'manual' });
+        expect(anonymous.status, `anonymous: ${path}`).to.equal(404);
+      }
     });
   });
 

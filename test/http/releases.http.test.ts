@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { EventOutbox, type OutboxEvent } from '../../src/application/ports/event-outbox.port.js';
+import type { AccountId } from '../../src/domain/account/account.js';
 import { NEXT, RELEASE_STATUSES, type ReleaseStatus } from '../../src/domain/release/release.aggregate.js';
 import { SCOPES } from '../../src/domain/token/scope.js';
 import { forEachDatabase } from '../support/databases.js';
@@ -442,7 +443,7 @@ forEachDatabase('Core-API: releases over HTTP', (target) => {
       });
     }
 
-    const routes: [string, (accountId: number) => Promise<Response>][] = [
+    const routes: [string, (accountId: AccountId) => Promise<Response>][] = [
       ['GET list', (acc) => server.request('GET', base(apiId, acc), { token: bobRelease })],
       ['GET one', (acc) => server.request('GET', `${base(apiId, acc)}/1.0.0`, { token: bobRelease })],
       ['POST /releases', (acc) => server.request('POST', base(apiId, acc), { token: bobRelease, body: { version: '6.6.6' } })],

@@ -1,3 +1,4 @@
+import { accountId, userId, uuid } from './ids.js';
 import type { Principal } from '../../src/application/auth/principal.js';
 import { Api, type ApiState } from '../../src/domain/api/api.aggregate.js';
 import type { Scope } from '../../src/domain/token/scope.js';
@@ -7,9 +8,9 @@ const T0 = new Date('2026-11-22T10:15:00.000Z');
 /** `anApi().named('Pets').build()`: a stored API with deterministic fields. */
 export function anApi(): ApiBuilder {
   return new ApiBuilder({
-    id: '00000000-0000-7000-8000-0000000000a1',
-    accountId: 1,
-    owner: { id: 1, nickname: 'ada' },
+    id: uuid('00000000-0000-7000-8000-0000000000a1'),
+    accountId: accountId(1),
+    owner: { id: userId(1), nickname: 'ada' },
     nickname: 'pets',
     name: 'Pets',
     type: 'private',
@@ -37,5 +38,5 @@ class ApiBuilder {
 }
 
 export function aPrincipal(overrides: Partial<Principal> = {}): Principal {
-  return { userId: 1, accountId: 1, nickname: 'ada', scopes: ['api'] as Scope[], ...overrides };
+  return { userId: userId(1), accountId: accountId(1), nickname: 'ada', scopes: ['api'] as Scope[], ...overrides };
 }

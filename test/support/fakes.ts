@@ -1,3 +1,4 @@
+import type { Uuid } from '../../src/domain/shared/ids.js';
 import type { Clock } from '../../src/application/ports/clock.port.js';
 import type { IdGenerator } from '../../src/application/ports/id-generator.port.js';
 import type { PasswordHasher } from '../../src/application/ports/password-hasher.port.js';
@@ -32,9 +33,9 @@ export class ShiftedClock implements Clock {
 /** UUID-shaped ids in ascending order: 00000000-0000-7000-8000-000000000001, ...02, ... */
 export class SequentialIds implements IdGenerator {
   private n = 0;
-  next(): string {
+  next<Id extends Uuid<string>>(): Id {
     this.n += 1;
-    return `00000000-0000-7000-8000-${this.n.toString(16).padStart(12, '0')}`;
+    return `00000000-0000-7000-8000-${this.n.toString(16).padStart(12, '0')}` as Id;
   }
 }
 

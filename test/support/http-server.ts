@@ -1,3 +1,4 @@
+import type { AccountId, UserId } from '../../src/domain/account/account.js';
 import type { DatabaseConfig } from '../../src/adapters/persistence/typeorm-database.js';
 import type { DatabaseTarget } from './databases.js';
 import { RegisterUser } from '../../src/application/users/register-user.use-case.js';
@@ -56,8 +57,8 @@ export async function startTestServer(database: DatabaseConfig, env: Record<stri
 }
 
 export interface TestUser {
-  readonly userId: number;
-  readonly accountId: number;
+  readonly userId: UserId;
+  readonly accountId: AccountId;
   readonly email: string;
   readonly password: string;
 }

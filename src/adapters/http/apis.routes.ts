@@ -8,7 +8,7 @@ import type { ApiRecord } from '../../domain/api/api.aggregate.js';
 import { principalOf } from './authenticate.js';
 import { expectedRevision } from './conditional.js';
 import { listBody, pageRequest } from './pagination.js';
-import { accountIdParam, param, unwrap, jsonInput, type RouteDefinition } from './routes.js';
+import { pathId, accountIdParam, unwrap, jsonInput, type RouteDefinition } from './routes.js';
 import { HEADERS, IF_MATCH, json, jsonBody, LIST_PARAMETERS, LIST_PROBLEMS, noBody } from './openapi/route-description.js';
 import { ref } from './openapi/schemas.js';
 
@@ -85,7 +85,7 @@ export function apiRoutes(useCases: ApiUseCases): RouteDefinition[] {
       tag: 'APIs',
       responses: { 200: json('The API.', ref('Api'), HEADERS.etag) },
       handler: async (ctx) => {
-        sendApi(ctx, unwrap(await useCases.get.execute(principalOf(ctx), accountIdParam(ctx), param(ctx, 'apiId'))));
+        sendApi(ctx, unwrap(await useCases.get.execute(principalOf(ctx), accountIdParam(ctx), pathId(ctx, 'apiId'))));
       },
     },
     {
@@ -103,7 +103,7 @@ export function apiRoutes(useCases: ApiUseCases): RouteDefinition[] {
       handler: async (ctx) => {
         const accountId = accountIdParam(ctx);
         const changes = jsonInput<UpdateApiBody>(ctx);
-        const input = { accountId, apiId: param(ctx, 'apiId'), changes, expectedRevision: expectedRevision(ctx) };
+        const input = { accountId, apiId: pathId(ctx, 'apiId'), changes, expectedRevision: expectedRevision(ctx) };
         sendApi(ctx, unwrap(await useCases.update.execute(principalOf(ctx), input)));
       },
     },
@@ -119,7 +119,7 @@ export function apiRoutes(useCases: ApiUseCases): RouteDefinition[] {
       problems: ['owner_only'],
       ownerOnly: true,
       handler: async (ctx) => {
-        unwrap(await useCases.delete.execute(principalOf(ctx), accountIdParam(ctx), param(ctx, 'apiId')));
+        unwrap(await useCases.delete.execute(principalOf(ctx), accountIdParam(ctx), pathId(ctx, 'apiId')));
         ctx.status = 204;
       },
     },

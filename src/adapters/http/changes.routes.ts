@@ -1,13 +1,14 @@
 import type { SpecRevisionSummary } from '../../application/ports/spec-revision-repository.port.js';
 import type { RecordedChangelogEntry } from '../../application/releases/changelog.js';
 import type { ChangeSide } from '../../application/specs/get-changes.use-case.js';
+import type { ReleaseId } from '../../domain/release/release.aggregate.js';
 import { formatTimestamp } from '../../domain/shared/time.js';
 import type { Context } from 'koa';
 import { principalOf } from './authenticate.js';
 import { json, LIST_PARAMETERS, LIST_PROBLEMS } from './openapi/route-description.js';
 import { ref, str } from './openapi/schemas.js';
 import { listBody, pageRequest, positionPageRequest, queryParam } from './pagination.js';
-import { accountIdParam, param, unwrap, type RouteDefinition } from './routes.js';
+import { pathId, accountIdParam, param, unwrap, type RouteDefinition } from './routes.js';
 import { invalid, sendExport, syntaxQuery, type SpecUseCases } from './specs.routes.js';
 
 /** A revision number from the path or the query: a positive integer, else 400 (or, in a path, the same 404 as an unknown one). */
@@ -56,7 +57,7 @@ export function changeRoutes(useCases: Pick<SpecUseCases, 'revisions' | 'changes
       responses: { 200: json('A page of revisions.', ref('SpecRevisionList')) },
       problems: LIST_PROBLEMS,
       handler: async (ctx) => {
-        const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), page: positionPageRequest(ctx) };
+        const input = { accountId: accountIdParam(ctx), apiId: pathId(ctx, 'apiId'), page: positionPageRequest(ctx) };
         const page = unwrap(await useCases.revisions.execute(principalOf(ctx), input));
         ctx.body = listBody(page.items.map(revisionBody), page.next);
       },
@@ -82,7 +83,7 @@ export function changeRoutes(useCases: Pick<SpecUseCases, 'revisions' | 'changes
         const raw = param(ctx, 'revision');
         // A path segment that no revision can be is an unknown revision.
         const revision = /^[1-9][0-9]{0,9}$/.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : 0;
-        const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), syntax: syntaxQuery(ctx), revision };
+        const input = { accountId: accountIdParam(ctx), apiId: pathId(ctx, 'apiId'), syntax: syntaxQuery(ctx), revision };
         const exported = unwrap(await useCases.export.execute(principalOf(ctx), input));
         sendExport(ctx, exported, `${exported.nickname}-r${revision}`);
       },
@@ -106,7 +107,7 @@ export function changeRoutes(useCases: Pick<SpecUseCases, 'revisions' | 'changes
       responses: { 200: json('The changes.', ref('ChangesBetween')) },
       problems: LIST_PROBLEMS,
       handler: async (ctx) => {
-        const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), from: changeSide(ctx, 'from'), to: changeSide(ctx, 'to') };
+        const input = { accountId: accountIdParam(ctx), apiId: pathId(ctx, 'apiId'), from: changeSide(ctx, 'from'), to: changeSide(ctx, 'to') };
         ctx.body = unwrap(await useCases.changes.execute(principalOf(ctx), input));
       },
     },
@@ -122,7 +123,7 @@ export function changeRoutes(useCases: Pick<SpecUseCases, 'revisions' | 'changes
       responses: { 200: json('A page of the changelog.', ref('Changelog')) },
       problems: LIST_PROBLEMS,
       handler: async (ctx) => {
-        const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), page: pageRequest(ctx) };
+        const input = { accountId: accountIdParam(ctx), apiId: pathId(ctx, 'apiId'), page: pageRequest<ReleaseId>(ctx) };
         const page = unwrap(await useCases.changelog.execute(principalOf(ctx), input));
         ctx.body = listBody(page.items.map(changelogBody), page.next);
       },

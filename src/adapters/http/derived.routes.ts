@@ -3,7 +3,7 @@ import { principalOf } from './authenticate.js';
 import { json, LIST_PARAMETERS, LIST_PROBLEMS } from './openapi/route-description.js';
 import { ref } from './openapi/schemas.js';
 import { listBody, positionPageRequest } from './pagination.js';
-import { accountIdParam, param, unwrap, type RouteDefinition } from './routes.js';
+import { pathId, accountIdParam, unwrap, type RouteDefinition } from './routes.js';
 import type { SpecUseCases } from './specs.routes.js';
 
 /** The resources derived from the current spec, each a list read the same way. */
@@ -57,7 +57,7 @@ return DERIVED.map(
       responses: { 200: json('A page of the list.', ref(list)) },
       problems: LIST_PROBLEMS,
       handler: async (ctx) => {
-        const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), kind, page: positionPageRequest(ctx) };
+        const input = { accountId: accountIdParam(ctx), apiId: pathId(ctx, 'apiId'), kind, page: positionPageRequest(ctx) };
         const page = unwrap(await useCases.listDerived.execute(principalOf(ctx), input));
         ctx.body = listBody(page.items, page.next);
       },

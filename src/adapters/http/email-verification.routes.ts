@@ -4,6 +4,7 @@ import type { ConfirmEmailVerification, RequestEmailVerification } from '../../a
 import { formatTimestamp } from '../../domain/shared/time.js';
 import { escapeHtml, sendHtml } from './html.js';
 import { problemFor } from './problem.js';
+import { basicUserOf } from './user.routes.js';
 import { unwrap, type StandaloneRouteDefinition } from './routes.js';
 import { HEADERS, htmlPage, json, JSON_BODY_PROBLEMS, PASSWORD, PASSWORD_PROBLEMS } from './openapi/route-description.js';
 import { ref, str } from './openapi/schemas.js';
@@ -44,7 +45,7 @@ export function emailVerificationRoutes(useCases: EmailVerificationUseCases, bas
       problems: [...PASSWORD_PROBLEMS, 'email_already_verified'],
       middleware: [basicAuth],
       handler: async (ctx) => {
-        const sent = unwrap(await useCases.request.execute((ctx.state as { userId: number }).userId));
+        const sent = unwrap(await useCases.request.execute(basicUserOf(ctx)));
         ctx.status = 202;
         ctx.set('Cache-Control', 'no-store');
         ctx.body = { email: sent.email, expirationDate: formatTimestamp(sent.expirationDate) };

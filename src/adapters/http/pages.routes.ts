@@ -3,7 +3,7 @@ import type { PageCursor } from '../../application/ports/page-repository.port.js
 import type { CreatePage, DeletePage, GetPage, ListPages, UpdatePage } from '../../application/pages/pages.use-cases.js';
 import { principalOf } from './authenticate.js';
 import { listBody, page } from './pagination.js';
-import { accountIdParam, param, unwrap, jsonInput, type RouteDefinition } from './routes.js';
+import { pathId, accountIdParam, unwrap, jsonInput, type RouteDefinition } from './routes.js';
 import { HEADERS, json, jsonBody, LIST_PARAMETERS, LIST_PROBLEMS, noBody } from './openapi/route-description.js';
 import { ref } from './openapi/schemas.js';
 
@@ -38,7 +38,7 @@ function isPageCursor(after: unknown): after is PageCursor {
 }
 
 function target(ctx: Context) {
-  return { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId') };
+  return { accountId: accountIdParam(ctx), apiId: pathId(ctx, 'apiId') };
 }
 
 export function pageRoutes(useCases: PageUseCases): RouteDefinition[] {
@@ -85,7 +85,7 @@ export function pageRoutes(useCases: PageUseCases): RouteDefinition[] {
       tag: 'Pages',
       responses: { 200: json('The page.', ref('Page')) },
       handler: async (ctx) => {
-        ctx.body = unwrap(await useCases.get.execute(principalOf(ctx), { ...target(ctx), id: param(ctx, 'pageId') }));
+        ctx.body = unwrap(await useCases.get.execute(principalOf(ctx), { ...target(ctx), id: pathId(ctx, 'pageId') }));
       },
     },
     {
@@ -100,7 +100,7 @@ export function pageRoutes(useCases: PageUseCases): RouteDefinition[] {
       problems: ['duplicate_slug', 'share_role'],
       handler: async (ctx) => {
         const changes = jsonInput<UpdatePageBody>(ctx);
-        ctx.body = unwrap(await useCases.update.execute(principalOf(ctx), { ...target(ctx), id: param(ctx, 'pageId'), changes }));
+        ctx.body = unwrap(await useCases.update.execute(principalOf(ctx), { ...target(ctx), id: pathId(ctx, 'pageId'), changes }));
       },
     },
     {
@@ -113,7 +113,7 @@ export function pageRoutes(useCases: PageUseCases): RouteDefinition[] {
       responses: { 204: noBody('Deleted.') },
       problems: ['share_role'],
       handler: async (ctx) => {
-        unwrap(await useCases.delete.execute(principalOf(ctx), { ...target(ctx), id: param(ctx, 'pageId') }));
+        unwrap(await useCases.delete.execute(principalOf(ctx), { ...target(ctx), id: pathId(ctx, 'pageId') }));
         ctx.status = 204;
       },
     },

@@ -2,8 +2,7 @@ import type { Context } from 'koa';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, type PageRequest } from '../../application/shared/page.js';
 import { throwProblem } from './middleware.js';
 import { validationProblem } from './problem.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+import { parseUuid, type Uuid } from '../../domain/shared/ids.js';
 
 /** Opaque to clients: base64url of a small JSON document naming the last item seen. */
 export function encodeCursor(after: string | number | object): string {
@@ -43,13 +42,14 @@ export function page<K>(ctx: Context, isKey: (after: unknown) => after is K): Pa
 }
 
 /** `?limit=` (1-200, default 50) and `?cursor=` for lists keyed by id; anything else about them is a 400. */
-export function pageRequest(ctx: Context): PageRequest {
-  return page(ctx, (after): after is string => typeof after === 'string' && UUID.test(after));
+export function pageRequest<Id extends Uuid<string>>(ctx: Context): PageRequest<Id> {
+  return page(ctx, (after): after is Id => typeof after === 'string' && parseUuid(after) !== undefined);
 }
 
 /** The same for lists in document order, keyed by position. */
 export function positionPageRequest(ctx: Context): PageRequest<number> {
-  return page(ctx, (after): after is number => typeof after === 'number' && Number.isSafeInteger(after) && after >= 0);
+  // Positions are stored in 32-bit integer columns: a larger one is no cursor of ours.
+  return page(ctx, (after): after is number => typeof after === 'number' && Number.isSafeInteger(after) && after >= 0 && after <= 2_147_483_647);
 }
 
 export function listBody<T>(items: readonly T[], next: string | number | object | null): { items: readonly T[]; nextCursor: string | null } {

@@ -6,7 +6,7 @@ import type { GetRelease } from '../../application/releases/get-release.use-case
 import type { ListReleases } from '../../application/releases/list-releases.use-case.js';
 import { principalOf } from './authenticate.js';
 import { listBody, pageRequest } from './pagination.js';
-import { accountIdParam, param, unwrap, jsonInput, type RouteDefinition } from './routes.js';
+import { pathId, accountIdParam, param, unwrap, jsonInput, type RouteDefinition } from './routes.js';
 import { HEADERS, json, jsonBody, LIST_PARAMETERS, LIST_PROBLEMS, noBody } from './openapi/route-description.js';
 import { ref } from './openapi/schemas.js';
 
@@ -24,7 +24,7 @@ export interface ReleaseUseCases {
 }
 
 function target(ctx: Context) {
-  return { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), version: param(ctx, 'version') };
+  return { accountId: accountIdParam(ctx), apiId: pathId(ctx, 'apiId'), version: param(ctx, 'version') };
 }
 
 export function releaseRoutes(useCases: ReleaseUseCases): RouteDefinition[] {
@@ -54,7 +54,7 @@ export function releaseRoutes(useCases: ReleaseUseCases): RouteDefinition[] {
       responses: { 200: json('A page of releases, by release date.', ref('ReleaseList')) },
       problems: LIST_PROBLEMS,
       handler: async (ctx) => {
-        const page = unwrap(await useCases.list.execute(principalOf(ctx), { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), page: pageRequest(ctx) }));
+        const page = unwrap(await useCases.list.execute(principalOf(ctx), { accountId: accountIdParam(ctx), apiId: pathId(ctx, 'apiId'), page: pageRequest(ctx) }));
         ctx.body = listBody(page.items, page.next);
       },
     },
@@ -71,7 +71,7 @@ export function releaseRoutes(useCases: ReleaseUseCases): RouteDefinition[] {
       problems: ['duplicate_version', 'no_spec', 'share_role'],
       handler: async (ctx) => {
         const accountId = accountIdParam(ctx);
-        const apiId = param(ctx, 'apiId');
+        const apiId = pathId(ctx, 'apiId');
         const { version } = jsonInput<CreateReleaseBody>(ctx);
         const release = unwrap(await useCases.create.execute(principalOf(ctx), { accountId, apiId, version }));
         ctx.status = 201;

@@ -4,9 +4,17 @@ import { accessOfMethod, scopesPermit, type Area, type Scope } from '../../domai
 import type { ApiAccess } from '../../application/auth/api-access.js';
 import { principalOf } from './authenticate.js';
 import { throwProblem } from './middleware.js';
-import { problemFor, problemOf } from './problem.js';
+import { problemFor } from './problem.js';
 import type { ApplicationError } from '../../application/shared/application-error.js';
 import type { Result } from '../../domain/shared/result.js';
+import type { AccountId } from '../../domain/account/account.js';
+import type { ApiId } from '../../domain/api/api.aggregate.js';
+import type { PageId } from '../../domain/page/page.aggregate.js';
+import type { ShareId } from '../../domain/share/share.aggregate.js';
+import type { ApiTokenId } from '../../domain/token/api-token.aggregate.js';
+import type { DeliveryId } from '../../domain/webhook/delivery.aggregate.js';
+import type { WebhookId } from '../../domain/webhook/webhook.aggregate.js';
+import { parseIntegerKeyText, parseUuid } from '../../domain/shared/ids.js';
 import { jsonOnlySchema, type RouteDescription, type StandaloneRoute } from './openapi/route-description.js';
 import type { JsonSchema } from './openapi/openapi.types.js';
 import { jsonObjectBody, validated } from './validation.js';
@@ -58,7 +66,7 @@ function requireAccess(route: RouteDefinition, scope: Scope, apiAccess: ApiAcces
   return async (ctx, next) => {
     const principal = principalOf(ctx);
     const accountId = accountIdParam(ctx);
-    if (onApi) unwrap(await apiAccess.check(principal, area, 'write', { accountId, apiId: param(ctx, 'apiId') }, route.ownerOnly === true));
+    if (onApi) unwrap(await apiAccess.check(principal, area, 'write', { accountId, apiId: pathId(ctx, 'apiId') }, route.ownerOnly === true));
     else if (accountId !== principal.accountId) throwProblem(problemFor({ kind: 'NotFound', resource: 'account' }));
     await next();
   };
@@ -127,15 +135,31 @@ export function unwrap<T>(result: Result<T, ApplicationError>): T {
   return result.value;
 }
 
-const POSITIVE_INTEGER = /^[1-9][0-9]{0,15}$/;
-
 /** `<account_id>` of a path: an id that cannot exist is simply not found. */
-export function accountIdParam(ctx: Context): number {
-  const raw = (ctx.params as Record<string, string | undefined>)['accountId'] ?? '';
-  const id = POSITIVE_INTEGER.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(id)) {
-    throwProblem(problemOf('not_found', 'No such account.'));
-  }
+export function accountIdParam(ctx: Context): AccountId {
+  const id = parseIntegerKeyText<AccountId>(param(ctx, 'accountId'));
+  if (id === undefined) throwProblem(problemFor({ kind: 'NotFound', resource: 'account' }));
+  return id;
+}
+
+/** The ids a path may carry, by parameter name, with the resource each names. */
+interface PathIds {
+  readonly apiId: ApiId;
+  readonly pageId: PageId;
+  readonly shareId: ShareId;
+  readonly webhookId: WebhookId;
+  readonly deliveryId: DeliveryId;
+  readonly tokenId: ApiTokenId;
+}
+const PATH_ID_RESOURCES: { readonly [N in keyof PathIds]: string } = { apiId: 'api', pageId: 'page', shareId: 'share', webhookId: 'webhook', deliveryId: 'delivery', tokenId: 'token' };
+
+/**
+ * A UUID of the path, parsed into its id type: a text that is not a UUID names nothing, so it is
+ * the resource's 404 at once (after the token's scope, before anything is read).
+ */
+export function pathId<N extends keyof PathIds>(ctx: Context, name: N): PathIds[N] {
+  const id = parseUuid<PathIds[N]>(param(ctx, name));
+  if (id === undefined) throwProblem(problemFor({ kind: 'NotFound', resource: PATH_ID_RESOURCES[name] }));
   return id;
 }
 

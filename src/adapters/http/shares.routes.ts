@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import type { CreateShare, DeleteShare, GetShare, ListShares, UpdateShare } from '../../application/shares/shares.use-cases.js';
 import { principalOf } from './authenticate.js';
 import { listBody, pageRequest } from './pagination.js';
-import { accountIdParam, param, unwrap, jsonInput, type RouteDefinition } from './routes.js';
+import { pathId, accountIdParam, unwrap, jsonInput, type RouteDefinition } from './routes.js';
 import { HEADERS, json, jsonBody, LIST_PARAMETERS, LIST_PROBLEMS, noBody } from './openapi/route-description.js';
 import { ref } from './openapi/schemas.js';
 
@@ -25,7 +25,7 @@ export interface ShareUseCases {
 }
 
 function target(ctx: Context) {
-  return { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId') };
+  return { accountId: accountIdParam(ctx), apiId: pathId(ctx, 'apiId') };
 }
 
 export function shareRoutes(useCases: ShareUseCases): RouteDefinition[] {
@@ -75,7 +75,7 @@ export function shareRoutes(useCases: ShareUseCases): RouteDefinition[] {
       responses: { 200: json('The share.', ref('Share')) },
       problems: ['owner_only'],
       handler: async (ctx) => {
-        ctx.body = unwrap(await useCases.get.execute(principalOf(ctx), { ...target(ctx), id: param(ctx, 'shareId') }));
+        ctx.body = unwrap(await useCases.get.execute(principalOf(ctx), { ...target(ctx), id: pathId(ctx, 'shareId') }));
       },
     },
     {
@@ -91,7 +91,7 @@ export function shareRoutes(useCases: ShareUseCases): RouteDefinition[] {
       problems: ['owner_only'],
       handler: async (ctx) => {
         const { role } = jsonInput<UpdateShareBody>(ctx);
-        ctx.body = unwrap(await useCases.update.execute(principalOf(ctx), { ...target(ctx), id: param(ctx, 'shareId'), role }));
+        ctx.body = unwrap(await useCases.update.execute(principalOf(ctx), { ...target(ctx), id: pathId(ctx, 'shareId'), role }));
       },
     },
     {
@@ -106,7 +106,7 @@ export function shareRoutes(useCases: ShareUseCases): RouteDefinition[] {
       responses: { 204: noBody('Revoked.') },
       problems: ['owner_only'],
       handler: async (ctx) => {
-        unwrap(await useCases.delete.execute(principalOf(ctx), { ...target(ctx), id: param(ctx, 'shareId') }));
+        unwrap(await useCases.delete.execute(principalOf(ctx), { ...target(ctx), id: pathId(ctx, 'shareId') }));
         ctx.status = 204;
       },
     },

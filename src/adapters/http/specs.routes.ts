@@ -13,7 +13,7 @@ import { throwProblem } from './middleware.js';
 import { readMultipart, readRaw, type Part } from './multipart.js';
 import { queryParam } from './pagination.js';
 import { problemOf, validationProblem } from './problem.js';
-import { accountIdParam, param, unwrap, type RouteDefinition } from './routes.js';
+import { pathId, accountIdParam, unwrap, type RouteDefinition } from './routes.js';
 import { HEADERS, IF_MATCH, json, LIST_PROBLEMS } from './openapi/route-description.js';
 import { ref, str } from './openapi/schemas.js';
 import { validated } from './validation.js';
@@ -198,7 +198,7 @@ export function specRoutes(useCases: SpecUseCases, importMaxBytes: number): Rout
         }
         const input = {
           accountId,
-          apiId: param(ctx, 'apiId'),
+          apiId: pathId(ctx, 'apiId'),
           spec,
           release,
           expectedRevision: expectedRevision(ctx),
@@ -235,7 +235,7 @@ export function specRoutes(useCases: SpecUseCases, importMaxBytes: number): Rout
       },
       problems: LIST_PROBLEMS,
       handler: async (ctx) => {
-        const input = { accountId: accountIdParam(ctx), apiId: param(ctx, 'apiId'), syntax: syntaxQuery(ctx), release: queryParam(ctx, 'release') };
+        const input = { accountId: accountIdParam(ctx), apiId: pathId(ctx, 'apiId'), syntax: syntaxQuery(ctx), release: queryParam(ctx, 'release') };
         const exported = unwrap(await useCases.export.execute(principalOf(ctx), input));
         sendExport(ctx, exported, exported.release === null ? exported.nickname : `${exported.nickname}-${exported.release}`);
       },

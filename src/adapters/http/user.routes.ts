@@ -3,11 +3,12 @@ import type { AuthenticatePassword } from '../../application/auth/authenticate-p
 import type { CreateApiToken } from '../../application/tokens/create-api-token.use-case.js';
 import type { ListApiTokens, RevokeApiToken } from '../../application/tokens/manage-api-tokens.use-cases.js';
 import type { ChangePassword, GetProfile, UpdateProfile } from '../../application/users/profile.use-cases.js';
+import type { UserId } from '../../domain/account/account.js';
 import { formatTimestamp } from '../../domain/shared/time.js';
 import { principalOf } from './authenticate.js';
 import { throwProblem } from './middleware.js';
 import { problemFor, problemOf, REALM, type Problem } from './problem.js';
-import { param, unwrap, jsonInput, type RouteDefinition, type StandaloneRouteDefinition } from './routes.js';
+import { pathId, unwrap, jsonInput, type RouteDefinition, type StandaloneRouteDefinition } from './routes.js';
 import { HEADERS, json, JSON_BODY_PROBLEMS, jsonBody, LIST_PARAMETERS, noBody, PASSWORD, PASSWORD_PROBLEMS } from './openapi/route-description.js';
 import { ref } from './openapi/schemas.js';
 import { listBody, pageRequest } from './pagination.js';
@@ -104,14 +105,23 @@ export function basicAuthentication(useCases: { readonly authenticate: Authentic
     if (colon < 0) throwProblem(basicRequired('The Basic credentials must be e-mail:password.'));
     const result = await useCases.authenticate.execute(decoded.slice(0, colon), decoded.slice(colon + 1), ctx.ip);
     if (!result.ok) throwProblem(result.error.kind === 'RateLimited' ? problemFor(result.error) : basicRequired('The e-mail or password is wrong.'));
-    (ctx.state as { userId: number }).userId = result.value;
+    (ctx.state as BasicState).userId = result.value;
     await next();
   };
 }
 
+interface BasicState {
+  userId: UserId;
+}
+
+/** The user `basicAuthentication` let through. */
+export function basicUserOf(ctx: Context): UserId {
+  return (ctx.state as BasicState).userId;
+}
+
 /** `/user/tokens`: list, create (the token shown once) and revoke, with HTTP Basic. */
 export function tokenRoutes(useCases: TokenUseCases): StandaloneRouteDefinition[] {
-  const userId = (ctx: Context) => (ctx.state as { userId: number }).userId;
+  const userId = basicUserOf;
   const auth = basicAuthentication(useCases);
   return [
     {
@@ -163,7 +173,7 @@ export function tokenRoutes(useCases: TokenUseCases): StandaloneRouteDefinition[
       problems: [...PASSWORD_PROBLEMS, 'not_found'],
       middleware: [auth],
       handler: async (ctx) => {
-        unwrap(await useCases.revoke.execute(userId(ctx), param(ctx, 'tokenId')));
+        unwrap(await useCases.revoke.execute(userId(ctx), pathId(ctx, 'tokenId')));
         ctx.status = 204;
       },
     },

@@ -11,7 +11,7 @@ import type {
 } from '../../application/webhooks/webhook-management.use-cases.js';
 import { principalOf } from './authenticate.js';
 import { listBody, pageRequest } from './pagination.js';
-import { accountIdParam, param, unwrap, jsonInput, type RouteDefinition } from './routes.js';
+import { pathId, accountIdParam, unwrap, jsonInput, type RouteDefinition } from './routes.js';
 import { HEADERS, json, jsonBody, LIST_PARAMETERS, noBody } from './openapi/route-description.js';
 import { ref } from './openapi/schemas.js';
 
@@ -43,7 +43,7 @@ export interface WebhookUseCases {
 }
 
 function target(ctx: Context) {
-  return { accountId: accountIdParam(ctx), id: param(ctx, 'webhookId') };
+  return { accountId: accountIdParam(ctx), id: pathId(ctx, 'webhookId') };
 }
 
 function accepted(ctx: Context, delivery: DeliveryRecord): void {
@@ -189,7 +189,7 @@ export function webhookRoutes(useCases: WebhookUseCases): RouteDefinition[] {
       responses: { 200: json('The delivery.', ref('Delivery')) },
       handler: async (ctx) => {
         const { accountId, id } = target(ctx);
-        ctx.body = unwrap(await useCases.delivery.execute(principalOf(ctx), { accountId, webhookId: id, deliveryId: param(ctx, 'deliveryId') }));
+        ctx.body = unwrap(await useCases.delivery.execute(principalOf(ctx), { accountId, webhookId: id, deliveryId: pathId(ctx, 'deliveryId') }));
       },
     },
     {
@@ -204,7 +204,7 @@ export function webhookRoutes(useCases: WebhookUseCases): RouteDefinition[] {
       problems: ['webhook_inactive'],
       handler: async (ctx) => {
         const { accountId, id } = target(ctx);
-        accepted(ctx, unwrap(await useCases.redeliver.execute(principalOf(ctx), { accountId, webhookId: id, deliveryId: param(ctx, 'deliveryId') })));
+        accepted(ctx, unwrap(await useCases.redeliver.execute(principalOf(ctx), { accountId, webhookId: id, deliveryId: pathId(ctx, 'deliveryId') })));
       },
     },
   ];

@@ -1,3 +1,4 @@
+import type { AccountId } from '../../domain/account/account.js';
 import type { AccountRepository } from '../../application/ports/account-repository.port.js';
 import { Account, type NewAccount } from '../../domain/account/account.aggregate.js';
 import type { StateSource } from './in-memory-state.js';
@@ -5,24 +6,24 @@ import type { StateSource } from './in-memory-state.js';
 export class InMemoryAccountRepository implements AccountRepository {
   constructor(private readonly state: StateSource) {}
 
-  async create(account: NewAccount): Promise<number> {
+  async create(account: NewAccount): Promise<AccountId> {
     const s = this.state();
-    const id = s.nextAccountId++;
+    const id = s.nextAccountId++ as AccountId;
     s.accounts.set(id, { ...account, id, trialReminderDate: null });
     return id;
   }
 
-  async exists(id: number): Promise<boolean> {
+  async exists(id: AccountId): Promise<boolean> {
     return this.state().accounts.has(id);
   }
 
-  async get(id: number): Promise<Account | undefined> {
+  async get(id: AccountId): Promise<Account | undefined> {
     const state = this.state().accounts.get(id);
     return state && Account.rehydrate(state);
   }
 
   // Transactions take turns (the database's mutex): the read is the lock.
-  getForUpdate(id: number): Promise<Account | undefined> {
+  getForUpdate(id: AccountId): Promise<Account | undefined> {
     return this.get(id);
   }
 
@@ -32,7 +33,7 @@ export class InMemoryAccountRepository implements AccountRepository {
     if (s.accounts.has(state.id)) s.accounts.set(state.id, state);
   }
 
-  async trialsEnding(now: Date, by: Date, limit: number): Promise<number[]> {
+  async trialsEnding(now: Date, by: Date, limit: number): Promise<AccountId[]> {
     return [...this.state().accounts.values()]
       .filter((a) => a.plan === 'private' && a.trialEndDate !== null && a.trialEndDate > now && a.trialEndDate <= by && a.trialReminderDate === null)
       .sort((a, b) => a.trialEndDate!.getTime() - b.trialEndDate!.getTime())
@@ -40,7 +41,7 @@ export class InMemoryAccountRepository implements AccountRepository {
       .map((a) => a.id);
   }
 
-  async claimTrialReminder(id: number, trialEndDate: Date, at: Date): Promise<boolean> {
+  async claimTrialReminder(id: AccountId, trialEndDate: Date, at: Date): Promise<boolean> {
     const s = this.state();
     const state = s.accounts.get(id);
     if (state === undefined || state.trialReminderDate !== null || state.trialEndDate?.getTime() !== trialEndDate.getTime()) return false;
@@ -48,7 +49,7 @@ export class InMemoryAccountRepository implements AccountRepository {
     return true;
   }
 
-  async releaseTrialReminder(id: number): Promise<void> {
+  async releaseTrialReminder(id: AccountId): Promise<void> {
     const s = this.state();
     const state = s.accounts.get(id);
     if (state !== undefined) s.accounts.set(id, { ...state, trialReminderDate: null });

@@ -1,3 +1,4 @@
+import type { AccountId, UserId } from '../../domain/account/account.js';
 import type { ApiTokenRepository, TokenHolder } from '../../application/ports/api-token-repository.port.js';
 import { ApiToken, type ApiTokenId } from '../../domain/token/api-token.aggregate.js';
 import type { StateSource } from './in-memory-state.js';
@@ -25,12 +26,12 @@ export class InMemoryApiTokenRepository implements ApiTokenRepository {
     return holders;
   }
 
-  async countInAccount(accountId: number): Promise<number> {
+  async countInAccount(accountId: AccountId): Promise<number> {
     const s = this.state();
     return [...s.tokens.values()].filter((t) => s.users.get(t.userId)?.accountId === accountId).length;
   }
 
-  async listByUser(userId: number): Promise<ApiToken[]> {
+  async listByUser(userId: UserId): Promise<ApiToken[]> {
     return [...this.state().tokens.values()]
       .filter((t) => t.userId === userId)
       .sort((a, b) => (a.id < b.id ? -1 : 1))
@@ -43,7 +44,7 @@ export class InMemoryApiTokenRepository implements ApiTokenRepository {
     if (row) s.tokens.set(id, { ...row, lastUseDate: at });
   }
 
-  async delete(userId: number, id: ApiTokenId): Promise<boolean> {
+  async delete(userId: UserId, id: ApiTokenId): Promise<boolean> {
     const s = this.state();
     const row = s.tokens.get(id);
     if (!row || row.userId !== userId) return false;

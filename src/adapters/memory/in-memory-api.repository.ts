@@ -1,3 +1,4 @@
+import type { AccountId, UserId } from '../../domain/account/account.js';
 import type { ApiRepository, ApiSaveError } from '../../application/ports/api-repository.port.js';
 import type { Page, PageRequest } from '../../application/shared/page.js';
 import { Api, type ApiId } from '../../domain/api/api.aggregate.js';
@@ -8,27 +9,27 @@ import { page } from './in-memory-paging.js';
 export class InMemoryApiRepository implements ApiRepository {
   constructor(private readonly state: StateSource) {}
 
-  async get(accountId: number, id: ApiId): Promise<Api | undefined> {
+  async get(accountId: AccountId, id: ApiId): Promise<Api | undefined> {
     const row = this.state().apis.get(id);
     return row && row.accountId === accountId ? Api.rehydrate(row) : undefined;
   }
 
-  async findByNickname(accountId: number, nickname: string): Promise<Api | undefined> {
+  async findByNickname(accountId: AccountId, nickname: string): Promise<Api | undefined> {
     const row = [...this.state().apis.values()].find((a) => a.accountId === accountId && a.nickname === nickname);
     return row ? Api.rehydrate(row) : undefined;
   }
 
   /** In-memory transactions run one at a time, so a plain read already excludes other writers. */
-  getForUpdate(accountId: number, id: ApiId): Promise<Api | undefined> {
+  getForUpdate(accountId: AccountId, id: ApiId): Promise<Api | undefined> {
     return this.get(accountId, id);
   }
 
-  async list(accountId: number, request: PageRequest<ApiId>): Promise<Page<Api, ApiId>> {
+  async list(accountId: AccountId, request: PageRequest<ApiId>): Promise<Page<Api, ApiId>> {
     const { rows, next } = page([...this.state().apis.values()].filter((a) => a.accountId === accountId), request);
     return { items: rows.map((row) => Api.rehydrate(row)), next };
   }
 
-  async listSharedWith(accountId: number, userId: number, request: PageRequest<ApiId>): Promise<Page<Api, ApiId>> {
+  async listSharedWith(accountId: AccountId, userId: UserId, request: PageRequest<ApiId>): Promise<Page<Api, ApiId>> {
     const shared = new Set([...this.state().shares.values()].filter((sh) => sh.userId === userId && sh.accountId === accountId).map((sh) => sh.apiId));
     const { rows, next } = page([...this.state().apis.values()].filter((a) => a.accountId === accountId && shared.has(a.id)), request);
     return { items: rows.map((row) => Api.rehydrate(row)), next };
@@ -47,13 +48,13 @@ export class InMemoryApiRepository implements ApiRepository {
     return ok();
   }
 
-  async countInAccount(accountId: number): Promise<{ readonly all: number; readonly private: number }> {
+  async countInAccount(accountId: AccountId): Promise<{ readonly all: number; readonly private: number }> {
     const mine = [...this.state().apis.values()].filter((a) => a.accountId === accountId);
     return { all: mine.length, private: mine.filter((a) => a.type === 'private').length };
   }
 
   /** Removes the API with its spec and releases, as the database's cascade does. */
-  async delete(accountId: number, id: ApiId): Promise<void> {
+  async delete(accountId: AccountId, id: ApiId): Promise<void> {
     const s = this.state();
     if (s.apis.get(id)?.accountId !== accountId) return;
     s.apis.delete(id);

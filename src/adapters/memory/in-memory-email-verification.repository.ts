@@ -1,3 +1,4 @@
+import type { UserId } from '../../domain/account/account.js';
 import type { EmailVerificationRepository } from '../../application/ports/email-verification-repository.port.js';
 import type { EmailVerification } from '../../domain/user/email-verification.js';
 import type { StateSource } from './in-memory-state.js';
@@ -13,7 +14,7 @@ export class InMemoryEmailVerificationRepository implements EmailVerificationRep
     return [...this.state().verifications.values()].find((v) => v.tokenHash === tokenHash);
   }
 
-  async delete(userId: number): Promise<void> {
+  async delete(userId: UserId): Promise<void> {
     this.state().verifications.delete(userId);
   }
 }

@@ -1,3 +1,5 @@
+import type { GrantId } from '../../domain/identity/grant.js';
+import type { UserId } from '../../domain/account/account.js';
 import type {
   AuthorizationCodeRepository,
   ConsentRepository,
@@ -28,14 +30,14 @@ export class InMemoryGrantRepository implements GrantRepository {
   async add(grant: Grant): Promise<void> {
     this.state().grants.set(grant.id, grant);
   }
-  async get(id: string): Promise<Grant | undefined> {
+  async get(id: GrantId): Promise<Grant | undefined> {
     return this.state().grants.get(id);
   }
-  async revoke(id: string, now: Date): Promise<void> {
+  async revoke(id: GrantId, now: Date): Promise<void> {
     const grant = this.state().grants.get(id);
     if (grant && grant.revocationDate === null) this.state().grants.set(id, { ...grant, revocationDate: now });
   }
-  async revokeAllOfUser(userId: number, now: Date): Promise<void> {
+  async revokeAllOfUser(userId: UserId, now: Date): Promise<void> {
     for (const grant of this.state().grants.values()) if (grant.userId === userId) await this.revoke(grant.id, now);
   }
 }
@@ -83,7 +85,7 @@ export class InMemorySessionRepository implements SessionRepository {
   async delete(idHash: string): Promise<void> {
     this.state().sessions.delete(idHash);
   }
-  async deleteAllOfUser(userId: number): Promise<void> {
+  async deleteAllOfUser(userId: UserId): Promise<void> {
     const sessions = this.state().sessions;
     for (const [key, session] of sessions) if (session.userId === userId) sessions.delete(key);
   }
@@ -91,7 +93,7 @@ export class InMemorySessionRepository implements SessionRepository {
 
 export class InMemoryConsentRepository implements ConsentRepository {
   constructor(private readonly state: StateSource) {}
-  async get(userId: number, clientId: string): Promise<Consent | undefined> {
+  async get(userId: UserId, clientId: string): Promise<Consent | undefined> {
     return this.state().consents.get(`${userId} ${clientId}`);
   }
   async save(consent: Consent): Promise<void> {

@@ -1,3 +1,4 @@
+import type { AccountId, UserId } from '../../domain/account/account.js';
 import type { Page, PageRequest } from '../../application/shared/page.js';
 import type { ApiId } from '../../domain/api/api.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
@@ -27,12 +28,12 @@ export class InMemoryShareRepository implements ShareRepository {
     return { items: rows.map((row) => shareView(s, row)), next };
   }
 
-  async findForGrantee(accountId: number, apiId: ApiId, userId: number): Promise<Share | undefined> {
+  async findForGrantee(accountId: AccountId, apiId: ApiId, userId: UserId): Promise<Share | undefined> {
     const row = [...this.state().shares.values()].find((sh) => sh.apiId === apiId && sh.userId === userId && sh.accountId === accountId);
     return row ? Share.rehydrate(row) : undefined;
   }
 
-  async anyInAccount(accountId: number, userId: number): Promise<boolean> {
+  async anyInAccount(accountId: AccountId, userId: UserId): Promise<boolean> {
     return [...this.state().shares.values()].some((sh) => sh.userId === userId && sh.accountId === accountId);
   }
 

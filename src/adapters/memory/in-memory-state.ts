@@ -1,3 +1,4 @@
+import type { AccountId, UserId } from '../../domain/account/account.js';
 import type { AccountState } from '../../domain/account/account.aggregate.js';
 import type { StoredSpec } from '../../application/ports/spec-repository.port.js';
 import type { ReleaseChanges } from '../../application/ports/release-repository.port.js';
@@ -19,7 +20,7 @@ import type { StoredSigningKey } from '../../application/ports/identity-reposito
 
 export interface StoredEvent {
   readonly id: string;
-  readonly accountId: number;
+  readonly accountId: AccountId;
   readonly payload: EventPayload;
   readonly dispatched: boolean;
 }
@@ -28,8 +29,8 @@ export interface StoredEvent {
 export class InMemoryState {
   nextAccountId = 1;
   nextUserId = 1;
-  accounts = new Map<number, AccountState>();
-  users = new Map<number, UserState>();
+  accounts = new Map<AccountId, AccountState>();
+  users = new Map<UserId, UserState>();
   tokens = new Map<string, ApiTokenState>();
   apis = new Map<string, ApiState>();
   specs = new Map<string, { readonly spec: StoredSpec; readonly derived: DerivedResources }>();

@@ -1,3 +1,4 @@
+import type { AccountId, UserId } from '../../domain/account/account.js';
 import type { UserRepository } from '../../application/ports/user-repository.port.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import { User, type NewUser } from '../../domain/user/user.aggregate.js';
@@ -9,13 +10,13 @@ export class InMemoryUserRepository implements UserRepository {
   async add(user: NewUser): Promise<Result<User, { readonly kind: 'DuplicateEmail' }>> {
     const s = this.state();
     if ([...s.users.values()].some((u) => u.email === user.email)) return err({ kind: 'DuplicateEmail' });
-    const id = s.nextUserId++;
+    const id = s.nextUserId++ as UserId;
     const stored = { ...user, id };
     s.users.set(id, stored);
     return ok(User.rehydrate(stored));
   }
 
-  async get(id: number): Promise<User | undefined> {
+  async get(id: UserId): Promise<User | undefined> {
     const row = this.state().users.get(id);
     return row && User.rehydrate(row);
   }
@@ -30,7 +31,7 @@ export class InMemoryUserRepository implements UserRepository {
     if (s.users.has(user.id)) s.users.set(user.id, user.snapshot());
   }
 
-  async ownerOf(accountId: number): Promise<User | undefined> {
+  async ownerOf(accountId: AccountId): Promise<User | undefined> {
     const owner = [...this.state().users.values()].filter((u) => u.accountId === accountId).sort((a, b) => a.id - b.id)[0];
     return owner && User.rehydrate(owner);
   }

@@ -1,3 +1,4 @@
+import type { AccountId } from '../../domain/account/account.js';
 import type { Page, PageRequest } from '../../application/shared/page.js';
 import type { DeliveryRepository } from '../../application/ports/delivery-repository.port.js';
 import type { WebhookRepository } from '../../application/ports/webhook-repository.port.js';
@@ -10,28 +11,28 @@ import { page } from './in-memory-paging.js';
 export class InMemoryWebhookRepository implements WebhookRepository {
   constructor(private readonly state: StateSource) {}
 
-  async get(accountId: number, id: WebhookId): Promise<Webhook | undefined> {
+  async get(accountId: AccountId, id: WebhookId): Promise<Webhook | undefined> {
     const row = this.state().webhooks.get(id);
     return row && row.accountId === accountId ? Webhook.rehydrate(row) : undefined;
   }
 
-  getForUpdate(accountId: number, id: WebhookId): Promise<Webhook | undefined> {
+  getForUpdate(accountId: AccountId, id: WebhookId): Promise<Webhook | undefined> {
     return this.get(accountId, id);
   }
 
-  async list(accountId: number, request: PageRequest<WebhookId>): Promise<Page<Webhook, WebhookId>> {
+  async list(accountId: AccountId, request: PageRequest<WebhookId>): Promise<Page<Webhook, WebhookId>> {
     const { rows, next } = page([...this.state().webhooks.values()].filter((w) => w.accountId === accountId), request);
     return { items: rows.map((row) => Webhook.rehydrate(row)), next };
   }
 
-  async subscribers(accountId: number, event: EventName): Promise<Webhook[]> {
+  async subscribers(accountId: AccountId, event: EventName): Promise<Webhook[]> {
     return [...this.state().webhooks.values()]
       .filter((w) => w.accountId === accountId && w.active && w.events.includes(event))
       .sort((a, b) => (a.id < b.id ? -1 : 1))
       .map((row) => Webhook.rehydrate(row));
   }
 
-  async countInAccount(accountId: number): Promise<number> {
+  async countInAccount(accountId: AccountId): Promise<number> {
     return [...this.state().webhooks.values()].filter((w) => w.accountId === accountId).length;
   }
 
@@ -44,7 +45,7 @@ export class InMemoryWebhookRepository implements WebhookRepository {
   }
 
   /** Removes the webhook and its delivery log, as the database's cascade does. */
-  async delete(accountId: number, id: WebhookId): Promise<void> {
+  async delete(accountId: AccountId, id: WebhookId): Promise<void> {
     const s = this.state();
     if (s.webhooks.get(id)?.accountId !== accountId) return;
     s.webhooks.delete(id);

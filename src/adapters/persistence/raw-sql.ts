@@ -1,4 +1,5 @@
 import type { EntityManager, EntitySchema } from 'typeorm';
+import type { IntegerKey } from '../../domain/shared/ids.js';
 import type { Dialect } from './dialect.js';
 
 /**
@@ -52,4 +53,9 @@ export function dateOf(value: Date | string): Date {
 
 export function nullableDateOf(value: Date | string | null): Date | null {
   return value === null ? null : dateOf(value);
+}
+
+/** An integer key as a driver gives it back (a number, or a string for some PostgreSQL types): what storage holds was parsed on its way in. */
+export function storedKey<Id extends IntegerKey<string>>(value: number | string): Id {
+  return Number(value) as Id;
 }

@@ -1,3 +1,12 @@
+import type { AccountId, UserId } from '../../domain/account/account.js';
+import type { ApiId } from '../../domain/api/api.aggregate.js';
+import type { GrantId } from '../../domain/identity/grant.js';
+import type { PageId } from '../../domain/page/page.aggregate.js';
+import type { ReleaseId } from '../../domain/release/release.aggregate.js';
+import type { ShareId } from '../../domain/share/share.aggregate.js';
+import type { ApiTokenId } from '../../domain/token/api-token.aggregate.js';
+import type { DeliveryId } from '../../domain/webhook/delivery.aggregate.js';
+import type { WebhookId } from '../../domain/webhook/webhook.aggregate.js';
 import type { Scope } from '../../domain/token/scope.js';
 import type { ApiType } from '../../domain/api/api.aggregate.js';
 import type { SpecFormat } from '../../domain/spec/spec-document.js';
@@ -5,7 +14,7 @@ import type { BreakingChangePolicy } from '../../domain/spec/changes/policy.js';
 
 /** Rows as stored: persistence shapes, mapped to and from aggregates in the repositories. */
 export interface AccountRow {
-  id: number;
+  id: AccountId;
   creationDate: Date;
   plan: 'free' | 'private';
   trialEndDate: Date | null;
@@ -13,8 +22,8 @@ export interface AccountRow {
 }
 
 export interface UserRow {
-  id: number;
-  accountId: number;
+  id: UserId;
+  accountId: AccountId;
   email: string;
   emailVerified: boolean;
   passwordHash: string;
@@ -28,8 +37,8 @@ export interface UserRow {
 }
 
 export interface ApiTokenRow {
-  id: string;
-  userId: number;
+  id: ApiTokenId;
+  userId: UserId;
   name: string;
   scopes: Scope[];
   tokenHash: string;
@@ -38,9 +47,9 @@ export interface ApiTokenRow {
 }
 
 export interface ApiRow {
-  id: string;
-  accountId: number;
-  userId: number;
+  id: ApiId;
+  accountId: AccountId;
+  userId: UserId;
   owner?: UserRow;
   nickname: string;
   name: string;
@@ -56,7 +65,7 @@ export interface ApiRow {
 
 export interface OutboxRow {
   id: string;
-  accountId: number;
+  accountId: AccountId;
   name: string;
   payload: string;
   occurredAt: Date;
@@ -64,7 +73,7 @@ export interface OutboxRow {
 }
 
 export interface ApiSpecRow {
-  apiId: string;
+  apiId: ApiId;
   format: 'yaml' | 'json';
   source: string;
   document: string;
@@ -72,16 +81,16 @@ export interface ApiSpecRow {
 }
 
 export interface ApiDerivedRow {
-  apiId: string;
+  apiId: ApiId;
   kind: string;
   position: number;
   data: string;
 }
 
 export interface ApiReleaseRow {
-  id: string;
-  apiId: string;
-  accountId: number;
+  id: ReleaseId;
+  apiId: ApiId;
+  accountId: AccountId;
   version: string;
   status: 'released' | 'deprecated' | 'endOfLife';
   releaseDate: Date;
@@ -94,10 +103,10 @@ export interface ApiReleaseRow {
 }
 
 export interface ApiRevisionRow {
-  apiId: string;
+  apiId: ApiId;
   revision: number;
   creationDate: Date;
-  userId: number;
+  userId: UserId;
   specFormat: SpecFormat;
   syntax: 'yaml' | 'json';
   /** JSON arrays of the keys of the texts' chunks (spec_chunks); null for the current spec, which is in api_specs. */
@@ -109,15 +118,15 @@ export interface ApiRevisionRow {
 }
 
 export interface SpecChunkRow {
-  apiId: string;
+  apiId: ApiId;
   key: string;
   /** Deflated UTF-8. */
   data: Buffer;
 }
 
 export interface WebhookRow {
-  id: string;
-  accountId: number;
+  id: WebhookId;
+  accountId: AccountId;
   targetUrl: string;
   events: string[];
   secret: string;
@@ -130,9 +139,9 @@ export interface WebhookRow {
 }
 
 export interface DeliveryRow {
-  id: string;
-  webhookId: string;
-  accountId: number;
+  id: DeliveryId;
+  webhookId: WebhookId;
+  accountId: AccountId;
   eventId: string;
   event: string;
   dispatchKey: string | null;
@@ -145,9 +154,9 @@ export interface DeliveryRow {
 }
 
 export interface PageRow {
-  id: string;
-  apiId: string;
-  accountId: number;
+  id: PageId;
+  apiId: ApiId;
+  accountId: AccountId;
   title: string;
   slug: string;
   body: string;
@@ -157,10 +166,10 @@ export interface PageRow {
 }
 
 export interface ShareRow {
-  id: string;
-  apiId: string;
-  accountId: number;
-  userId: number;
+  id: ShareId;
+  apiId: ApiId;
+  accountId: AccountId;
+  userId: UserId;
   role: 'viewer' | 'editor';
   creationDate: Date;
   updateDate: Date;
@@ -168,7 +177,7 @@ export interface ShareRow {
 }
 
 export interface EmailVerificationRow {
-  userId: number;
+  userId: UserId;
   email: string;
   tokenHash: string;
   expirationDate: Date;
@@ -184,9 +193,9 @@ export interface OAuthClientRow {
 }
 
 export interface GrantRow {
-  id: string;
+  id: GrantId;
   clientId: string;
-  userId: number;
+  userId: UserId;
   scope: string;
   offline: boolean;
   creationDate: Date;
@@ -195,9 +204,9 @@ export interface GrantRow {
 
 export interface CodeRow {
   codeHash: string;
-  grantId: string;
+  grantId: GrantId;
   clientId: string;
-  userId: number;
+  userId: UserId;
   redirectUri: string;
   scope: string;
   codeChallenge: string | null;
@@ -210,9 +219,9 @@ export interface CodeRow {
 
 export interface RefreshTokenRow {
   tokenHash: string;
-  grantId: string;
+  grantId: GrantId;
   clientId: string;
-  userId: number;
+  userId: UserId;
   scope: string;
   creationDate: Date;
   rotationDate: Date | null;
@@ -220,13 +229,13 @@ export interface RefreshTokenRow {
 
 export interface SessionRow {
   idHash: string;
-  userId: number;
+  userId: UserId;
   authTime: Date;
   expirationDate: Date;
 }
 
 export interface ConsentRow {
-  userId: number;
+  userId: UserId;
   clientId: string;
   scope: string;
   date: Date;

@@ -1,10 +1,11 @@
+import type { AccountId } from '../../domain/account/account.js';
 import { IsNull } from 'typeorm';
 import type { AccountRepository } from '../../application/ports/account-repository.port.js';
 import { Account, type NewAccount, type PlanName } from '../../domain/account/account.aggregate.js';
 import type { Dialect } from './dialect.js';
-import { dateOf, forDialect, nullableDateOf, tableOf } from './raw-sql.js';
+import { dateOf, forDialect, nullableDateOf, storedKey, tableOf } from './raw-sql.js';
 import type { Schemas } from './schema.js';
-import { isIntegerKey, type Run } from './typeorm-database.js';
+import type { Run } from './typeorm-database.js';
 
 export class TypeOrmAccountRepository implements AccountRepository {
   constructor(
@@ -13,37 +14,35 @@ export class TypeOrmAccountRepository implements AccountRepository {
     private readonly dialect: Dialect,
   ) {}
 
-  create(account: NewAccount): Promise<number> {
+  create(account: NewAccount): Promise<AccountId> {
     return this.run(async (m) => {
       const inserted = await m.getRepository(this.s.accounts).insert({ creationDate: account.creationDate, plan: account.plan, trialEndDate: account.trialEndDate, trialReminderDate: null });
-      return Number(inserted.identifiers[0]?.['id']);
+      return storedKey(inserted.identifiers[0]?.['id'] as number);
     });
   }
 
-  exists(id: number): Promise<boolean> {
-    if (!isIntegerKey(id)) return Promise.resolve(false);
+  exists(id: AccountId): Promise<boolean> {
     return this.run((m) => m.getRepository(this.s.accounts).existsBy({ id }));
   }
 
-  get(id: number): Promise<Account | undefined> {
+  get(id: AccountId): Promise<Account | undefined> {
     return this.find(id, false);
   }
 
-  getForUpdate(id: number): Promise<Account | undefined> {
+  getForUpdate(id: AccountId): Promise<Account | undefined> {
     return this.find(id, this.dialect === 'postgres');
   }
 
-  private find(id: number, lock: boolean): Promise<Account | undefined> {
-    if (!isIntegerKey(id)) return Promise.resolve(undefined);
+  private find(id: AccountId, lock: boolean): Promise<Account | undefined> {
     return this.run(async (m) => {
-      const rows = await m.query<{ id: number; creation_date: Date | string; plan: PlanName; trial_end_date: Date | string | null; trial_reminder_date: Date | string | null }[]>(
+      const rows = await m.query<{ id: AccountId; creation_date: Date | string; plan: PlanName; trial_end_date: Date | string | null; trial_reminder_date: Date | string | null }[]>(
         forDialect(this.dialect, `SELECT id, creation_date, plan, trial_end_date, trial_reminder_date FROM ${tableOf(m, this.s.accounts)} WHERE id = ?${lock ? ' FOR UPDATE' : ''}`),
         [id],
       );
       const row = rows[0];
       if (row === undefined) return undefined;
       return Account.rehydrate({
-        id: Number(row.id),
+        id: storedKey(row.id),
         creationDate: dateOf(row.creation_date),
         plan: row.plan,
         trialEndDate: nullableDateOf(row.trial_end_date),
@@ -59,7 +58,7 @@ export class TypeOrmAccountRepository implements AccountRepository {
     });
   }
 
-  trialsEnding(now: Date, by: Date, limit: number): Promise<number[]> {
+  trialsEnding(now: Date, by: Date, limit: number): Promise<AccountId[]> {
     return this.run(async (m) => {
       const rows = await m
         .createQueryBuilder(this.s.accounts, 'a')
@@ -69,18 +68,18 @@ export class TypeOrmAccountRepository implements AccountRepository {
         .orderBy('a.trial_end_date', 'ASC')
         .limit(limit)
         .getMany();
-      return rows.map((row) => Number(row.id));
+      return rows.map((row) => storedKey(row.id));
     });
   }
 
-  claimTrialReminder(id: number, trialEndDate: Date, at: Date): Promise<boolean> {
+  claimTrialReminder(id: AccountId, trialEndDate: Date, at: Date): Promise<boolean> {
     return this.run(async (m) => {
       const result = await m.getRepository(this.s.accounts).update({ id, trialEndDate, trialReminderDate: IsNull() }, { trialReminderDate: at });
       return (result.affected ?? 0) === 1;
     });
   }
 
-  releaseTrialReminder(id: number): Promise<void> {
+  releaseTrialReminder(id: AccountId): Promise<void> {
     return this.run(async (m) => {
       await m.getRepository(this.s.accounts).update({ id }, { trialReminderDate: null });
     });

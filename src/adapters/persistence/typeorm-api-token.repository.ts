@@ -1,21 +1,22 @@
+import type { AccountId, UserId } from '../../domain/account/account.js';
 import type { ApiTokenRepository, TokenHolder } from '../../application/ports/api-token-repository.port.js';
 import type { Scope } from '../../domain/token/scope.js';
 import { ApiToken, type ApiTokenId } from '../../domain/token/api-token.aggregate.js';
 import type { Dialect } from './dialect.js';
-import { dateOf, forDialect, nullableDateOf, placeholderList, tableOf } from './raw-sql.js';
+import { dateOf, forDialect, nullableDateOf, placeholderList, storedKey, tableOf } from './raw-sql.js';
 import type { Schemas } from './schema.js';
-import { isIntegerKey, isStorableText, isUuid, type Run } from './typeorm-database.js';
+import { isStorableText, type Run } from './typeorm-database.js';
 
 /** api_tokens joined with users, as `findHolders` reads them. */
 interface HolderRow {
-  id: string;
-  user_id: number;
+  id: ApiTokenId;
+  user_id: UserId;
   name: string;
   scopes: string;
   token_hash: string;
   creation_date: Date | string;
   last_use_date: Date | string | null;
-  account_id: number;
+  account_id: AccountId;
   nickname: string;
 }
 
@@ -36,7 +37,7 @@ export class TypeOrmApiTokenRepository implements ApiTokenRepository {
   findByHash(tokenHash: string): Promise<ApiToken | undefined> {
     return this.run(async (m) => {
       const row = await m.getRepository(this.s.apiTokens).findOneBy({ tokenHash });
-      return row ? ApiToken.rehydrate({ ...row, userId: Number(row.userId) }) : undefined;
+      return row ? ApiToken.rehydrate({ ...row, userId: storedKey(row.userId) }) : undefined;
     });
   }
 
@@ -52,27 +53,26 @@ export class TypeOrmApiTokenRepository implements ApiTokenRepository {
       return rows.map((row) => ({
         token: ApiToken.rehydrate({
           id: row.id,
-          userId: Number(row.user_id),
+          userId: storedKey(row.user_id),
           name: row.name,
           scopes: JSON.parse(row.scopes) as Scope[],
           tokenHash: row.token_hash,
           creationDate: dateOf(row.creation_date),
           lastUseDate: nullableDateOf(row.last_use_date),
         }),
-        user: { id: Number(row.user_id), accountId: Number(row.account_id), nickname: row.nickname },
+        user: { id: storedKey(row.user_id), accountId: storedKey(row.account_id), nickname: row.nickname },
       }));
     });
   }
 
-  listByUser(userId: number): Promise<ApiToken[]> {
+  listByUser(userId: UserId): Promise<ApiToken[]> {
     return this.run(async (m) => {
       const rows = await m.getRepository(this.s.apiTokens).find({ where: { userId }, order: { id: 'ASC' } });
-      return rows.map((row) => ApiToken.rehydrate({ ...row, userId: Number(row.userId) }));
+      return rows.map((row) => ApiToken.rehydrate({ ...row, userId: storedKey(row.userId) }));
     });
   }
 
-  countInAccount(accountId: number): Promise<number> {
-    if (!isIntegerKey(accountId)) return Promise.resolve(0);
+  countInAccount(accountId: AccountId): Promise<number> {
     return this.run(async (m) => {
       const rows = await m.query<{ n: number | string }[]>(
         forDialect(this.dialect, `SELECT count(*) AS n FROM ${tableOf(m, this.s.apiTokens)} t JOIN ${tableOf(m, this.s.users)} u ON u.id = t.user_id WHERE u.account_id = ?`),
@@ -88,8 +88,7 @@ export class TypeOrmApiTokenRepository implements ApiTokenRepository {
     });
   }
 
-  delete(userId: number, id: ApiTokenId): Promise<boolean> {
-    if (!isUuid(id)) return Promise.resolve(false);
+  delete(userId: UserId, id: ApiTokenId): Promise<boolean> {
     return this.run(async (m) => {
       const result = await m.getRepository(this.s.apiTokens).delete({ id, userId });
       return (result.affected ?? 0) > 0;

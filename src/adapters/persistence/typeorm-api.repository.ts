@@ -1,3 +1,4 @@
+import type { AccountId, UserId } from '../../domain/account/account.js';
 import type { EntityManager } from 'typeorm';
 import type { ApiRepository, ApiSaveError } from '../../application/ports/api-repository.port.js';
 import type { Page, PageRequest } from '../../application/shared/page.js';
@@ -6,15 +7,15 @@ import type { SpecFormat } from '../../domain/spec/spec-document.js';
 import type { BreakingChangePolicy } from '../../domain/spec/changes/policy.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { Dialect } from './dialect.js';
-import { dateOf, forDialect, placeholderList, tableOf } from './raw-sql.js';
+import { dateOf, forDialect, placeholderList, storedKey, tableOf } from './raw-sql.js';
 import type { Schemas } from './schema.js';
-import { isIntegerKey, isStorableText, isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
+import { isStorableText, isUniqueViolation, type Run } from './typeorm-database.js';
 
 /** An apis row with its owner's nickname, as the reads below select it. */
 interface ApiReadRow {
-  id: string;
-  account_id: number;
-  user_id: number;
+  id: ApiId;
+  account_id: AccountId;
+  user_id: UserId;
   owner_nickname: string | null;
   nickname: string;
   name: string;
@@ -31,8 +32,8 @@ interface ApiReadRow {
 function apiStateOf(row: ApiReadRow): ApiState {
   return {
     id: row.id,
-    accountId: Number(row.account_id),
-    owner: { id: Number(row.user_id), nickname: row.owner_nickname ?? '' },
+    accountId: storedKey(row.account_id),
+    owner: { id: storedKey(row.user_id), nickname: row.owner_nickname ?? '' },
     nickname: row.nickname,
     name: row.name,
     type: row.type,
@@ -53,23 +54,22 @@ export class TypeOrmApiRepository implements ApiRepository {
     private readonly dialect: Dialect,
   ) {}
 
-  get(accountId: number, id: ApiId): Promise<Api | undefined> {
+  get(accountId: AccountId, id: ApiId): Promise<Api | undefined> {
     return this.find(accountId, id, false);
   }
 
   /** PostgreSQL: `FOR UPDATE OF a`. SQLite has no row locks and needs none: its transactions run one at a time. */
-  getForUpdate(accountId: number, id: ApiId): Promise<Api | undefined> {
+  getForUpdate(accountId: AccountId, id: ApiId): Promise<Api | undefined> {
     return this.find(accountId, id, this.dialect === 'postgres');
   }
 
-  async findByNickname(accountId: number, nickname: string): Promise<Api | undefined> {
-    if (!isIntegerKey(accountId) || !isStorableText(nickname)) return undefined;
+  async findByNickname(accountId: AccountId, nickname: string): Promise<Api | undefined> {
+    if (!isStorableText(nickname)) return undefined;
     const state = await this.one('a.account_id = ? AND a.nickname = ?', [accountId, nickname], false);
     return state && Api.rehydrate(state);
   }
 
-  private async find(accountId: number, id: ApiId, lock: boolean): Promise<Api | undefined> {
-    if (!isUuid(id) || !isIntegerKey(accountId)) return undefined;
+  private async find(accountId: AccountId, id: ApiId, lock: boolean): Promise<Api | undefined> {
     const state = await this.one('a.id = ? AND a.account_id = ?', [id, accountId], lock);
     return state && Api.rehydrate(state);
   }
@@ -81,13 +81,11 @@ export class TypeOrmApiRepository implements ApiRepository {
     });
   }
 
-  list(accountId: number, page: PageRequest<ApiId>): Promise<Page<Api, ApiId>> {
-    if (!isIntegerKey(accountId)) return Promise.resolve({ items: [], next: null });
+  list(accountId: AccountId, page: PageRequest<ApiId>): Promise<Page<Api, ApiId>> {
     return this.page(page, () => ({ from: '', where: 'a.account_id = ?', parameters: [accountId] }));
   }
 
-  listSharedWith(accountId: number, userId: number, page: PageRequest<ApiId>): Promise<Page<Api, ApiId>> {
-    if (!isIntegerKey(accountId) || !isIntegerKey(userId)) return Promise.resolve({ items: [], next: null });
+  listSharedWith(accountId: AccountId, userId: UserId, page: PageRequest<ApiId>): Promise<Page<Api, ApiId>> {
     return this.page(page, (m) => ({
       from: ` JOIN ${tableOf(m, this.s.shares)} s ON s.api_id = a.id AND s.user_id = ?`,
       where: 'a.account_id = ?',
@@ -100,7 +98,6 @@ export class TypeOrmApiRepository implements ApiRepository {
     page: PageRequest<ApiId>,
     filter: (m: EntityManager) => { readonly from: string; readonly where: string; readonly parameters: unknown[] },
   ): Promise<Page<Api, ApiId>> {
-    if (page.after !== undefined && !isUuid(page.after)) return { items: [], next: null };
     return this.run(async (m) => {
       const { from, where, parameters } = filter(m);
       const after = page.after === undefined ? '' : ' AND a.id > ?';
@@ -146,8 +143,7 @@ export class TypeOrmApiRepository implements ApiRepository {
     });
   }
 
-  countInAccount(accountId: number): Promise<{ readonly all: number; readonly private: number }> {
-    if (!isIntegerKey(accountId)) return Promise.resolve({ all: 0, private: 0 });
+  countInAccount(accountId: AccountId): Promise<{ readonly all: number; readonly private: number }> {
     return this.run(async (m) => {
       const rows = await m.query<{ all_apis: number | string; private_apis: number | string | null }[]>(
         forDialect(this.dialect, `SELECT count(*) AS all_apis, sum(CASE WHEN type = 'private' THEN 1 ELSE 0 END) AS private_apis FROM ${tableOf(m, this.s.apis)} WHERE account_id = ?`),
@@ -157,8 +153,7 @@ export class TypeOrmApiRepository implements ApiRepository {
     });
   }
 
-  delete(accountId: number, id: ApiId): Promise<void> {
-    if (!isUuid(id)) return Promise.resolve();
+  delete(accountId: AccountId, id: ApiId): Promise<void> {
     return this.run(async (m) => {
       await m.getRepository(this.s.apis).delete({ id, accountId });
     });

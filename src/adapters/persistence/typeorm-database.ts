@@ -283,21 +283,9 @@ async function createSchema(url: string, schema: string): Promise<void> {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** PostgreSQL rejects a malformed uuid with an error; to a repository it is simply not there. */
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
-
 /** PostgreSQL text cannot hold U+0000 and refuses a query comparing with it; to a repository such a key is simply not there. */
 export function isStorableText(value: string): boolean {
   return !value.includes('\u0000');
-}
-
-/** Integer ids live in `integer` columns: PostgreSQL rejects a value beyond 32 bits with an error; to a repository it is simply not there. */
-export function isIntegerKey(value: number): boolean {
-  return Number.isSafeInteger(value) && value >= -2_147_483_648 && value <= 2_147_483_647;
 }
 
 /** A unique-constraint violation, as either driver reports it. */

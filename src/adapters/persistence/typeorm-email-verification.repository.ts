@@ -1,7 +1,9 @@
+import type { UserId } from '../../domain/account/account.js';
 import type { EmailVerificationRepository } from '../../application/ports/email-verification-repository.port.js';
 import type { EmailVerification } from '../../domain/user/email-verification.js';
 import type { Schemas } from './schema.js';
 import type { Run } from './typeorm-database.js';
+import { storedKey } from './raw-sql.js';
 
 export class TypeOrmEmailVerificationRepository implements EmailVerificationRepository {
   constructor(
@@ -18,11 +20,11 @@ export class TypeOrmEmailVerificationRepository implements EmailVerificationRepo
   findByHash(tokenHash: string): Promise<EmailVerification | undefined> {
     return this.run(async (m) => {
       const row = await m.getRepository(this.s.verifications).findOneBy({ tokenHash });
-      return row ? { ...row, userId: Number(row.userId) } : undefined;
+      return row ? { ...row, userId: storedKey(row.userId) } : undefined;
     });
   }
 
-  delete(userId: number): Promise<void> {
+  delete(userId: UserId): Promise<void> {
     return this.run(async (m) => {
       await m.getRepository(this.s.verifications).delete({ userId });
     });

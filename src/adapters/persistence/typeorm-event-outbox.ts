@@ -3,7 +3,7 @@ import type { EventOutbox, OutboxBacklog, OutboxEvent } from '../../application/
 import type { IdGenerator } from '../../application/ports/id-generator.port.js';
 import { eventPayload, type DomainEvent, type EventPayload } from '../../domain/events/domain-event.js';
 import type { Dialect } from './dialect.js';
-import { forDialect, placeholderList, tableOf } from './raw-sql.js';
+import { forDialect, placeholderList, storedKey, tableOf } from './raw-sql.js';
 import type { OutboxRow } from './rows.js';
 import type { Schemas } from './schema.js';
 import type { Run } from './typeorm-database.js';
@@ -12,7 +12,7 @@ import type { Run } from './typeorm-database.js';
 const DISPATCH_LOCK_KEY = 0x0d15_7a7c;
 
 function outboxEvent(row: OutboxRow): OutboxEvent {
-  return { id: row.id, accountId: Number(row.accountId), payload: JSON.parse(row.payload) as EventPayload, dispatched: row.dispatchedAt !== null };
+  return { id: row.id, accountId: storedKey(row.accountId), payload: JSON.parse(row.payload) as EventPayload, dispatched: row.dispatchedAt !== null };
 }
 
 export class TypeOrmEventOutbox implements EventOutbox {

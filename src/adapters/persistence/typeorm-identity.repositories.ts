@@ -1,3 +1,5 @@
+import type { GrantId } from '../../domain/identity/grant.js';
+import type { UserId } from '../../domain/account/account.js';
 import { IsNull } from 'typeorm';
 import type {
   AuthorizationCodeRepository,
@@ -13,8 +15,8 @@ import type { AuthorizationCode, Consent, Grant, RefreshToken, Session } from '.
 import { OAuthClient } from '../../domain/identity/oauth-client.js';
 import type { CodeRow, GrantRow, RefreshTokenRow } from './rows.js';
 import type { Schemas } from './schema.js';
-import { isStorableText, isUuid, type Run } from './typeorm-database.js';
-import { dateOf, dialectOf, forDialect, nullableDateOf, tableOf } from './raw-sql.js';
+import { isStorableText, type Run } from './typeorm-database.js';
+import { dateOf, dialectOf, forDialect, nullableDateOf, storedKey, tableOf } from './raw-sql.js';
 
 export class TypeOrmOAuthClientRepository implements OAuthClientRepository {
   constructor(
@@ -37,7 +39,7 @@ export class TypeOrmOAuthClientRepository implements OAuthClientRepository {
   }
 }
 
-const grantFromRow = (row: GrantRow): Grant => ({ ...row, userId: Number(row.userId), offline: Boolean(row.offline) });
+const grantFromRow = (row: GrantRow): Grant => ({ ...row, userId: storedKey(row.userId), offline: Boolean(row.offline) });
 
 export class TypeOrmGrantRepository implements GrantRepository {
   constructor(
@@ -51,8 +53,7 @@ export class TypeOrmGrantRepository implements GrantRepository {
     });
   }
 
-  async get(id: string): Promise<Grant | undefined> {
-    if (!isUuid(id)) return undefined;
+  async get(id: GrantId): Promise<Grant | undefined> {
     return this.run(async (m) => {
       // Plain SQL: read on every tokeninfo and userinfo request (docs/performance.md).
       const sql =
@@ -64,21 +65,20 @@ export class TypeOrmGrantRepository implements GrantRepository {
     });
   }
 
-  revoke(id: string, now: Date): Promise<void> {
-    if (!isUuid(id)) return Promise.resolve();
+  revoke(id: GrantId, now: Date): Promise<void> {
     return this.run(async (m) => {
       await m.getRepository(this.s.grants).update({ id, revocationDate: IsNull() }, { revocationDate: now });
     });
   }
 
-  revokeAllOfUser(userId: number, now: Date): Promise<void> {
+  revokeAllOfUser(userId: UserId, now: Date): Promise<void> {
     return this.run(async (m) => {
       await m.getRepository(this.s.grants).update({ userId, revocationDate: IsNull() }, { revocationDate: now });
     });
   }
 }
 
-const codeFromRow = (row: CodeRow): AuthorizationCode => ({ ...row, userId: Number(row.userId), offline: Boolean(row.offline) });
+const codeFromRow = (row: CodeRow): AuthorizationCode => ({ ...row, userId: storedKey(row.userId), offline: Boolean(row.offline) });
 
 export class TypeOrmAuthorizationCodeRepository implements AuthorizationCodeRepository {
   constructor(
@@ -107,7 +107,7 @@ export class TypeOrmAuthorizationCodeRepository implements AuthorizationCodeRepo
   }
 }
 
-const refreshFromRow = (row: RefreshTokenRow): RefreshToken => ({ ...row, userId: Number(row.userId) });
+const refreshFromRow = (row: RefreshTokenRow): RefreshToken => ({ ...row, userId: storedKey(row.userId) });
 
 export class TypeOrmRefreshTokenRepository implements RefreshTokenRepository {
   constructor(
@@ -151,7 +151,7 @@ export class TypeOrmSessionRepository implements SessionRepository {
   get(idHash: string): Promise<Session | undefined> {
     return this.run(async (m) => {
       const row = await m.getRepository(this.s.sessions).findOneBy({ idHash });
-      return row ? { ...row, userId: Number(row.userId) } : undefined;
+      return row ? { ...row, userId: storedKey(row.userId) } : undefined;
     });
   }
 
@@ -161,7 +161,7 @@ export class TypeOrmSessionRepository implements SessionRepository {
     });
   }
 
-  deleteAllOfUser(userId: number): Promise<void> {
+  deleteAllOfUser(userId: UserId): Promise<void> {
     return this.run(async (m) => {
       await m.getRepository(this.s.sessions).delete({ userId });
     });
@@ -174,10 +174,10 @@ export class TypeOrmConsentRepository implements ConsentRepository {
     private readonly s: Schemas,
   ) {}
 
-  get(userId: number, clientId: string): Promise<Consent | undefined> {
+  get(userId: UserId, clientId: string): Promise<Consent | undefined> {
     return this.run(async (m) => {
       const row = await m.getRepository(this.s.consents).findOneBy({ userId, clientId });
-      return row ? { ...row, userId: Number(row.userId) } : undefined;
+      return row ? { ...row, userId: storedKey(row.userId) } : undefined;
     });
   }
 

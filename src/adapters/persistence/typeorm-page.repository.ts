@@ -5,10 +5,11 @@ import { Page, type PageId } from '../../domain/page/page.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { PageRow } from './rows.js';
 import type { Schemas } from './schema.js';
-import { isStorableText, isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
+import { isStorableText, isUniqueViolation, type Run } from './typeorm-database.js';
+import { storedKey } from './raw-sql.js';
 
 function pageFromRow(row: PageRow): Page {
-  return Page.rehydrate({ ...row, accountId: Number(row.accountId), position: Number(row.position) });
+  return Page.rehydrate({ ...row, accountId: storedKey(row.accountId), position: Number(row.position) });
 }
 
 export class TypeOrmPageRepository implements PageRepository {
@@ -18,7 +19,6 @@ export class TypeOrmPageRepository implements PageRepository {
   ) {}
 
   get(apiId: ApiId, id: PageId): Promise<Page | undefined> {
-    if (!isUuid(apiId) || !isUuid(id)) return Promise.resolve(undefined);
     return this.run(async (m) => {
       const row = await m.getRepository(this.s.pages).findOneBy({ id, apiId });
       return row ? pageFromRow(row) : undefined;
@@ -26,7 +26,7 @@ export class TypeOrmPageRepository implements PageRepository {
   }
 
   findBySlug(apiId: ApiId, slug: string): Promise<Page | undefined> {
-    if (!isUuid(apiId) || !isStorableText(slug)) return Promise.resolve(undefined);
+    if (!isStorableText(slug)) return Promise.resolve(undefined);
     return this.run(async (m) => {
       const row = await m.getRepository(this.s.pages).findOneBy({ apiId, slug });
       return row ? pageFromRow(row) : undefined;
@@ -34,7 +34,6 @@ export class TypeOrmPageRepository implements PageRepository {
   }
 
   list(apiId: ApiId, request: PageRequest<PageCursor>): Promise<ListPage<Page, PageCursor>> {
-    if (!isUuid(apiId)) return Promise.resolve({ items: [], next: null });
     return this.run(async (m) => {
       const query = m.createQueryBuilder(this.s.pages, 'p').where('p.api_id = :apiId', { apiId });
       const after = request.after;
@@ -47,7 +46,6 @@ export class TypeOrmPageRepository implements PageRepository {
   }
 
   count(apiId: ApiId): Promise<number> {
-    if (!isUuid(apiId)) return Promise.resolve(0);
     return this.run((m) => m.getRepository(this.s.pages).count({ where: { apiId } }));
   }
 

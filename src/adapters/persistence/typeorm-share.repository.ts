@@ -6,14 +6,15 @@ import { Share, type ShareId } from '../../domain/share/share.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { ShareRow } from './rows.js';
 import type { Schemas } from './schema.js';
-import { isIntegerKey, isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
+import { isUniqueViolation, type Run } from './typeorm-database.js';
+import { storedKey } from './raw-sql.js';
 
 function shareFromRow(row: ShareRow): Share {
   return Share.rehydrate({
     id: row.id,
     apiId: row.apiId,
-    accountId: Number(row.accountId),
-    userId: Number(row.userId),
+    accountId: storedKey(row.accountId),
+    userId: storedKey(row.userId),
     role: row.role,
     creationDate: row.creationDate,
     updateDate: row.updateDate,
@@ -23,7 +24,7 @@ function shareFromRow(row: ShareRow): Share {
 function viewFromRow(row: ShareRow): ShareView {
   const grantee = row.grantee;
   if (!grantee) throw new Error(`share ${row.id} has no grantee row`);
-  return { share: shareFromRow(row), grantee: { id: Number(grantee.id), nickname: grantee.nickname, email: grantee.email } };
+  return { share: shareFromRow(row), grantee: { id: storedKey(grantee.id), nickname: grantee.nickname, email: grantee.email } };
 }
 
 export class TypeOrmShareRepository implements ShareRepository {
@@ -33,7 +34,6 @@ export class TypeOrmShareRepository implements ShareRepository {
   ) {}
 
   get(apiId: ApiId, id: ShareId): Promise<ShareView | undefined> {
-    if (!isUuid(apiId) || !isUuid(id)) return Promise.resolve(undefined);
     return this.run(async (m) => {
       const row = await this.withGrantee(m).where('s.id = :id AND s.api_id = :apiId', { id, apiId }).getOne();
       return row ? viewFromRow(row) : undefined;
@@ -41,7 +41,6 @@ export class TypeOrmShareRepository implements ShareRepository {
   }
 
   list(apiId: ApiId, request: PageRequest<ShareId>): Promise<Page<ShareView, ShareId>> {
-    if (!isUuid(apiId)) return Promise.resolve({ items: [], next: null });
     return this.run(async (m) => {
       const query = this.withGrantee(m).where('s.api_id = :apiId', { apiId });
       if (request.after !== undefined) query.andWhere('s.id > :after', { after: request.after });
@@ -53,7 +52,6 @@ export class TypeOrmShareRepository implements ShareRepository {
 
   findForGrantee(accountId: AccountId, apiId: ApiId, userId: UserId): Promise<Share | undefined> {
     // The account id comes from a request path: any integer up to 16 digits.
-    if (!isUuid(apiId) || !isIntegerKey(accountId)) return Promise.resolve(undefined);
     return this.run(async (m) => {
       const row = await m.getRepository(this.s.shares).findOneBy({ apiId, userId, accountId });
       return row ? shareFromRow(row) : undefined;
@@ -61,7 +59,6 @@ export class TypeOrmShareRepository implements ShareRepository {
   }
 
   anyInAccount(accountId: AccountId, userId: UserId): Promise<boolean> {
-    if (!isIntegerKey(accountId)) return Promise.resolve(false);
     return this.run((m) => m.getRepository(this.s.shares).existsBy({ userId, accountId }));
   }
 
@@ -78,7 +75,6 @@ export class TypeOrmShareRepository implements ShareRepository {
   }
 
   delete(apiId: ApiId, id: ShareId): Promise<void> {
-    if (!isUuid(apiId) || !isUuid(id)) return Promise.resolve();
     return this.run(async (m) => {
       await m.getRepository(this.s.shares).delete({ id, apiId });
     });

@@ -1,3 +1,4 @@
+import type { UserId } from '../../domain/account/account.js';
 import { In, type EntityManager } from 'typeorm';
 import type { StoredSpec } from '../../application/ports/spec-repository.port.js';
 import type { SpecRevisionRepository, SpecRevisionSummary } from '../../application/ports/spec-revision-repository.port.js';
@@ -5,12 +6,12 @@ import type { SpecRevisionEntry, StoredChanges } from '../../application/ports/s
 import type { Page, PageRequest } from '../../application/shared/page.js';
 import type { ApiId } from '../../domain/api/api.aggregate.js';
 import type { SpecSyntax } from '../../domain/spec/spec-document.js';
-import { forDialect, tableOf } from './raw-sql.js';
+import { forDialect, storedKey, tableOf } from './raw-sql.js';
 import type { Dialect } from './dialect.js';
 import type { ApiRevisionRow } from './rows.js';
 import type { Schemas } from './schema.js';
 import { chunked, packChunk, unpackChunk } from './spec-chunks.js';
-import { isIntegerKey, isUuid, type Run } from './typeorm-database.js';
+import type { Run } from './typeorm-database.js';
 
 /** Chunk rows per INSERT: 3 parameters each stays far below both databases' parameter limits. */
 const INSERT_CHUNK = 500;
@@ -19,7 +20,7 @@ const INSERT_CHUNK = 500;
 interface SummaryRow {
   revision: number;
   creation_date: Date | string;
-  user_id: number;
+  user_id: UserId;
   nickname: string | null;
   spec_format: ApiRevisionRow['specFormat'];
   changes: string | null;
@@ -31,7 +32,7 @@ function summaryOf(row: SummaryRow): SpecRevisionSummary {
   return {
     revision: Number(row.revision),
     creationDate: row.creation_date instanceof Date ? row.creation_date : new Date(row.creation_date),
-    user: { id: Number(row.user_id), nickname: row.nickname ?? '' },
+    user: { id: storedKey(row.user_id), nickname: row.nickname ?? '' },
     specFormat: row.spec_format,
     counts: changes?.counts ?? null,
     reason: row.reason,
@@ -53,7 +54,6 @@ export class TypeOrmSpecRevisionRepository implements SpecRevisionRepository {
   ) {}
 
   list(apiId: ApiId, page: PageRequest<number>): Promise<Page<SpecRevisionSummary, number>> {
-    if (!isUuid(apiId) || (page.after !== undefined && !isIntegerKey(page.after))) return Promise.resolve({ items: [], next: null });
     return this.run(async (m) => {
       const after = page.after === undefined ? '' : ' AND r.revision < ?';
       const sql = `${this.selectSummary(m)} WHERE r.api_id = ?${after} ORDER BY r.revision DESC LIMIT ?`;
@@ -64,7 +64,6 @@ export class TypeOrmSpecRevisionRepository implements SpecRevisionRepository {
   }
 
   get(apiId: ApiId, revision: number): Promise<{ readonly summary: SpecRevisionSummary; readonly spec: StoredSpec } | undefined> {
-    if (!isUuid(apiId) || !isIntegerKey(revision)) return Promise.resolve(undefined);
     return this.run(async (m) => {
       // The current spec's row is read in the same statement: a spec update committing meanwhile
       // (which archives this revision into chunks) cannot hand back the next revision's text.
@@ -100,7 +99,6 @@ export class TypeOrmSpecRevisionRepository implements SpecRevisionRepository {
   }
 
   changes(apiId: ApiId, revision: number): Promise<StoredChanges | null | undefined> {
-    if (!isUuid(apiId) || !isIntegerKey(revision)) return Promise.resolve(undefined);
     return this.run(async (m) => {
       const rows = await m.query<{ changes: string | null }[]>(forDialect(this.dialect, `SELECT changes FROM ${tableOf(m, this.s.revisions)} WHERE api_id = ? AND revision = ?`), [apiId, revision]);
       if (rows[0] === undefined) return undefined;
@@ -109,7 +107,6 @@ export class TypeOrmSpecRevisionRepository implements SpecRevisionRepository {
   }
 
   previous(apiId: ApiId, revision: number): Promise<number | undefined> {
-    if (!isUuid(apiId) || !isIntegerKey(revision)) return Promise.resolve(undefined);
     return this.run(async (m) => {
       const row = await m
         .createQueryBuilder(this.s.revisions, 'r')

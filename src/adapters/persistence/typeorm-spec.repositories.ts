@@ -10,7 +10,8 @@ import type { DerivedResources } from '../../domain/spec/derived-resources.js';
 import type { Dialect } from './dialect.js';
 import type { ApiReleaseRow } from './rows.js';
 import type { Schemas } from './schema.js';
-import { isStorableText, isUniqueViolation, isUuid, type Run } from './typeorm-database.js';
+import { isStorableText, isUniqueViolation, type Run } from './typeorm-database.js';
+import { storedKey } from './raw-sql.js';
 
 const DERIVED_KINDS: readonly DerivedKind[] = ['endpoints', 'models', 'environments', 'authAdapters'];
 /** Rows per INSERT: 4 parameters each stays far below both databases' parameter limits. */
@@ -40,7 +41,6 @@ export class TypeOrmSpecRepository implements SpecRepository {
   }
 
   get(apiId: ApiId): Promise<StoredSpec | undefined> {
-    if (!isUuid(apiId)) return Promise.resolve(undefined);
     return this.run(async (m) => {
       const row = await m.getRepository(this.s.specs).findOneBy({ apiId });
       return row ? { syntax: row.format, source: row.source, documentJson: row.document } : undefined;
@@ -71,7 +71,7 @@ function releaseFromRow(row: ApiReleaseRow): Release {
   return Release.rehydrate({
     id: row.id,
     apiId: row.apiId,
-    accountId: Number(row.accountId),
+    accountId: storedKey(row.accountId),
     version: row.version,
     status: row.status,
     releaseDate: row.releaseDate,
@@ -94,7 +94,7 @@ export class TypeOrmReleaseRepository implements ReleaseRepository {
   }
 
   private find(apiId: ApiId, version: string, lock: boolean): Promise<Release | undefined> {
-    if (!isUuid(apiId) || !isStorableText(version)) return Promise.resolve(undefined);
+    if (!isStorableText(version)) return Promise.resolve(undefined);
     return this.run(async (m) => {
       const query = this.states(m).where('r.api_id = :apiId AND r.version = :version', { apiId, version });
       if (lock) query.setLock('pessimistic_write');
@@ -142,7 +142,6 @@ export class TypeOrmReleaseRepository implements ReleaseRepository {
   }
 
   latest(apiId: ApiId): Promise<Release | undefined> {
-    if (!isUuid(apiId)) return Promise.resolve(undefined);
     return this.run(async (m) => {
       const row = await this.states(m).where('r.api_id = :apiId', { apiId }).orderBy('r.id', 'DESC').limit(1).getOne();
       return row ? releaseFromRow(row) : undefined;
@@ -158,7 +157,7 @@ export class TypeOrmReleaseRepository implements ReleaseRepository {
   }
 
   revisionOf(apiId: ApiId, version: string): Promise<number | null | undefined> {
-    if (!isUuid(apiId) || !isStorableText(version)) return Promise.resolve(undefined);
+    if (!isStorableText(version)) return Promise.resolve(undefined);
     return this.run(async (m) => {
       const row = await m.getRepository(this.s.releases).findOne({ where: { apiId, version }, select: { revision: true } });
       return row ? (row.revision === null ? null : Number(row.revision)) : undefined;
@@ -166,7 +165,6 @@ export class TypeOrmReleaseRepository implements ReleaseRepository {
   }
 
   changelog(apiId: ApiId, page: PageRequest<ReleaseId>): Promise<Page<ChangelogEntry, ReleaseId>> {
-    if (!isUuid(apiId) || (page.after !== undefined && !isUuid(page.after))) return Promise.resolve({ items: [], next: null });
     return this.run(async (m) => {
       const query = m
         .createQueryBuilder(this.s.releases, 'r')
@@ -193,7 +191,7 @@ export class TypeOrmReleaseRepository implements ReleaseRepository {
   }
 
   snapshot(apiId: ApiId, version: string): Promise<StoredSpec | undefined> {
-    if (!isUuid(apiId) || !isStorableText(version)) return Promise.resolve(undefined);
+    if (!isStorableText(version)) return Promise.resolve(undefined);
     return this.run(async (m) => {
       const row = await m.getRepository(this.s.releases).findOne({ where: { apiId, version }, select: { format: true, source: true, document: true } });
       return row ? { syntax: row.format, source: row.source, documentJson: row.document } : undefined;

@@ -1,13 +1,14 @@
+import type { AccountId, UserId } from '../../domain/account/account.js';
 import type { UserRepository } from '../../application/ports/user-repository.port.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import { User, type NewUser } from '../../domain/user/user.aggregate.js';
-import { dateOf, dialectOf, forDialect, tableOf } from './raw-sql.js';
+import { dateOf, dialectOf, forDialect, storedKey, tableOf } from './raw-sql.js';
 import type { UserRow } from './rows.js';
 import type { Schemas } from './schema.js';
-import { isIntegerKey, isStorableText, isUniqueViolation, type Run } from './typeorm-database.js';
+import { isStorableText, isUniqueViolation, type Run } from './typeorm-database.js';
 
 function userFromRow(row: UserRow): User {
-  return User.rehydrate({ ...row, id: Number(row.id), accountId: Number(row.accountId), emailVerified: Boolean(row.emailVerified) });
+  return User.rehydrate({ ...row, id: storedKey(row.id), accountId: storedKey(row.accountId), emailVerified: Boolean(row.emailVerified) });
 }
 
 export class TypeOrmUserRepository implements UserRepository {
@@ -20,7 +21,7 @@ export class TypeOrmUserRepository implements UserRepository {
     return this.run(async (m) => {
       try {
         const inserted = await m.getRepository(this.s.users).insert({ ...user });
-        return ok(User.rehydrate({ ...user, id: Number(inserted.identifiers[0]?.['id']) }));
+        return ok(User.rehydrate({ ...user, id: storedKey(inserted.identifiers[0]?.['id'] as number) }));
       } catch (error) {
         if (isUniqueViolation(error)) return err({ kind: 'DuplicateEmail' as const });
         throw error;
@@ -28,8 +29,7 @@ export class TypeOrmUserRepository implements UserRepository {
     });
   }
 
-  async get(id: number): Promise<User | undefined> {
-    if (!isIntegerKey(id)) return undefined;
+  async get(id: UserId): Promise<User | undefined> {
     const row = await this.run(async (m) => {
       // Plain SQL: read on every userinfo and tokeninfo request (docs/performance.md).
       const sql =
@@ -50,8 +50,7 @@ export class TypeOrmUserRepository implements UserRepository {
     });
   }
 
-  ownerOf(accountId: number): Promise<User | undefined> {
-    if (!isIntegerKey(accountId)) return Promise.resolve(undefined);
+  ownerOf(accountId: AccountId): Promise<User | undefined> {
     return this.run(async (m) => {
       const row = await m.getRepository(this.s.users).findOne({ where: { accountId }, order: { id: 'ASC' } });
       return row ? userFromRow(row) : undefined;

@@ -1,3 +1,4 @@
+import type { AccountId } from '../../domain/account/account.js';
 import type { EntityManager } from 'typeorm';
 import type { DeliveryRepository } from '../../application/ports/delivery-repository.port.js';
 import type { WebhookRepository } from '../../application/ports/webhook-repository.port.js';
@@ -8,13 +9,13 @@ import { Webhook, type WebhookId } from '../../domain/webhook/webhook.aggregate.
 import type { Dialect } from './dialect.js';
 import type { DeliveryRow, WebhookRow } from './rows.js';
 import type { Schemas } from './schema.js';
-import { dateOf, forDialect, nullableDateOf, placeholderList, tableOf } from './raw-sql.js';
-import { isIntegerKey, isUuid, type Run } from './typeorm-database.js';
+import { dateOf, forDialect, nullableDateOf, placeholderList, storedKey, tableOf } from './raw-sql.js';
+import type { Run } from './typeorm-database.js';
 
 function webhookFromRow(row: WebhookRow): Webhook {
   return Webhook.rehydrate({
     id: row.id,
-    accountId: Number(row.accountId),
+    accountId: storedKey(row.accountId),
     targetUrl: row.targetUrl,
     events: row.events as EventName[],
     secret: row.secret,
@@ -39,16 +40,15 @@ export class TypeOrmWebhookRepository implements WebhookRepository {
     private readonly dialect: Dialect,
   ) {}
 
-  get(accountId: number, id: WebhookId): Promise<Webhook | undefined> {
+  get(accountId: AccountId, id: WebhookId): Promise<Webhook | undefined> {
     return this.find(accountId, id, false);
   }
 
-  getForUpdate(accountId: number, id: WebhookId): Promise<Webhook | undefined> {
+  getForUpdate(accountId: AccountId, id: WebhookId): Promise<Webhook | undefined> {
     return this.find(accountId, id, this.dialect === 'postgres');
   }
 
-  private find(accountId: number, id: WebhookId, lock: boolean): Promise<Webhook | undefined> {
-    if (!isUuid(id)) return Promise.resolve(undefined);
+  private find(accountId: AccountId, id: WebhookId, lock: boolean): Promise<Webhook | undefined> {
     return this.run(async (m) => {
       const query = m.createQueryBuilder(this.s.webhooks, 'w').where('w.id = :id AND w.account_id = :accountId', { id, accountId });
       if (lock) query.setLock('pessimistic_write');
@@ -61,12 +61,11 @@ export class TypeOrmWebhookRepository implements WebhookRepository {
     return this.run((m) => m.getRepository(this.s.webhooks).count({ where: { active: true } }));
   }
 
-  countInAccount(accountId: number): Promise<number> {
-    if (!isIntegerKey(accountId)) return Promise.resolve(0);
+  countInAccount(accountId: AccountId): Promise<number> {
     return this.run((m) => m.getRepository(this.s.webhooks).count({ where: { accountId } }));
   }
 
-  list(accountId: number, page: PageRequest<WebhookId>): Promise<Page<Webhook, WebhookId>> {
+  list(accountId: AccountId, page: PageRequest<WebhookId>): Promise<Page<Webhook, WebhookId>> {
     return this.run(async (m) => {
       const query = m.createQueryBuilder(this.s.webhooks, 'w').where('w.account_id = :accountId', { accountId });
       if (page.after !== undefined) query.andWhere('w.id > :after', { after: page.after });
@@ -76,7 +75,7 @@ export class TypeOrmWebhookRepository implements WebhookRepository {
     });
   }
 
-  subscribers(accountId: number, event: EventName): Promise<Webhook[]> {
+  subscribers(accountId: AccountId, event: EventName): Promise<Webhook[]> {
     return this.run(async (m) => {
       const rows = await m.getRepository(this.s.webhooks).find({ where: { accountId, active: true }, order: { id: 'ASC' } });
       return rows.map(webhookFromRow).filter((w) => w.subscribesTo(event));
@@ -89,8 +88,7 @@ export class TypeOrmWebhookRepository implements WebhookRepository {
     });
   }
 
-  delete(accountId: number, id: WebhookId): Promise<void> {
-    if (!isUuid(id)) return Promise.resolve();
+  delete(accountId: AccountId, id: WebhookId): Promise<void> {
     return this.run(async (m) => {
       await m.getRepository(this.s.webhooks).delete({ id, accountId });
     });
@@ -104,7 +102,7 @@ function deliveryFromRow(row: DeliveryFields): Delivery {
   return Delivery.rehydrate({
     id: row.id,
     webhookId: row.webhookId,
-    accountId: Number(row.accountId),
+    accountId: storedKey(row.accountId),
     eventId: row.eventId,
     event: row.event,
     payload: row.payload,
@@ -175,7 +173,6 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
   }
 
   private find(webhookId: WebhookId, id: DeliveryId, lock: boolean): Promise<Delivery | undefined> {
-    if (!isUuid(webhookId) || !isUuid(id)) return Promise.resolve(undefined);
     return this.run(async (m) => {
       const query = m.createQueryBuilder(this.s.deliveries, 'd').where('d.id = :id AND d.webhook_id = :webhookId', { id, webhookId });
       if (lock) query.setLock('pessimistic_write');
@@ -202,7 +199,7 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
   }
 
   getManyForUpdate(ids: readonly DeliveryId[]): Promise<Delivery[]> {
-    const wanted = ids.filter(isUuid);
+    const wanted = ids;
     if (wanted.length === 0) return Promise.resolve([]);
     return this.run(async (m) => {
       const lock = this.dialect === 'postgres' ? ' FOR UPDATE' : '';
@@ -234,7 +231,7 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
   }
 
   release(ids: readonly DeliveryId[]): Promise<void> {
-    const wanted = ids.filter(isUuid);
+    const wanted = ids;
     if (wanted.length === 0) return Promise.resolve();
     return this.run(async (m) => {
       const sql = `UPDATE ${tableOf(m, this.s.deliveries)} SET lease_until = NULL WHERE id IN (${placeholderList(wanted.length)}) AND state = 'pending'`;
@@ -281,7 +278,6 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
   }
 
   claimNext(webhookId: WebhookId, now: Date, leaseUntil: Date, limit: number): Promise<Delivery[]> {
-    if (!isUuid(webhookId)) return Promise.resolve([]);
     return this.run(async (m) => {
       // Sorted here: the outer SELECT of the UNION keeps no order of its own.
       const claimed = (await this.dueUnleased(m, [webhookId], now.toISOString(), limit)).sort(byEvent);
@@ -320,9 +316,9 @@ const DELIVERY_COLUMNS =
   'e.state AS state, e.attempts AS attempts, e.next_attempt_date AS "nextAttemptDate", e.creation_date AS "creationDate"';
 
 interface RawDelivery {
-  id: string;
-  webhookId: string;
-  accountId: number | string;
+  id: DeliveryId;
+  webhookId: WebhookId;
+  accountId: AccountId | string;
   eventId: string;
   event: string;
   payload: string;
@@ -336,7 +332,7 @@ interface RawDelivery {
 function deliveryFromRaw(row: RawDelivery): Delivery {
   return deliveryFromRow({
     ...row,
-    accountId: Number(row.accountId),
+    accountId: storedKey(row.accountId),
     attempts: JSON.parse(row.attempts) as DeliveryRow['attempts'],
     nextAttemptDate: nullableDateOf(row.nextAttemptDate),
     creationDate: dateOf(row.creationDate),

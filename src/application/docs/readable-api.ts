@@ -1,5 +1,6 @@
-import { isPositiveId, type AccountId, type UserId } from '../../domain/account/account.js';
+import type { AccountId, UserId } from '../../domain/account/account.js';
 import { checkNickname, type Api } from '../../domain/api/api.aggregate.js';
+import type { ReleaseId } from '../../domain/release/release.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { ApiAccess } from '../auth/api-access.js';
 import type { ApiRepository } from '../ports/api-repository.port.js';
@@ -34,7 +35,7 @@ export class ReadableApis {
 
   async find(target: DocsTarget): Promise<Result<Api, DocsRefusal>> {
     // Names no API can have are refused before anything is read: the answer depends on nothing stored.
-    if (!isPositiveId(target.accountId) || !checkNickname(target.nickname).ok) return err(NOT_FOUND);
+    if (!checkNickname(target.nickname).ok) return err(NOT_FOUND);
     const api = await this.apis.findByNickname(target.accountId, target.nickname);
     if (api?.snapshot().type === 'public') return ok(api);
     const viewer = target.viewer === undefined ? undefined : await this.users.get(target.viewer);
@@ -46,7 +47,7 @@ export class ReadableApis {
   /** The versions (every release, by release date) and the first `GUIDES_LISTED` guides, by position. */
   async frame(api: Api): Promise<DocsFrame> {
     const releases: DocsRelease[] = [];
-    let after: string | undefined;
+    let after: ReleaseId | undefined;
     do {
       const page = await this.releases.list(api.id, { limit: MAX_PAGE_LIMIT, after });
       for (const release of page.items) {

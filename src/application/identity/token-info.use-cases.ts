@@ -1,4 +1,5 @@
-import type { Grant } from '../../domain/identity/grant.js';
+import type { Grant, GrantId } from '../../domain/identity/grant.js';
+import { parseUuid } from '../../domain/shared/ids.js';
 import type { User } from '../../domain/user/user.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { Clock } from '../ports/clock.port.js';
@@ -43,8 +44,9 @@ export class VerifyIssuedToken {
       if (!keys.some((k) => k.kid === kid)) return undefined;
     }
     const claims = await this.signer.verify(token, typ, keys, this.settings.issuer, now);
-    if (!claims || typeof claims['gid'] !== 'string') return undefined;
-    const grant = await this.grants.get(claims['gid']);
+    const grantId = typeof claims?.['gid'] === 'string' ? parseUuid<GrantId>(claims['gid']) : undefined;
+    if (!claims || grantId === undefined) return undefined;
+    const grant = await this.grants.get(grantId);
     if (!grant || grant.revocationDate !== null) return undefined;
     const user = await this.users.get(grant.userId);
     return user ? { claims, grant, user } : undefined;

@@ -1,6 +1,6 @@
 import type { AccountId } from '../../domain/account/account.js';
 import type { ApiId } from '../../domain/api/api.aggregate.js';
-import type { ReleaseRecord } from '../../domain/release/release.aggregate.js';
+import type { ReleaseId, ReleaseRecord } from '../../domain/release/release.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { ApiAccess } from '../auth/api-access.js';
 import { actorOf, type Principal } from '../auth/principal.js';
@@ -35,7 +35,7 @@ export class CreateRelease {
       if (!snapshot) return err({ kind: 'NoSpec' });
       // The current spec is the newest revision at or below the API's revision.
       const revision = (await tx.revisions.previous(api.id, api.revision + 1)) ?? api.revision;
-      const input2 = { releaseId: this.ids.next(), api, version: input.version, actor: actorOf(principal), snapshot, revision, field: 'version' };
+      const input2 = { releaseId: this.ids.next<ReleaseId>(), api, version: input.version, actor: actorOf(principal), snapshot, revision, field: 'version' };
       const released = await releaseSpec(tx, input2, this.clock.now());
       return released.ok ? ok(released.value.toRecord()) : released;
     });

@@ -1,6 +1,6 @@
 import type { AccountId } from '../../domain/account/account.js';
 import type { Api, ApiId } from '../../domain/api/api.aggregate.js';
-import { isValidVersion } from '../../domain/release/release.aggregate.js';
+import { isValidVersion, type ReleaseId } from '../../domain/release/release.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import { checkBreakingChangePolicy } from '../../domain/spec/changes/policy.js';
 import { countsOf, deriveResources } from '../../domain/spec/derived-resources.js';
@@ -176,7 +176,7 @@ export class ReplaceSpec {
   private async releaseLabels(tx: Transaction, api: Api): Promise<string[]> {
     if (api.breakingChangePolicy !== 'requireMajor') return [];
     const labels: string[] = [];
-    let after: string | undefined;
+    let after: ReleaseId | undefined;
     do {
       const page = await tx.releases.list(api.id, { limit: MAX_PAGE_LIMIT, after });
       labels.push(...page.items.map((r) => r.version));

@@ -1,6 +1,6 @@
-import type { Api } from '../../domain/api/api.aggregate.js';
+import type { Api, ApiId } from '../../domain/api/api.aggregate.js';
 import type { Actor } from '../../domain/events/domain-event.js';
-import { isValidVersion, Release } from '../../domain/release/release.aggregate.js';
+import { isValidVersion, Release, type ReleaseId } from '../../domain/release/release.aggregate.js';
 import { countChanges } from '../../domain/spec/changes/change.js';
 import { classifyChanges } from '../../domain/spec/changes/classify.js';
 import type { JsonObject } from '../../domain/spec/spec-document.js';
@@ -37,7 +37,7 @@ export function changesBetween(older: StoredSpec, newer: { readonly documentJson
 }
 
 /** What `snapshot` changes since the release before it (`previous`), or nothing for a first release. */
-export async function changesSinceRelease(tx: Pick<Transaction, 'releases'>, apiId: string, previous: Release | undefined, snapshot: StoredSpec & { readonly document?: JsonObject }): Promise<ReleaseChanges> {
+export async function changesSinceRelease(tx: Pick<Transaction, 'releases'>, apiId: ApiId, previous: Release | undefined, snapshot: StoredSpec & { readonly document?: JsonObject }): Promise<ReleaseChanges> {
   const before = previous && (await tx.releases.snapshot(apiId, previous.version));
   if (!previous || !before) return { since: null, ...NO_CHANGES };
   return { since: previous.version, ...changesBetween(before, snapshot) };
@@ -59,7 +59,7 @@ export function releaseLabelError(field: string): ApplicationError {
 export async function releaseSpec(
   tx: Transaction,
   input: {
-    readonly releaseId: string;
+    readonly releaseId: ReleaseId;
     readonly api: Api;
     readonly version: unknown;
     readonly actor: Actor;

@@ -1,6 +1,7 @@
 import { ok, type Result } from '../../domain/shared/result.js';
-import { isSuccess, type Delivery, type DeliveryStatus } from '../../domain/webhook/delivery.aggregate.js';
-import type { Webhook } from '../../domain/webhook/webhook.aggregate.js';
+import type { AccountId } from '../../domain/account/account.js';
+import { isSuccess, type Delivery, type DeliveryId, type DeliveryStatus } from '../../domain/webhook/delivery.aggregate.js';
+import type { Webhook, WebhookId } from '../../domain/webhook/webhook.aggregate.js';
 import { retrySpanMs, type RetryPolicy } from '../../domain/webhook/retry-policy.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { Random } from '../ports/random.port.js';
@@ -54,10 +55,10 @@ type Step =
 interface RunResult {
   /** Until when the run's deliveries were leased. */
   readonly leaseUntil: Date;
-  readonly accountId: number;
-  readonly webhookId: string;
+  readonly accountId: AccountId;
+  readonly webhookId: WebhookId;
   readonly steps: readonly Step[];
-  readonly unsent: readonly string[];
+  readonly unsent: readonly DeliveryId[];
 }
 
 /** A lane's next run, claimed in the transaction that recorded the last one. */

@@ -1,7 +1,5 @@
-/** Accounts and users have positive integer ids, assigned by storage. */
-export type AccountId = number;
-export type UserId = number;
+import type { IntegerKey } from '../shared/ids.js';
 
-export function isPositiveId(value: number): boolean {
-  return Number.isSafeInteger(value) && value > 0;
-}
+/** Accounts and users have positive integer ids, assigned by storage and parsed where they enter (shared/ids.ts). */
+export type AccountId = IntegerKey<'Account'>;
+export type UserId = IntegerKey<'User'>;

@@ -6,8 +6,9 @@ import { formatTimestamp } from '../shared/time.js';
 import type { ChangeCounts } from '../spec/changes/change.js';
 import { BREAKING_CHANGE_POLICIES, type BreakingChangePolicy } from '../spec/changes/policy.js';
 import type { SpecFormat, SpecSummary } from '../spec/spec-document.js';
+import type { Uuid } from '../shared/ids.js';
 
-export type ApiId = string;
+export type ApiId = Uuid<'Api'>;
 
 export const API_TYPES = ['private', 'public'] as const;
 export type ApiType = (typeof API_TYPES)[number];

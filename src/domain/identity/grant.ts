@@ -1,8 +1,9 @@
 import type { UserId } from '../account/account.js';
 import { err, ok, type Result } from '../shared/result.js';
 import type { OAuthClientId } from './oauth-client.js';
+import type { Uuid } from '../shared/ids.js';
 
-export type GrantId = string;
+export type GrantId = Uuid<'Grant'>;
 
 /** Lifetimes of the identity service: the contract's where it names one. */
 export const CODE_TTL_MS = 60_000;

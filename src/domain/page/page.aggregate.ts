@@ -3,8 +3,9 @@ import type { ApiId } from '../api/api.aggregate.js';
 import type { FieldError } from '../shared/field-error.js';
 import { err, ok, type Result } from '../shared/result.js';
 import { formatTimestamp } from '../shared/time.js';
+import type { Uuid } from '../shared/ids.js';
 
-export type PageId = string;
+export type PageId = Uuid<'Page'>;
 
 const SLUG = /^[a-z0-9-]{1,64}$/;
 

@@ -4,8 +4,9 @@ import type { Actor, DomainEvent, EventName } from '../events/domain-event.js';
 import { err, ok, type Result } from '../shared/result.js';
 import { formatTimestamp } from '../shared/time.js';
 import type { ChangeCounts } from '../spec/changes/change.js';
+import type { Uuid } from '../shared/ids.js';
 
-export type ReleaseId = string;
+export type ReleaseId = Uuid<'Release'>;
 export type ReleaseStatus = 'released' | 'deprecated' | 'endOfLife';
 
 /** The state machine: where each state may go. Nothing goes back; deletion is allowed from any state. */

@@ -4,8 +4,9 @@ import type { FieldError } from '../shared/field-error.js';
 import { err, ok, type Result } from '../shared/result.js';
 import { formatTimestamp } from '../shared/time.js';
 import type { Access, Area } from '../token/scope.js';
+import type { Uuid } from '../shared/ids.js';
 
-export type ShareId = string;
+export type ShareId = Uuid<'Share'>;
 
 export const SHARE_ROLES = ['viewer', 'editor'] as const;
 export type ShareRole = (typeof SHARE_ROLES)[number];

@@ -3,8 +3,9 @@ import { err, ok, type Result } from '../shared/result.js';
 import type { FieldError } from '../shared/field-error.js';
 import { isScope, type Scope } from './scope.js';
 import { formatTimestamp } from '../shared/time.js';
+import type { Uuid } from '../shared/ids.js';
 
-export type ApiTokenId = string;
+export type ApiTokenId = Uuid<'ApiToken'>;
 
 /** `sbt_` followed by 43 base64url characters (256 random bits). */
 const TOKEN_FORMAT = /^sbt_[A-Za-z0-9_-]{43}$/;

@@ -2,8 +2,9 @@ import type { AccountId } from '../account/account.js';
 import { formatTimestamp } from '../shared/time.js';
 import { retryDelayMs, type RetryPolicy } from './retry-policy.js';
 import type { WebhookId } from './webhook.aggregate.js';
+import type { Uuid } from '../shared/ids.js';
 
-export type DeliveryId = string;
+export type DeliveryId = Uuid<'Delivery'>;
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
 export interface Attempt {

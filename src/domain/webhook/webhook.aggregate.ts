@@ -3,8 +3,9 @@ import { EVENT_NAMES, type EventName } from '../events/domain-event.js';
 import type { FieldError } from '../shared/field-error.js';
 import { err, ok, type Result } from '../shared/result.js';
 import { formatTimestamp } from '../shared/time.js';
+import type { Uuid } from '../shared/ids.js';
 
-export type WebhookId = string;
+export type WebhookId = Uuid<'Webhook'>;
 
 export const SECRET_MIN_LENGTH = 16;
 export const SECRET_MAX_LENGTH = 256;

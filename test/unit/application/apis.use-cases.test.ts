@@ -8,6 +8,7 @@ import { ApiAccess } from '../../../src/application/auth/api-access.js';
 import { InMemoryDatabase } from '../../../src/adapters/memory/in-memory-unit-of-work.js';
 import type { Scope } from '../../../src/domain/token/scope.js';
 import { aPrincipal } from '../../support/builders.js';
+import { accountId, userId } from '../../support/ids.js';
 import { Account } from '../../../src/domain/account/account.aggregate.js';
 import { ok } from '../../../src/domain/shared/result.js';
 import { FixedClock, SequentialIds, plansOver } from '../../support/fakes.js';
@@ -31,20 +32,20 @@ async function setup() {
   };
 }
 
-const ada = aPrincipal({ userId: 1, accountId: 1, nickname: 'ada', scopes: ['api'] });
-const bob = aPrincipal({ userId: 2, accountId: 2, nickname: 'bob', scopes: ['api'] });
+const ada = aPrincipal({ userId: userId(1), accountId: accountId(1), nickname: 'ada', scopes: ['api'] });
+const bob = aPrincipal({ userId: userId(2), accountId: accountId(2), nickname: 'bob', scopes: ['api'] });
 
 describe('API use cases', () => {
   it('creates nothing for an account that does not exist (the plan it would count against is nobody\'s)', async () => {
     const s = await setup();
-    const carl = aPrincipal({ userId: 3, accountId: 3, nickname: 'carl', scopes: ['api'] });
-    expect(await s.create.execute(carl, { accountId: 3, name: 'Pets', nickname: 'pets' })).to.deep.equal({ ok: false, error: { kind: 'NotFound', resource: 'account' } });
+    const carl = aPrincipal({ userId: userId(3), accountId: accountId(3), nickname: 'carl', scopes: ['api'] });
+    expect(await s.create.execute(carl, { accountId: accountId(3), name: 'Pets', nickname: 'pets' })).to.deep.equal({ ok: false, error: { kind: 'NotFound', resource: 'account' } });
     expect(await s.repos.outbox.pending(10)).to.deep.equal([]);
   });
 
   it('creates an API and its api.created event together', async () => {
     const s = await setup();
-    const result = await s.create.execute(ada, { accountId: 1, name: 'Pets', nickname: 'pets' });
+    const result = await s.create.execute(ada, { accountId: accountId(1), name: 'Pets', nickname: 'pets' });
     expect(result.ok).to.equal(true);
     if (!result.ok) return;
     expect(result.value).to.include({ name: 'Pets', nickname: 'pets', revision: 1, type: 'private' });
@@ -58,11 +59,11 @@ describe('API use cases', () => {
   it('refuses a token without the api scope before touching data (403 naming the scope)', async () => {
     const s = await setup();
     const readonly = aPrincipal({ scopes: ['api.readonly', 'webhook'] as Scope[] });
-    expect(await s.create.execute(readonly, { accountId: 1, name: 'Pets', nickname: 'pets' })).to.deep.equal({
+    expect(await s.create.execute(readonly, { accountId: accountId(1), name: 'Pets', nickname: 'pets' })).to.deep.equal({
       ok: false,
       error: { kind: 'InsufficientScope', scope: 'api' },
     });
-    expect(await s.list.execute(aPrincipal({ scopes: ['webhook'] as Scope[] }), 1, { limit: 10 })).to.deep.equal({
+    expect(await s.list.execute(aPrincipal({ scopes: ['webhook'] as Scope[] }), accountId(1), { limit: 10 })).to.deep.equal({
       ok: false,
       error: { kind: 'InsufficientScope', scope: 'api.readonly' },
     });
@@ -71,46 +72,46 @@ describe('API use cases', () => {
 
   it("hides another account's APIs as not found", async () => {
     const s = await setup();
-    const created = await s.create.execute(ada, { accountId: 1, name: 'Pets', nickname: 'pets' });
+    const created = await s.create.execute(ada, { accountId: accountId(1), name: 'Pets', nickname: 'pets' });
     if (!created.ok) throw new Error('setup');
     const id = created.value.id;
     const notFound = { ok: false, error: { kind: 'NotFound', resource: 'account' } };
     const apiNotFound = { ok: false, error: { kind: 'NotFound', resource: 'api' } };
-    expect(await s.get.execute(bob, 1, id)).to.deep.equal(apiNotFound);
-    expect(await s.list.execute(bob, 1, { limit: 10 })).to.deep.equal(notFound);
-    expect(await s.update.execute(bob, { accountId: 1, apiId: id, changes: { name: 'x' } })).to.deep.equal(apiNotFound);
-    expect(await s.remove.execute(bob, 1, id)).to.deep.equal(apiNotFound);
-    expect(await s.create.execute(bob, { accountId: 1, name: 'Mine', nickname: 'mine' })).to.deep.equal(notFound);
-    expect(await s.get.execute(bob, 2, id)).to.deep.equal({ ok: false, error: { kind: 'NotFound', resource: 'api' } });
+    expect(await s.get.execute(bob, accountId(1), id)).to.deep.equal(apiNotFound);
+    expect(await s.list.execute(bob, accountId(1), { limit: 10 })).to.deep.equal(notFound);
+    expect(await s.update.execute(bob, { accountId: accountId(1), apiId: id, changes: { name: 'x' } })).to.deep.equal(apiNotFound);
+    expect(await s.remove.execute(bob, accountId(1), id)).to.deep.equal(apiNotFound);
+    expect(await s.create.execute(bob, { accountId: accountId(1), name: 'Mine', nickname: 'mine' })).to.deep.equal(notFound);
+    expect(await s.get.execute(bob, accountId(2), id)).to.deep.equal({ ok: false, error: { kind: 'NotFound', resource: 'api' } });
   });
 
   it('refuses a duplicate nickname in one account (DuplicateNickname) and writes nothing, but allows it in another', async () => {
     const s = await setup();
-    await s.create.execute(ada, { accountId: 1, name: 'Pets', nickname: 'pets' });
-    const duplicate = await s.create.execute(ada, { accountId: 1, name: 'Other', nickname: 'pets' });
+    await s.create.execute(ada, { accountId: accountId(1), name: 'Pets', nickname: 'pets' });
+    const duplicate = await s.create.execute(ada, { accountId: accountId(1), name: 'Other', nickname: 'pets' });
     expect(!duplicate.ok && duplicate.error).to.include({ kind: 'DuplicateNickname', nickname: 'pets' });
-    expect((await s.list.execute(ada, 1, { limit: 10 })).ok && (await s.repos.apis.list(1, { limit: 10 })).items).to.have.length(1);
+    expect((await s.list.execute(ada, accountId(1), { limit: 10 })).ok && (await s.repos.apis.list(accountId(1), { limit: 10 })).items).to.have.length(1);
     expect((await s.repos.outbox.pending(10)).length).to.equal(1);
-    expect((await s.create.execute(bob, { accountId: 2, name: 'Pets', nickname: 'pets' })).ok).to.equal(true);
+    expect((await s.create.execute(bob, { accountId: accountId(2), name: 'Pets', nickname: 'pets' })).ok).to.equal(true);
   });
 
   it('returns validation errors naming the field', async () => {
     const s = await setup();
-    const result = await s.create.execute(ada, { accountId: 1, name: 'Pets', nickname: 'Not OK' });
+    const result = await s.create.execute(ada, { accountId: accountId(1), name: 'Pets', nickname: 'Not OK' });
     expect(!result.ok && result.error).to.deep.include({ kind: 'Validation' });
     expect(!result.ok && result.error.kind === 'Validation' && result.error.errors[0]!.field).to.equal('nickname');
   });
 
   it('pages the list in creation order with a cursor', async () => {
     const s = await setup();
-    for (const n of ['a', 'b', 'c', 'd', 'e']) await s.create.execute(ada, { accountId: 1, name: n, nickname: n });
-    const first = await s.list.execute(ada, 1, { limit: 2 });
+    for (const n of ['a', 'b', 'c', 'd', 'e']) await s.create.execute(ada, { accountId: accountId(1), name: n, nickname: n });
+    const first = await s.list.execute(ada, accountId(1), { limit: 2 });
     if (!first.ok) throw new Error('list');
     expect(first.value.items.map((a) => a.nickname)).to.deep.equal(['a', 'b']);
-    const second = await s.list.execute(ada, 1, { limit: 2, after: first.value.next ?? undefined });
+    const second = await s.list.execute(ada, accountId(1), { limit: 2, after: first.value.next ?? undefined });
     if (!second.ok) throw new Error('list');
     expect(second.value.items.map((a) => a.nickname)).to.deep.equal(['c', 'd']);
-    const last = await s.list.execute(ada, 1, { limit: 2, after: second.value.next ?? undefined });
+    const last = await s.list.execute(ada, accountId(1), { limit: 2, after: second.value.next ?? undefined });
     if (!last.ok) throw new Error('list');
     expect(last.value.items.map((a) => a.nickname)).to.deep.equal(['e']);
     expect(last.value.next).to.equal(null);
@@ -118,37 +119,37 @@ describe('API use cases', () => {
 
   it('updates with a matching If-Match revision and refuses a stale one without changing anything', async () => {
     const s = await setup();
-    const created = await s.create.execute(ada, { accountId: 1, name: 'Pets', nickname: 'pets' });
+    const created = await s.create.execute(ada, { accountId: accountId(1), name: 'Pets', nickname: 'pets' });
     if (!created.ok) throw new Error('setup');
     const apiId = created.value.id;
     s.clock.advance(1000);
-    const updated = await s.update.execute(ada, { accountId: 1, apiId, changes: { name: 'Pet Store' }, expectedRevision: 1 });
+    const updated = await s.update.execute(ada, { accountId: accountId(1), apiId, changes: { name: 'Pet Store' }, expectedRevision: 1 });
     expect(updated.ok && updated.value).to.include({ name: 'Pet Store', revision: 2, updateDate: '2026-11-22T10:15:01.000+00:00' });
-    const stale = await s.update.execute(ada, { accountId: 1, apiId, changes: { name: 'Lost' }, expectedRevision: 1 });
+    const stale = await s.update.execute(ada, { accountId: accountId(1), apiId, changes: { name: 'Lost' }, expectedRevision: 1 });
     expect(stale).to.deep.equal({ ok: false, error: { kind: 'RevisionConflict', expected: 1, actual: 2 } });
-    const current = await s.get.execute(ada, 1, apiId);
+    const current = await s.get.execute(ada, accountId(1), apiId);
     expect(current.ok && current.value).to.include({ name: 'Pet Store', revision: 2 });
   });
 
   it('refuses renaming to a nickname another API has', async () => {
     const s = await setup();
-    await s.create.execute(ada, { accountId: 1, name: 'A', nickname: 'a' });
-    const b = await s.create.execute(ada, { accountId: 1, name: 'B', nickname: 'b' });
+    await s.create.execute(ada, { accountId: accountId(1), name: 'A', nickname: 'a' });
+    const b = await s.create.execute(ada, { accountId: accountId(1), name: 'B', nickname: 'b' });
     if (!b.ok) throw new Error('setup');
-    const result = await s.update.execute(ada, { accountId: 1, apiId: b.value.id, changes: { nickname: 'a' } });
+    const result = await s.update.execute(ada, { accountId: accountId(1), apiId: b.value.id, changes: { nickname: 'a' } });
     expect(!result.ok && result.error.kind).to.equal('DuplicateNickname');
-    const current = await s.get.execute(ada, 1, b.value.id);
+    const current = await s.get.execute(ada, accountId(1), b.value.id);
     expect(current.ok && current.value).to.include({ nickname: 'b', revision: 1 });
   });
 
   it('deletes an API and records api.deleted by the deleting user', async () => {
     const s = await setup();
-    const created = await s.create.execute(ada, { accountId: 1, name: 'Pets', nickname: 'pets' });
+    const created = await s.create.execute(ada, { accountId: accountId(1), name: 'Pets', nickname: 'pets' });
     if (!created.ok) throw new Error('setup');
-    expect(await s.remove.execute(ada, 1, created.value.id)).to.deep.equal({ ok: true, value: undefined });
-    expect(await s.get.execute(ada, 1, created.value.id)).to.deep.equal({ ok: false, error: { kind: 'NotFound', resource: 'api' } });
+    expect(await s.remove.execute(ada, accountId(1), created.value.id)).to.deep.equal({ ok: true, value: undefined });
+    expect(await s.get.execute(ada, accountId(1), created.value.id)).to.deep.equal({ ok: false, error: { kind: 'NotFound', resource: 'api' } });
     const names = (await s.repos.outbox.pending(10)).map((e) => e.payload.name);
     expect(names).to.deep.equal(['api.created', 'api.deleted']);
-    expect(await s.remove.execute(ada, 1, created.value.id)).to.deep.equal({ ok: false, error: { kind: 'NotFound', resource: 'api' } });
+    expect(await s.remove.execute(ada, accountId(1), created.value.id)).to.deep.equal({ ok: false, error: { kind: 'NotFound', resource: 'api' } });
   });
 });

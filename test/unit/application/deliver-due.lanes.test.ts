@@ -8,6 +8,7 @@ import { ok, type Result } from '../../../src/domain/shared/result.js';
 import { Delivery } from '../../../src/domain/webhook/delivery.aggregate.js';
 import { Webhook } from '../../../src/domain/webhook/webhook.aggregate.js';
 import { FixedClock, SequentialIds, runSender } from '../../support/fakes.js';
+import { accountId } from '../../support/ids.js';
 
 /**
  * Answers each POST with the next status of the target's script (default 204), after advancing
@@ -94,7 +95,7 @@ async function setup(webhookCount: number) {
   const db = new InMemoryDatabase(ids);
   const webhooks: Webhook[] = [];
   for (let n = 1; n <= webhookCount; n++) {
-    const created = Webhook.create({ id: ids.next(), accountId: 1, targetUrl: `https://hooks.example.com/${n}`, events: ['api.created'], secret: 's'.repeat(20), active: true }, clock.now());
+    const created = Webhook.create({ id: ids.next(), accountId: accountId(1), targetUrl: `https://hooks.example.com/${n}`, events: ['api.created'], secret: 's'.repeat(20), active: true }, clock.now());
     if (!created.ok) throw new Error('webhook');
     await db.run(async (tx) => ok(await tx.webhooks.save(created.value)));
     webhooks.push(created.value);
@@ -103,7 +104,7 @@ async function setup(webhookCount: number) {
   const event = async (): Promise<string> => {
     const eventId = ids.next();
     for (const webhook of webhooks) {
-      const delivery = Delivery.schedule({ id: ids.next(), webhookId: webhook.id, accountId: 1, eventId, event: 'api.created', payload: `{"id":"${eventId}"}` }, clock.now());
+      const delivery = Delivery.schedule({ id: ids.next(), webhookId: webhook.id, accountId: accountId(1), eventId, event: 'api.created', payload: `{"id":"${eventId}"}` }, clock.now());
       await db.run(async (tx) => ok(await tx.deliveries.add(delivery, eventId)));
     }
     return eventId;
@@ -182,7 +183,7 @@ describe('DeliverDue sends each webhook its deliveries in a lane', () => {
     for (let i = 0; i < 3; i++) await s.event();
     const sender = new LaneSender(s.clock, 1, { [hook(1)]: [500] });
     expect(await pass(s.worker(sender, { ...SETTINGS, retry: { ...SETTINGS.retry, maxAttempts: 1 } }))).to.equal(3);
-    const webhook = await s.db.repositories.webhooks.get(1, s.webhooks[0]!.id);
+    const webhook = await s.db.repositories.webhooks.get(accountId(1), s.webhooks[0]!.id);
     expect(webhook?.active).to.equal(false);
     expect(sender.sent.get(hook(1))).to.have.length(1);
     expect((await s.deliveries(s.webhooks[0]!)).map((d) => [d.state, d.attempts.at(-1)?.error])).to.deep.equal([
@@ -199,7 +200,7 @@ describe('DeliverDue sends each webhook its deliveries in a lane', () => {
     const open = sender.close(hook(1));
     const { done } = await s.worker(sender, { ...SETTINGS, perRun: 2 }).execute();
     await until(() => sender.sent.get(hook(1))?.length === 1);
-    const moved = (await s.db.repositories.webhooks.get(1, s.webhooks[0]!.id))!;
+    const moved = (await s.db.repositories.webhooks.get(accountId(1), s.webhooks[0]!.id))!;
     expect(moved.update({ targetUrl: 'https://elsewhere.example.com/in' }, s.clock.now()).ok).to.equal(true);
     await s.db.run(async (tx) => ok(await tx.webhooks.save(moved)));
     open();

@@ -9,6 +9,7 @@ import { ok } from '../../../src/domain/shared/result.js';
 import { Delivery } from '../../../src/domain/webhook/delivery.aggregate.js';
 import { Webhook } from '../../../src/domain/webhook/webhook.aggregate.js';
 import { FixedClock, SequentialIds } from '../../support/fakes.js';
+import { accountId } from '../../support/ids.js';
 
 class RecordingMetrics implements Metrics {
   readonly recorded: DeliveryOutcomeKind[] = [];
@@ -37,13 +38,13 @@ async function setup(statuses: (number | null)[]) {
   const clock = new FixedClock();
   const db = new InMemoryDatabase(ids);
   const metrics = new RecordingMetrics();
-  const created = Webhook.create({ id: ids.next(), accountId: 1, targetUrl: 'https://hooks.example.com/in', events: ['api.created'], secret: 's'.repeat(20), active: true }, clock.now());
+  const created = Webhook.create({ id: ids.next(), accountId: accountId(1), targetUrl: 'https://hooks.example.com/in', events: ['api.created'], secret: 's'.repeat(20), active: true }, clock.now());
   if (!created.ok) throw new Error('webhook');
   const webhook = created.value;
   await db.run(async (tx) => ok(await tx.webhooks.save(webhook)));
   const schedule = async () => {
     const eventId = ids.next();
-    const delivery = Delivery.schedule({ id: ids.next(), webhookId: webhook.id, accountId: 1, eventId, event: 'api.created', payload: `{"id":"${eventId}"}` }, clock.now());
+    const delivery = Delivery.schedule({ id: ids.next(), webhookId: webhook.id, accountId: accountId(1), eventId, event: 'api.created', payload: `{"id":"${eventId}"}` }, clock.now());
     await db.run(async (tx) => ok(await tx.deliveries.add(delivery, eventId)));
   };
   const deliver = new DeliverDue(db, db.repositories.webhooks, new ScriptedSender(statuses), clock, { next: () => 0.5 }, { retry: { baseMs: 1000, capMs: 60_000, maxAttempts: 2 }, leaseMs: 15_000, attemptTimeoutMs: 10_000, lanes: 10 }, metrics);

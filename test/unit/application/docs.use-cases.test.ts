@@ -1,4 +1,5 @@
 import { Account } from '../../../src/domain/account/account.aggregate.js';
+import type { AccountId, UserId } from '../../../src/domain/account/account.js';
 import { expect } from 'chai';
 import { InMemoryDatabase } from '../../../src/adapters/memory/in-memory-unit-of-work.js';
 import { ApiAccess } from '../../../src/application/auth/api-access.js';
@@ -7,13 +8,14 @@ import { ViewApiDocs } from '../../../src/application/docs/view-api-docs.use-cas
 import { ViewApiGuide } from '../../../src/application/docs/view-api-guide.use-case.js';
 import { Api } from '../../../src/domain/api/api.aggregate.js';
 import { Page } from '../../../src/domain/page/page.aggregate.js';
-import { Release } from '../../../src/domain/release/release.aggregate.js';
+import { Release, type ReleaseId } from '../../../src/domain/release/release.aggregate.js';
 import { Share } from '../../../src/domain/share/share.aggregate.js';
 import { ok } from '../../../src/domain/shared/result.js';
 import { deriveResources } from '../../../src/domain/spec/derived-resources.js';
 import type { JsonObject } from '../../../src/domain/spec/spec-document.js';
 import { aNewUser } from '../../contract/fixtures.js';
 import { FixedClock, SequentialIds } from '../../support/fakes.js';
+import { accountId, userId } from '../../support/ids.js';
 
 const T0 = new FixedClock().now();
 
@@ -37,7 +39,7 @@ async function setup() {
     return ok(made);
   });
   if (!people.ok) throw new Error('setup');
-  const [ada, grace, bob] = people.value as [{ userId: number; accountId: number }, { userId: number; accountId: number }, { userId: number; accountId: number }];
+  const [ada, grace, bob] = people.value as [{ userId: UserId; accountId: AccountId }, { userId: UserId; accountId: AccountId }, { userId: UserId; accountId: AccountId }];
   const owner = { id: ada.userId, nickname: 'ada' };
 
   async function anApi(nickname: string, type: 'public' | 'private', spec?: JsonObject): Promise<Api> {
@@ -57,7 +59,7 @@ async function setup() {
   const secret = await anApi('secret', 'private', document('1.0.0', '/secret'));
   await anApi('empty', 'public');
 
-  const releaseIds: string[] = [];
+  const releaseIds: ReleaseId[] = [];
   for (const [version, path] of [['1.0.0', '/v1/pets'], ['2.0.0', '/v2/pets']] as const) {
     const release = Release.release({ id: ids.next(), api: pets.asReleased(), version, actor: owner }, T0);
     if (!release.ok) throw new Error('release');
@@ -128,7 +130,7 @@ describe('docs use cases (ViewApiDocs, ViewApiGuide)', () => {
     const s = await setup();
     expect(await s.view.execute({ viewer: undefined, accountId: s.ada.accountId, nickname: 'secret' })).to.deep.equal(SIGN_IN);
     expect(await s.view.execute({ viewer: undefined, accountId: s.ada.accountId, nickname: 'no-such-api' })).to.deep.equal(SIGN_IN);
-    expect(await s.view.execute({ viewer: undefined, accountId: 999, nickname: 'secret' })).to.deep.equal(SIGN_IN);
+    expect(await s.view.execute({ viewer: undefined, accountId: accountId(999), nickname: 'secret' })).to.deep.equal(SIGN_IN);
     expect(await s.guide.execute({ viewer: undefined, accountId: s.ada.accountId, nickname: 'secret', slug: 'first' })).to.deep.equal(SIGN_IN);
   });
 
@@ -139,13 +141,14 @@ describe('docs use cases (ViewApiDocs, ViewApiGuide)', () => {
     expect((await s.view.execute({ ...secret, viewer: s.grace.userId })).ok, 'grace holds a viewer share').to.equal(true);
     expect(await s.view.execute({ ...secret, viewer: s.bob.userId })).to.deep.equal(NOT_FOUND);
     expect(await s.view.execute({ accountId: s.ada.accountId, nickname: 'no-such-api', viewer: s.bob.userId })).to.deep.equal(NOT_FOUND);
-    expect(await s.view.execute({ ...secret, viewer: 4242 }), 'a session of a user who no longer exists').to.deep.equal(SIGN_IN);
+    expect(await s.view.execute({ ...secret, viewer: userId(4242) }), 'a session of a user who no longer exists').to.deep.equal(SIGN_IN);
   });
 
   it('refuses names no API can have before reading anything, signed in or not', async () => {
     const s = await setup();
-    for (const [accountId, nickname] of [[0, 'secret'], [-1, 'secret'], [Number.NaN, 'secret'], [1.5, 'secret'], [s.ada.accountId, 'Secret'], [s.ada.accountId, ''], [s.ada.accountId, '..']] as const) {
-      expect(await s.view.execute({ viewer: undefined, accountId, nickname }), `${accountId}/${nickname}`).to.deep.equal(NOT_FOUND);
+    // Account ids no account can have never reach the use case: AccountId is parsed at the edge (docs-pages.http.test.ts).
+    for (const [account, nickname] of [[s.ada.accountId, 'Secret'], [s.ada.accountId, ''], [s.ada.accountId, '..']] as const) {
+      expect(await s.view.execute({ viewer: undefined, accountId: account, nickname }), `${account}/${nickname}`).to.deep.equal(NOT_FOUND);
     }
     expect(await s.guide.execute({ viewer: undefined, accountId: s.ada.accountId, nickname: 'secret', slug: 'Not_A_Slug' })).to.deep.equal(NOT_FOUND);
   });

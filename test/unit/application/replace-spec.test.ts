@@ -9,8 +9,9 @@ import { aPrincipal } from '../../support/builders.js';
 import { Account } from '../../../src/domain/account/account.aggregate.js';
 import { ok } from '../../../src/domain/shared/result.js';
 import { FixedClock, SequentialIds, plansOver } from '../../support/fakes.js';
+import { accountId, userId } from '../../support/ids.js';
 
-const owner = aPrincipal({ userId: 1, accountId: 1, scopes: ['api'] });
+const owner = aPrincipal({ userId: userId(1), accountId: accountId(1), scopes: ['api'] });
 
 function spec(paths: string[]): Uint8Array {
   const entries = paths.map((path) => [path, { get: { responses: { '200': { description: 'ok' } } } }]);
@@ -25,7 +26,7 @@ describe('ReplaceSpec: changes computed outside the transaction', () => {
     const clock = new FixedClock();
     const ids = new SequentialIds();
     await db.run(async (tx) => ok(await tx.accounts.create(Account.open(clock.now(), 14))));
-    const imported = await new ImportApi(db, plansOver(db.repositories, clock), codec, ids, clock).execute(owner, { accountId: 1, spec: spec(['/a']) });
+    const imported = await new ImportApi(db, plansOver(db.repositories, clock), codec, ids, clock).execute(owner, { accountId: accountId(1), spec: spec(['/a']) });
     if (!imported.ok) throw new Error(JSON.stringify(imported.error));
     const apiId = imported.value.api.id;
     // A spec repository whose first read outside a transaction lets another update commit right after it.
@@ -36,14 +37,14 @@ describe('ReplaceSpec: changes computed outside the transaction', () => {
         const current = await db.repositories.specs.get(id);
         if (!interleaved) {
           interleaved = true;
-          const other = await replace.execute(owner, { accountId: 1, apiId, spec: spec(['/a', '/b']) });
+          const other = await replace.execute(owner, { accountId: accountId(1), apiId, spec: spec(['/a', '/b']) });
           if (!other.ok) throw new Error('the other update failed');
         }
         return current;
       },
     };
     const replace = new ReplaceSpec(new ApiAccess(db.repositories.shares), db, db.repositories.apis, specs, plansOver(db.repositories, clock), codec, ids, clock);
-    const result = await replace.execute(owner, { accountId: 1, apiId, spec: spec(['/a', '/b', '/c']) });
+    const result = await replace.execute(owner, { accountId: accountId(1), apiId, spec: spec(['/a', '/b', '/c']) });
     if (!result.ok || !('release' in result.value)) throw new Error(JSON.stringify(result));
     // Against /a alone it would be two endpoints added; against what it replaced (/a and /b), one.
     expect(result.value.changes?.items.map((c) => [c.rule, c.location.path])).to.deep.equal([['endpoint-added', '/c']]);

@@ -6,7 +6,9 @@ import { CreateApiToken } from '../../../src/application/tokens/create-api-token
 import { RegisterUser } from '../../../src/application/users/register-user.use-case.js';
 import { RandomTokenGenerator } from '../../../src/adapters/crypto/random-token-generator.js';
 import { InMemoryDatabase } from '../../../src/adapters/memory/in-memory-unit-of-work.js';
+import type { ApiTokenId } from '../../../src/domain/token/api-token.aggregate.js';
 import { FixedClock, PLAN_SETTINGS, PlainPasswordHasher, SequentialIds, plansOver } from '../../support/fakes.js';
+import { userId } from '../../support/ids.js';
 
 const BOUND = 2_000;
 
@@ -33,8 +35,8 @@ async function setup(settings: Partial<TokenCacheSettings> = {}) {
   const register = new RegisterUser(db, new PlainPasswordHasher(), PLAN_SETTINGS, clock);
   const createToken = new CreateApiToken(db, plansOver(db.repositories, clock), ids, generator, clock);
   await register.execute({ email: 'ada@example.com', password: 'a long passphrase', verified: true, nickname: 'ada' });
-  async function newToken(name = 'ci'): Promise<{ id: string; token: string }> {
-    const created = await createToken.execute({ userId: 1 }, { name, scopes: ['api'] });
+  async function newToken(name = 'ci'): Promise<{ id: ApiTokenId; token: string }> {
+    const created = await createToken.execute({ userId: userId(1) }, { name, scopes: ['api'] });
     if (!created.ok) throw new Error('setup');
     return created.value;
   }
@@ -73,7 +75,7 @@ describe('TokenCache with AuthenticateToken', () => {
     const s = await setup();
     const { id, token } = await s.newToken();
     expect(await s.accepted(token)).to.equal(true);
-    expect((await s.revoke.execute(1, id)).ok).to.equal(true);
+    expect((await s.revoke.execute(userId(1), id)).ok).to.equal(true);
     expect(await s.accepted(token)).to.equal(false);
   });
 
@@ -82,7 +84,7 @@ describe('TokenCache with AuthenticateToken', () => {
     const { id, token } = await s.newToken();
     expect(await s.accepted(token)).to.equal(true);
     // Another instance revokes it: this instance's cache is not told.
-    expect(await s.tokens.delete(1, id)).to.equal(true);
+    expect(await s.tokens.delete(userId(1), id)).to.equal(true);
     s.clock.advance(BOUND / 4);
     expect(await s.accepted(token)).to.equal(true, 'within the bound the cache may still answer');
     s.clock.advance(BOUND);
@@ -97,7 +99,7 @@ describe('TokenCache with AuthenticateToken', () => {
     expect(await s.accepted(first.token)).to.equal(true);
     expect(await s.accepted(second.token)).to.equal(true);
     expect(s.reads).to.have.length(2);
-    await s.tokens.delete(1, second.id);
+    await s.tokens.delete(userId(1), second.id);
     s.clock.advance(BOUND / 2);
     // Served from the cache, and it starts one background re-read of both entries.
     expect(await s.accepted(first.token)).to.equal(true);
@@ -170,7 +172,7 @@ describe('TokenCache with AuthenticateToken', () => {
   it('still records a use at most once a minute, from the cache', async () => {
     const s = await setup();
     const { token } = await s.newToken();
-    const lastUse = async () => (await s.tokens.listByUser(1))[0]!.lastUseDate?.toISOString();
+    const lastUse = async () => (await s.tokens.listByUser(userId(1)))[0]!.lastUseDate?.toISOString();
     await s.accepted(token);
     const first = await lastUse();
     s.clock.advance(30_000);

@@ -9,6 +9,7 @@ import { RandomTokenGenerator } from '../../../src/adapters/crypto/random-token-
 import { InMemoryDatabase } from '../../../src/adapters/memory/in-memory-unit-of-work.js';
 import { SCOPES } from '../../../src/domain/token/scope.js';
 import { FixedClock, PLAN_SETTINGS, PlainPasswordHasher, SequentialIds, plansOver } from '../../support/fakes.js';
+import { accountId, userId } from '../../support/ids.js';
 
 function setup() {
   const ids = new SequentialIds();
@@ -44,7 +45,7 @@ describe('user and token use cases', () => {
     await s.register.execute(ada);
     const again = await s.register.execute({ ...ada, email: 'ADA@example.com' });
     expect(!again.ok && again.error.kind).to.equal('DuplicateEmail');
-    expect(await s.repos.accounts.exists(2)).to.equal(false);
+    expect(await s.repos.accounts.exists(accountId(2))).to.equal(false);
   });
 
   it('refuses a token before the e-mail is verified and issues one after', async () => {
@@ -53,7 +54,7 @@ describe('user and token use cases', () => {
     const before = await s.createToken.execute({ email: 'ada@example.com' }, { name: 'ci', scopes: ['api'] });
     expect(before).to.deep.equal({ ok: false, error: { kind: 'EmailNotVerified' } });
     expect(await s.verify.execute('Ada@Example.com')).to.deep.equal({ ok: true, value: { userId: 1 } });
-    const after = await s.createToken.execute({ userId: 1 }, { name: 'ci', scopes: ['api', 'api_release'] });
+    const after = await s.createToken.execute({ userId: userId(1) }, { name: 'ci', scopes: ['api', 'api_release'] });
     expect(after.ok && after.value.token).to.match(/^sbt_[A-Za-z0-9_-]{43}$/);
     expect(after.ok && after.value.scopes).to.deep.equal(['api', 'api_release']);
   });
@@ -61,18 +62,18 @@ describe('user and token use cases', () => {
   it('refuses an unknown scope naming the field', async () => {
     const s = setup();
     await s.register.execute({ ...ada, verified: true });
-    const result = await s.createToken.execute({ userId: 1 }, { name: 'ci', scopes: ['api', 'root'] });
+    const result = await s.createToken.execute({ userId: userId(1) }, { name: 'ci', scopes: ['api', 'root'] });
     expect(!result.ok && result.error.kind === 'Validation' && result.error.errors[0]).to.deep.equal({ field: 'scopes', message: 'unknown scope: root' });
   });
 
   it('authenticates a token into a principal and stores only its hash', async () => {
     const s = setup();
     await s.register.execute({ ...ada, verified: true, nickname: 'ada' });
-    const created = await s.createToken.execute({ userId: 1 }, { name: 'ci', scopes: ['api.readonly'] });
+    const created = await s.createToken.execute({ userId: userId(1) }, { name: 'ci', scopes: ['api.readonly'] });
     if (!created.ok) throw new Error('setup');
     const principal = await s.authenticate.execute(created.value.token);
     expect(principal).to.deep.equal({ ok: true, value: { userId: 1, accountId: 1, nickname: 'ada', scopes: ['api.readonly'], tokenId: created.value.id } });
-    const [stored] = await s.repos.tokens.listByUser(1);
+    const [stored] = await s.repos.tokens.listByUser(userId(1));
     expect(stored!.tokenHash).to.not.include(created.value.token.slice(4));
     expect(stored!.lastUseDate?.toISOString()).to.equal('2026-11-22T10:15:00.000Z');
   });
@@ -87,9 +88,9 @@ describe('user and token use cases', () => {
   it('stops accepting a token once it is deleted', async () => {
     const s = setup();
     await s.register.execute({ ...ada, verified: true });
-    const created = await s.createToken.execute({ userId: 1 }, { name: 'ci', scopes: ['api'] });
+    const created = await s.createToken.execute({ userId: userId(1) }, { name: 'ci', scopes: ['api'] });
     if (!created.ok) throw new Error('setup');
-    expect(await s.repos.tokens.delete(1, created.value.id)).to.equal(true);
+    expect(await s.repos.tokens.delete(userId(1), created.value.id)).to.equal(true);
     expect((await s.authenticate.execute(created.value.token)).ok).to.equal(false);
   });
 

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import { ApiToken, isWellFormedApiToken, LAST_USE_RESOLUTION_MS } from '../../../src/domain/token/api-token.aggregate.js';
+import { userId, uuid } from '../../support/ids.js';
 
 const NOW = new Date('2026-11-22T11:00:00.000Z');
 const make = (fields: Record<string, unknown>) =>
-  ApiToken.create({ id: 't1', userId: 1, name: 'ci', scopes: ['api'], tokenHash: 'h', ...fields }, NOW);
+  ApiToken.create({ id: uuid('t1'), userId: userId(1), name: 'ci', scopes: ['api'], tokenHash: 'h', ...fields }, NOW);
 
 describe('ApiToken aggregate', () => {
   it('keeps name and scopes, collapsing duplicates', () => {

@@ -2,12 +2,13 @@ import { expect } from 'chai';
 import { Api } from '../../../src/domain/api/api.aggregate.js';
 import { eventPayload } from '../../../src/domain/events/domain-event.js';
 import { anApi } from '../../support/builders.js';
+import { accountId, userId, uuid } from '../../support/ids.js';
 
 const NOW = new Date('2026-11-22T11:00:00.000Z');
-const owner = { id: 7, nickname: 'ada' };
+const owner = { id: userId(7), nickname: 'ada' };
 
 function create(fields: Record<string, unknown>) {
-  return Api.create({ id: '00000000-0000-7000-8000-000000000001', accountId: 3, owner, name: 'Pets', nickname: 'pets', ...fields }, NOW);
+  return Api.create({ id: uuid('00000000-0000-7000-8000-000000000001'), accountId: accountId(3), owner, name: 'Pets', nickname: 'pets', ...fields }, NOW);
 }
 
 describe('Api aggregate', () => {
@@ -136,7 +137,7 @@ describe('Api aggregate', () => {
 
   it('delete records api.deleted by the acting user, who need not be the owner', () => {
     const api = anApi().build();
-    api.delete({ id: 99, nickname: 'bob' }, NOW);
+    api.delete({ id: userId(99), nickname: 'bob' }, NOW);
     const [event] = api.pullEvents();
     expect(event).to.include({ name: 'api.deleted', resourceType: 'Api' });
     expect(event!.actor).to.deep.equal({ id: 99, nickname: 'bob' });

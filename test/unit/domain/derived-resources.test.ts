@@ -3,8 +3,9 @@ import { countsOf, deriveResources } from '../../../src/domain/spec/derived-reso
 import { summarizeSpec, type JsonObject } from '../../../src/domain/spec/spec-document.js';
 import { nameFromTitle, nicknameFromTitle } from '../../../src/domain/api/api.aggregate.js';
 import { anApi } from '../../support/builders.js';
+import { userId } from '../../support/ids.js';
 
-const ACTOR = { id: 1, nickname: 'ada' };
+const ACTOR = { id: userId(1), nickname: 'ada' };
 const NO_CHANGE = { fromRevision: null, breaking: false, counts: { breaking: 0, warning: 0, info: 0 } };
 const doc = (extra: JsonObject): JsonObject => ({ swagger: '2.0', info: { title: 'T', version: '1' }, paths: {}, ...extra });
 

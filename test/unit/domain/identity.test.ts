@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { checkCodeRedemption, checkRefresh, consentCovers, widenConsent, type AuthorizationCode, type RefreshToken } from '../../../src/domain/identity/grant.js';
 import { OAuthClient } from '../../../src/domain/identity/oauth-client.js';
 import { isSubScope, parseScope, scopeClaims } from '../../../src/domain/identity/oauth-scope.js';
+import { userId, uuid } from '../../support/ids.js';
 
 const NOW = new Date('2026-11-22T10:15:00.000Z');
 const BASE = 'https://docs.example.com';
@@ -28,9 +29,9 @@ describe('identity rules', () => {
   describe('authorization codes', () => {
     const code: AuthorizationCode = {
       codeHash: 'h',
-      grantId: 'g',
+      grantId: uuid('g'),
       clientId: 'app',
-      userId: 1,
+      userId: userId(1),
       redirectUri: 'https://app.example.com/cb',
       scope: 'openid',
       codeChallenge: 'challenge',
@@ -53,17 +54,17 @@ describe('identity rules', () => {
   });
 
   it('refresh tokens: used by their client only; a rotated one used again is a replay', () => {
-    const token: RefreshToken = { tokenHash: 'h', grantId: 'g', clientId: 'app', userId: 1, scope: 'openid', creationDate: NOW, rotationDate: null };
+    const token: RefreshToken = { tokenHash: 'h', grantId: uuid('g'), clientId: 'app', userId: userId(1), scope: 'openid', creationDate: NOW, rotationDate: null };
     expect(checkRefresh(token, 'app').ok).to.equal(true);
     expect(checkRefresh(token, 'other')).to.deep.equal({ ok: false, error: 'WrongClient' });
     expect(checkRefresh({ ...token, rotationDate: NOW }, 'app')).to.deep.equal({ ok: false, error: 'Reused' });
   });
 
   it('consents accumulate and cover what was allowed, nothing more', () => {
-    const first = widenConsent(undefined, { userId: 1, clientId: 'app', scope: 'openid email' }, NOW);
+    const first = widenConsent(undefined, { userId: userId(1), clientId: 'app', scope: 'openid email' }, NOW);
     expect(consentCovers(first, 'email')).to.equal(true);
     expect(consentCovers(first, 'email profile')).to.equal(false);
-    expect(consentCovers(widenConsent(first, { userId: 1, clientId: 'app', scope: 'profile' }, NOW), 'openid email profile')).to.equal(true);
+    expect(consentCovers(widenConsent(first, { userId: userId(1), clientId: 'app', scope: 'profile' }, NOW), 'openid email profile')).to.equal(true);
     expect(consentCovers(undefined, 'openid')).to.equal(false);
   });
 

@@ -2,12 +2,13 @@ import { expect } from 'chai';
 import { Account, TRIAL_REMINDER_LEAD_MS, type AccountState } from '../../../src/domain/account/account.aggregate.js';
 import { checkImportSize, checkPrivateApi, checkQuota, DEFAULT_PLAN_ALLOWANCES, type PlanAllowances } from '../../../src/domain/account/plan-allowance.js';
 import { FixedClock } from '../../support/fakes.js';
+import { accountId } from '../../support/ids.js';
 
 const SECOND = 1000;
 const DAY = 24 * 60 * 60 * SECOND;
 
 function stored(state: Omit<AccountState, 'id' | 'trialReminderDate'> & { trialReminderDate?: Date | null }): Account {
-  return Account.rehydrate({ id: 7, trialReminderDate: null, ...state });
+  return Account.rehydrate({ id: accountId(7), trialReminderDate: null, ...state });
 }
 
 describe('domain: plans and the Private trial', () => {

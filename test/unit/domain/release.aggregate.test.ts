@@ -1,19 +1,20 @@
 import { expect } from 'chai';
-import { NEXT, Release, RELEASE_STATUSES, isValidVersion, type ReleaseStatus } from '../../../src/domain/release/release.aggregate.js';
+import { NEXT, Release, RELEASE_STATUSES, isValidVersion, type ReleasedApi, type ReleaseStatus } from '../../../src/domain/release/release.aggregate.js';
+import { accountId, userId, uuid } from '../../support/ids.js';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
-const api = { id: 'api-1', accountId: 3, nickname: 'pets', name: 'Pets' };
-const actor = { id: 7, nickname: 'ada' };
+const api: ReleasedApi = { id: uuid('api-1'), accountId: accountId(3), nickname: 'pets', name: 'Pets' };
+const actor = { id: userId(7), nickname: 'ada' };
 
 function aRelease(status: ReleaseStatus = 'released'): Release {
-  return Release.rehydrate({ id: 'r-1', apiId: 'api-1', accountId: 3, version: '1.0.0', status, releaseDate: NOW });
+  return Release.rehydrate({ id: uuid('r-1'), apiId: uuid('api-1'), accountId: accountId(3), version: '1.0.0', status, releaseDate: NOW });
 }
 
 const ACTIONS = { deprecated: 'deprecate', endOfLife: 'endOfLife' } as const;
 
 describe('Release aggregate', () => {
   it('releases a version and records release.released with the release record and its API', () => {
-    const result = Release.release({ id: 'r-1', api, version: '1.2.0', actor }, NOW);
+    const result = Release.release({ id: uuid('r-1'), api, version: '1.2.0', actor }, NOW);
     if (!result.ok) throw new Error('expected ok');
     expect(result.value.toRecord()).to.deep.equal({ id: 'r-1', version: '1.2.0', status: 'released', releaseDate: '2026-11-22T12:00:00.000+00:00', api: { id: 'api-1' } });
     const [event] = result.value.pullEvents();
@@ -57,6 +58,6 @@ describe('Release aggregate', () => {
   it('accepts version labels a URL can carry and refuses the rest', () => {
     for (const ok of ['1.0.0', 'v2', '2026-11', '1.0.0-beta.1+build.7', 'A'.repeat(64)]) expect(isValidVersion(ok), ok).to.equal(true);
     for (const bad of ['', ' 1.0', '1/0', '../1', '-1', '.1', 'x'.repeat(65), 'ver sion', 1]) expect(isValidVersion(bad), String(bad)).to.equal(false);
-    expect(Release.release({ id: 'r', api, version: 'a b', actor }, NOW)).to.deep.equal({ ok: false, error: { kind: 'InvalidVersion', version: 'a b' } });
+    expect(Release.release({ id: uuid('r'), api, version: 'a b', actor }, NOW)).to.deep.equal({ ok: false, error: { kind: 'InvalidVersion', version: 'a b' } });
   });
 });

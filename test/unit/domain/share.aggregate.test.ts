@@ -1,10 +1,12 @@
 import { expect } from 'chai';
 import { rolePermits, Share, SHARE_ROLES } from '../../../src/domain/share/share.aggregate.js';
+import type { ApiId } from '../../../src/domain/api/api.aggregate.js';
 import { AREAS } from '../../../src/domain/token/scope.js';
+import { accountId, userId, uuid } from '../../support/ids.js';
 
 const NOW = new Date('2026-11-22T10:15:00.000Z');
-const api = { id: '00000000-0000-7000-9000-000000000001', accountId: 1 };
-const grace = { id: 7, accountId: 2 };
+const api = { id: uuid<ApiId>('00000000-0000-7000-9000-000000000001'), accountId: accountId(1) };
+const grace = { id: userId(7), accountId: accountId(2) };
 
 describe('Share', () => {
   it('gives viewers reads and editors reads and writes of the API, its releases and pages, and nothing else', () => {
@@ -19,14 +21,14 @@ describe('Share', () => {
   });
 
   it('is created for a user of another account with a known role only', () => {
-    const share = Share.create({ id: 's1', api, grantee: grace, role: 'viewer' }, NOW);
+    const share = Share.create({ id: uuid('s1'), api, grantee: grace, role: 'viewer' }, NOW);
     expect(share.ok && share.value.snapshot()).to.deep.equal({ id: 's1', apiId: api.id, accountId: 1, userId: 7, role: 'viewer', creationDate: NOW, updateDate: NOW });
-    expect(Share.create({ id: 's2', api, grantee: grace, role: 'owner' }, NOW)).to.deep.include({ ok: false });
-    expect(Share.create({ id: 's3', api, grantee: { id: 1, accountId: 1 }, role: 'editor' }, NOW)).to.deep.equal({ ok: false, error: { kind: 'OwnAccount' } });
+    expect(Share.create({ id: uuid('s2'), api, grantee: grace, role: 'owner' }, NOW)).to.deep.include({ ok: false });
+    expect(Share.create({ id: uuid('s3'), api, grantee: { id: userId(1), accountId: accountId(1) }, role: 'editor' }, NOW)).to.deep.equal({ ok: false, error: { kind: 'OwnAccount' } });
   });
 
   it('changes its role, or nothing when the role is unknown', () => {
-    const created = Share.create({ id: 's1', api, grantee: grace, role: 'viewer' }, NOW);
+    const created = Share.create({ id: uuid('s1'), api, grantee: grace, role: 'viewer' }, NOW);
     if (!created.ok) throw new Error('setup');
     const later = new Date(NOW.getTime() + 1000);
     expect(created.value.changeRole('admin', later).ok).to.equal(false);

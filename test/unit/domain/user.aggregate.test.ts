@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { checkPassword } from '../../../src/domain/user/password-policy.js';
 import { User } from '../../../src/domain/user/user.aggregate.js';
+import { accountId, userId } from '../../support/ids.js';
 
 const NOW = new Date('2026-11-22T11:00:00.000Z');
 const hash = async (p: string) => `h(${p})`;
@@ -28,7 +29,7 @@ describe('password policy', () => {
 
 describe('User aggregate', () => {
   it('registers with a normalised e-mail, a hashed password and a nickname from the e-mail', async () => {
-    const result = await User.register({ accountId: 2, email: ' Ada.L@Example.COM ', password: 'a long passphrase', emailVerified: false }, hash, NOW);
+    const result = await User.register({ accountId: accountId(2), email: ' Ada.L@Example.COM ', password: 'a long passphrase', emailVerified: false }, hash, NOW);
     expect(result.ok).to.equal(true);
     if (result.ok) {
       expect(result.value).to.include({ accountId: 2, email: 'ada.l@example.com', nickname: 'ada.l', emailVerified: false });
@@ -44,7 +45,7 @@ describe('User aggregate', () => {
     it(`refuses ${label}, naming the field, without hashing`, async () => {
       let hashed = false;
       const result = await User.register(
-        { accountId: 1, email: 'ada@example.com', password: 'a long passphrase', emailVerified: false, ...input },
+        { accountId: accountId(1), email: 'ada@example.com', password: 'a long passphrase', emailVerified: false, ...input },
         async (p) => {
           hashed = true;
           return p;
@@ -58,7 +59,7 @@ describe('User aggregate', () => {
 
   it('verifies an e-mail address idempotently', () => {
     const user = User.rehydrate({
-      id: 1, accountId: 1, email: 'a@b.co', emailVerified: false, passwordHash: 'x', nickname: 'a',
+      id: userId(1), accountId: accountId(1), email: 'a@b.co', emailVerified: false, passwordHash: 'x', nickname: 'a',
       name: null, givenName: null, familyName: null, picture: null, locale: null, creationDate: NOW,
     });
     user.verifyEmail();

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { Delivery } from '../../../src/domain/webhook/delivery.aggregate.js';
 import { DEFAULT_RETRY_POLICY, retryDelayMs, retrySpanMs, type RetryPolicy } from '../../../src/domain/webhook/retry-policy.js';
 import { Webhook } from '../../../src/domain/webhook/webhook.aggregate.js';
+import { accountId, uuid } from '../../support/ids.js';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 const later = (ms: number) => new Date(NOW.getTime() + ms);
@@ -27,7 +28,7 @@ describe('retry policy', () => {
 
 describe('Webhook aggregate', () => {
   const make = (fields: Record<string, unknown> = {}) =>
-    Webhook.create({ id: 'w1', accountId: 1, targetUrl: 'https://hooks.example.com/in', events: ['api.created'], secret: 's'.repeat(16), ...fields }, NOW);
+    Webhook.create({ id: uuid('w1'), accountId: accountId(1), targetUrl: 'https://hooks.example.com/in', events: ['api.created'], secret: 's'.repeat(16), ...fields }, NOW);
 
   it('is inactive unless created active, and never shows its secret', () => {
     const result = make();
@@ -84,7 +85,7 @@ describe('Webhook aggregate', () => {
 
 describe('Delivery aggregate', () => {
   const policy: RetryPolicy = { baseMs: 1000, capMs: 60_000, maxAttempts: 3 };
-  const fresh = () => Delivery.schedule({ id: 'd1', webhookId: 'w1', accountId: 1, eventId: 'e1', event: 'api.created', payload: '{}' }, NOW);
+  const fresh = () => Delivery.schedule({ id: uuid('d1'), webhookId: uuid('w1'), accountId: accountId(1), eventId: 'e1', event: 'api.created', payload: '{}' }, NOW);
   const fail = { status: 503, durationMs: 5, responseBody: 'busy', error: null };
 
   it('is due at once, succeeds on a 2xx', () => {

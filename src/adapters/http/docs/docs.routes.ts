@@ -5,7 +5,8 @@ import type { ViewApiDocs } from '../../../application/docs/view-api-docs.use-ca
 import type { ViewApiGuide } from '../../../application/docs/view-api-guide.use-case.js';
 import type { ViewApiChangelog } from '../../../application/docs/view-api-changelog.use-case.js';
 import type { SignedIn } from '../../../application/identity/authorization.use-cases.js';
-import type { UserId } from '../../../domain/account/account.js';
+import type { AccountId, UserId } from '../../../domain/account/account.js';
+import { parseIntegerKeyText } from '../../../domain/shared/ids.js';
 import type { Result } from '../../../domain/shared/result.js';
 import { param } from '../routes.js';
 import { SESSION_COOKIE, readCookie } from '../session-cookies.js';
@@ -34,9 +35,11 @@ export interface DocsDependencies {
 const YEAR_S = 365 * 24 * 3600;
 
 /** `<account_id>` as the use cases take it: anything but digits is a number no account has. */
-function accountId(ctx: Context): number {
-  const raw = param(ctx, 'accountId');
-  return /^[1-9][0-9]{0,15}$/.test(raw) ? Number(raw) : 0;
+const DOCS_ACCOUNT = Symbol('docs account');
+
+/** `<account_id>` of a docs path, parsed by the router's `accountId` parameter handler. */
+function accountId(ctx: Context): AccountId {
+  return (ctx.state as { [DOCS_ACCOUNT]: AccountId })[DOCS_ACCOUNT];
 }
 
 /**
@@ -48,6 +51,13 @@ function accountId(ctx: Context): number {
 export function docsRouter(deps: DocsDependencies): Router {
   const router = new Router();
   const assets = new DocsAssets();
+  // An account id no account can have is the not-found page before anything is read.
+  router.param('accountId', async (text, ctx, next) => {
+    const id = parseIntegerKeyText<AccountId>(text);
+    if (id === undefined) return sendNotFoundPage(ctx, assets);
+    (ctx.state as { [DOCS_ACCOUNT]: AccountId })[DOCS_ACCOUNT] = id;
+    return next();
+  });
 
   const viewer = async (ctx: Context): Promise<UserId | undefined> => {
     const cookie = readCookie(ctx, SESSION_COOKIE);
