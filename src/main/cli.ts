@@ -11,7 +11,7 @@ import type { Result } from '../domain/shared/result.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { buildContainer, closeWebhookSender, LoggerToken, StorageToken, type Storage } from './container.js';
 import { startServer } from './server.js';
-import { RegisterOAuthClient } from '../application/identity/clients.use-cases.js';
+import { DeleteOAuthClient, ListOAuthClients, RegisterOAuthClient, RotateOAuthClientSecret, UpdateOAuthClient } from '../application/identity/clients.use-cases.js';
 import { SigningKeys } from '../application/identity/signing-keys.js';
 import { WebhookWorker } from './webhook-worker.js';
 import { SetAccountPlan } from '../application/accounts/account-plan.use-cases.js';
@@ -25,8 +25,14 @@ const USAGE = `Usage: specbase <command>
   user create --email E --password P [--nickname N] [--name N] [--verified]
   user verify --email E
   token create --email E --name N --scopes s1,s2
-  client create --name N --redirect-uri U [--redirect-uri U2 ...] [--public]
+  client create --name N --redirect-uri U [--redirect-uri U2 ...] [--post-logout-redirect-uri U ...] [--public]
                                          register an OAuth client (its secret is shown once; none with --public)
+  client list                            every OAuth client (never a secret)
+  client update --id C [--name N] [--redirect-uri U ...] [--post-logout-redirect-uri U ...]
+                                         change a client; the URIs given replace its list
+  client delete --id C                   delete a client: its tokens stop working at once
+  client rotate-secret --id C [--overlap-seconds S]
+                                         a new secret, shown once; the old one works S seconds more (default 0)
   keys rotate                            add a signing key: published now, signing 6 minutes later; the old one stays published until its tokens expire
   account plan --account A --plan free|private [--trial-days N]
                                          put an account on a plan (private with --trial-days: a trial of N days from now)
@@ -71,6 +77,12 @@ function required(values: Record<string, string | boolean | undefined>, name: st
   const v = values[name];
   if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} is required`);
   return v;
+}
+
+/** The values of an option given any number of times; undefined when it was not given. */
+function many(values: Record<string, string | boolean | undefined>, name: string): string[] | undefined {
+  const v = values[name] as unknown as string[] | undefined;
+  return v === undefined || v.length === 0 ? undefined : v;
 }
 
 /**
@@ -209,12 +221,41 @@ async function main(argv: string[]): Promise<void> {
       return print({ id: created.id, token: created.token, scopes: created.scopes });
     }
     case 'client create': {
-      const v = options(rest, { name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true }, public: { type: 'boolean' } });
-      const uris = v['redirect-uri'] as unknown as string[] | undefined;
+      const v = options(rest, { name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true }, 'post-logout-redirect-uri': { type: 'string', multiple: true }, public: { type: 'boolean' } });
+      const uris = many(v, 'redirect-uri');
       if (!uris || uris.length === 0) throw new UsageError('--redirect-uri is required');
-      const input = { name: required(v, 'name'), redirectUris: uris, public: v['public'] === true };
+      const input = { name: required(v, 'name'), redirectUris: uris, postLogoutRedirectUris: many(v, 'post-logout-redirect-uri') ?? [], public: v['public'] === true };
       const created = await withStorage(config, async (c) => value(await c.get(RegisterOAuthClient).execute(input)));
       return print({ clientId: created.clientId, clientSecret: created.clientSecret });
+    }
+    case 'client list': {
+      options(rest, {});
+      const clients = await withStorage(config, (c) => c.get(ListOAuthClients).execute());
+      return print({ items: clients.map((client) => ({ ...client, creationDate: client.creationDate.toISOString() })) });
+    }
+    case 'client update': {
+      const v = options(rest, { id: { type: 'string' }, name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true }, 'post-logout-redirect-uri': { type: 'string', multiple: true } });
+      const id = required(v, 'id');
+      const name = typeof v['name'] === 'string' ? v['name'] : undefined;
+      const redirectUris = many(v, 'redirect-uri');
+      const postLogoutRedirectUris = many(v, 'post-logout-redirect-uri');
+      if (name === undefined && redirectUris === undefined && postLogoutRedirectUris === undefined) throw new UsageError('give at least one of --name, --redirect-uri, --post-logout-redirect-uri');
+      const changes = { ...(name === undefined ? {} : { name }), ...(redirectUris === undefined ? {} : { redirectUris }), ...(postLogoutRedirectUris === undefined ? {} : { postLogoutRedirectUris }) };
+      const updated = await withStorage(config, async (c) => value(await c.get(UpdateOAuthClient).execute(id, changes)));
+      return print({ ...updated, creationDate: updated.creationDate.toISOString() });
+    }
+    case 'client delete': {
+      const v = options(rest, { id: { type: 'string' } });
+      const id = required(v, 'id');
+      return print(await withStorage(config, async (c) => value(await c.get(DeleteOAuthClient).execute(id))));
+    }
+    case 'client rotate-secret': {
+      const v = options(rest, { id: { type: 'string' }, 'overlap-seconds': { type: 'string' } });
+      const id = required(v, 'id');
+      const overlap = v['overlap-seconds'];
+      if (overlap !== undefined && !/^[0-9]{1,7}$/.test(String(overlap))) throw new UsageError('--overlap-seconds must be a whole number of seconds from 0 to 2592000 (30 days)');
+      const rotated = await withStorage(config, async (c) => value(await c.get(RotateOAuthClientSecret).execute(id, overlap === undefined ? 0 : Number(overlap))));
+      return print({ clientId: rotated.clientId, clientSecret: rotated.clientSecret });
     }
     case 'keys rotate': {
       options(rest, {});

@@ -61,6 +61,45 @@ forEachImplementation('identity repositories contract', (make) => {
       expect(await f.repos.oauthClients.get('nobody.apps.specbase')).to.equal(undefined);
       expect(await f.repos.oauthClients.get('bad\u0000id')).to.equal(undefined);
     });
+
+    it('lists clients oldest first, saves changed fields and a rotated secret, deletes one', async () => {
+      const first = await aClient();
+      const second = await aClient();
+      expect((await f.repos.oauthClients.list()).map((c) => c.id)).to.deep.equal([first.id, second.id]);
+      const updated = first.update({ name: 'Renamed', redirectUris: ['https://new.example.com/cb'], postLogoutRedirectUris: ['https://new.example.com/bye'] });
+      if (!updated.ok) throw new Error('invalid');
+      const rotated = updated.value.rotateSecret('new-hash', 60_000, T1);
+      if (!rotated.ok) throw new Error('public');
+      await f.uow.run(async (tx) => ok(await tx.oauthClients.save(rotated.value)));
+      const read = await f.repos.oauthClients.get(first.id);
+      expect(read?.snapshot()).to.deep.equal(rotated.value.snapshot());
+      expect(read?.secretHashesAt(T1)).to.deep.equal(['new-hash', 'secret-hash']);
+      expect(read?.secretHashesAt(new Date(T1.getTime() + 60_000))).to.deep.equal(['new-hash']);
+      expect(await f.uow.run(async (tx) => ok(await tx.oauthClients.delete(second.id)))).to.deep.equal({ ok: true, value: true });
+      expect(await f.uow.run(async (tx) => ok(await tx.oauthClients.delete(second.id)))).to.deep.equal({ ok: true, value: false });
+      expect((await f.repos.oauthClients.list()).map((c) => c.id)).to.deep.equal([first.id]);
+    });
+
+    it("takes a deleted client's grants, codes, refresh tokens and consents with it, and no other client's", async () => {
+      const ada = await aUser();
+      const gone = await aClient();
+      const kept = await aClient();
+      const goneGrant = await aGrant(ada, gone.id);
+      const keptGrant = await aGrant(ada, kept.id);
+      const refresh = (hash: string, grant: Grant): RefreshToken => ({ tokenHash: hash, grantId: grant.id, clientId: grant.clientId, userId: ada, scope: 'openid', creationDate: T0, rotationDate: null });
+      await f.uow.run(async (tx) => {
+        await tx.refreshTokens.add(refresh('r-gone', goneGrant));
+        await tx.refreshTokens.add(refresh('r-kept', keptGrant));
+        for (const client of [gone, kept]) await tx.consents.save({ userId: ada, clientId: client.id, scope: 'openid', date: T0, creationDate: T0, lastUseDate: null });
+        return ok(await tx.oauthClients.delete(gone.id));
+      });
+      expect(await f.repos.grants.get(goneGrant.id)).to.equal(undefined);
+      expect(await f.repos.refreshTokens.get('r-gone')).to.equal(undefined);
+      expect(await f.repos.consents.get(ada, gone.id)).to.equal(undefined);
+      expect(await f.repos.grants.get(keptGrant.id)).to.deep.equal(keptGrant);
+      expect(await f.repos.refreshTokens.get('r-kept')).to.not.equal(undefined);
+      expect(await f.repos.consents.get(ada, kept.id)).to.not.equal(undefined);
+    });
   });
 
   describe('GrantRepository', () => {
@@ -80,6 +119,24 @@ forEachImplementation('identity repositories contract', (make) => {
       expect((await f.repos.grants.get(first.id))?.revocationDate, 'already revoked: unchanged').to.deep.equal(T1);
       expect((await f.repos.grants.get(second.id))?.revocationDate).to.deep.equal(T2);
       expect((await f.repos.grants.get(bobs.id))?.revocationDate, "another user's grant").to.equal(null);
+    });
+
+    it("revokes a client's grants for one user, or for everyone", async () => {
+      const ada = await aUser();
+      const bob = await aUser();
+      const client = await aClient();
+      const other = await aClient();
+      const adas = await aGrant(ada, client.id);
+      const bobs = await aGrant(bob, client.id);
+      const adasOther = await aGrant(ada, other.id);
+      await f.uow.run(async (tx) => ok(await tx.grants.revokeAllOfClient(client.id, T1, ada)));
+      expect((await f.repos.grants.get(adas.id))?.revocationDate).to.deep.equal(T1);
+      expect((await f.repos.grants.get(bobs.id))?.revocationDate, "another user's grant").to.equal(null);
+      expect((await f.repos.grants.get(adasOther.id))?.revocationDate, "another client's grant").to.equal(null);
+      await f.uow.run(async (tx) => ok(await tx.grants.revokeAllOfClient(client.id, T2)));
+      expect((await f.repos.grants.get(adas.id))?.revocationDate, 'already revoked: unchanged').to.deep.equal(T1);
+      expect((await f.repos.grants.get(bobs.id))?.revocationDate).to.deep.equal(T2);
+      expect((await f.repos.grants.get(adasOther.id))?.revocationDate).to.equal(null);
     });
   });
 
@@ -177,13 +234,38 @@ forEachImplementation('identity repositories contract', (make) => {
       const ada = await aUser();
       const client = await aClient();
       const other = await aClient();
-      const consent: Consent = { userId: ada, clientId: client.id, scope: 'openid', date: T0 };
+      const consent: Consent = { userId: ada, clientId: client.id, scope: 'openid', date: T0, creationDate: T0, lastUseDate: null };
       await f.uow.run(async (tx) => ok(await tx.consents.save(consent)));
       expect(await f.repos.consents.get(ada, client.id)).to.deep.equal(consent);
       const wider: Consent = { ...consent, scope: 'openid email profile', date: T1 };
       await f.uow.run(async (tx) => ok(await tx.consents.save(wider)));
       expect(await f.repos.consents.get(ada, client.id)).to.deep.equal(wider);
       expect(await f.repos.consents.get(ada, other.id)).to.equal(undefined);
+    });
+
+    it("lists a user's consents oldest first, records their last use, and deletes one or every consent to a client", async () => {
+      const ada = await aUser();
+      const bob = await aUser();
+      const first = await aClient();
+      const second = await aClient();
+      const consent = (userId: UserId, clientId: string, creationDate: Date): Consent => ({ userId, clientId, scope: 'openid', date: creationDate, creationDate, lastUseDate: null });
+      await f.uow.run(async (tx) => {
+        await tx.consents.save(consent(ada, second.id, T1));
+        await tx.consents.save(consent(ada, first.id, T0));
+        await tx.consents.save(consent(bob, first.id, T0));
+        return ok();
+      });
+      expect((await f.repos.consents.listOfUser(ada)).map((c) => c.clientId)).to.deep.equal([first.id, second.id]);
+      await f.uow.run(async (tx) => ok(await tx.consents.touch(ada, second.id, T2)));
+      await f.uow.run(async (tx) => ok(await tx.consents.touch(ada, 'nobody.apps.specbase', T2)));
+      expect((await f.repos.consents.get(ada, second.id))?.lastUseDate).to.deep.equal(T2);
+      expect((await f.repos.consents.get(bob, first.id))?.lastUseDate).to.equal(null);
+      expect(await f.uow.run(async (tx) => ok(await tx.consents.delete(second.id, ada)))).to.deep.equal({ ok: true, value: true });
+      expect(await f.uow.run(async (tx) => ok(await tx.consents.delete(second.id, ada)))).to.deep.equal({ ok: true, value: false });
+      expect(await f.uow.run(async (tx) => ok(await tx.consents.delete(first.id)))).to.deep.equal({ ok: true, value: true });
+      expect(await f.repos.consents.listOfUser(ada)).to.deep.equal([]);
+      expect(await f.repos.consents.listOfUser(bob)).to.deep.equal([]);
+      expect(await f.repos.consents.get(ada, 'bad\u0000id')).to.equal(undefined);
     });
   });
 

@@ -164,10 +164,49 @@ describe('e2e: the specbase command', function () {
     await exited(again.child);
   });
 
+  it('lists, updates, rotates the secret of and deletes OAuth clients, each printing one JSON object', async () => {
+    const env = baseEnv(join(dir, 'clients.sqlite'));
+    const created = JSON.parse((await cli(['client', 'create', '--name', 'Dashboard', '--redirect-uri', 'https://app.example.com/cb', '--post-logout-redirect-uri', 'https://app.example.com/bye'], env)).stdout) as { clientId: string; clientSecret: string };
+    const mobile = JSON.parse((await cli(['client', 'create', '--name', 'Mobile', '--redirect-uri', 'com.example.app:/cb', '--public'], env)).stdout) as { clientId: string };
+
+    const listed = await cli(['client', 'list'], env);
+    expect(listed.code, listed.stderr).to.equal(0);
+    const { items } = JSON.parse(listed.stdout) as { items: Record<string, unknown>[] };
+    expect(items.map((c) => [c['clientId'], c['name'], c['public'], c['redirectUris'], c['postLogoutRedirectUris']])).to.deep.equal([
+      [created.clientId, 'Dashboard', false, ['https://app.example.com/cb'], ['https://app.example.com/bye']],
+      [mobile.clientId, 'Mobile', true, ['com.example.app:/cb'], []],
+    ]);
+    expect(listed.stdout, 'never a secret').to.not.include('sbcs_');
+
+    const updated = await cli(['client', 'update', '--id', created.clientId, '--name', 'Analytics', '--redirect-uri', 'https://new.example.com/cb', '--redirect-uri', 'http://127.0.0.1:9/cb'], env);
+    expect(updated.code, updated.stderr).to.equal(0);
+    expect(JSON.parse(updated.stdout)).to.deep.include({ clientId: created.clientId, name: 'Analytics', redirectUris: ['https://new.example.com/cb', 'http://127.0.0.1:9/cb'], postLogoutRedirectUris: ['https://app.example.com/bye'] });
+    const hostile = await cli(['client', 'update', '--id', created.clientId, '--post-logout-redirect-uri', 'javascript:alert(1)'], env);
+    expect(hostile.code).to.not.equal(0);
+    expect(hostile.stderr).to.include('postLogoutRedirectUri');
+
+    const rotated = await cli(['client', 'rotate-secret', '--id', created.clientId, '--overlap-seconds', '600'], env);
+    expect(rotated.code, rotated.stderr).to.equal(0);
+    const secret = JSON.parse(rotated.stdout) as { clientId: string; clientSecret: string };
+    expect(secret.clientId).to.equal(created.clientId);
+    expect(secret.clientSecret).to.match(/^sbcs_[A-Za-z0-9_-]{43}$/).and.not.equal(created.clientSecret);
+    const noSecret = await cli(['client', 'rotate-secret', '--id', mobile.clientId], env);
+    expect(noSecret.code).to.not.equal(0);
+    expect(noSecret.stderr).to.include('public client');
+
+    const deleted = await cli(['client', 'delete', '--id', mobile.clientId], env);
+    expect(deleted.code, deleted.stderr).to.equal(0);
+    expect(JSON.parse(deleted.stdout)).to.deep.equal({ clientId: mobile.clientId, deleted: true });
+    const again = await cli(['client', 'delete', '--id', mobile.clientId], env);
+    expect(again.code).to.not.equal(0);
+    expect(again.stderr).to.include('no such client');
+    expect((JSON.parse((await cli(['client', 'list'], env)).stdout) as { items: { clientId: string }[] }).items.map((c) => c.clientId)).to.deep.equal([created.clientId]);
+  });
+
   it('migrate applies the migrations once', async () => {
     const env = baseEnv(join(dir, 'specbase.sqlite'));
     const first = await cli(['migrate'], env);
-    expect(JSON.parse(first.stdout)).to.deep.equal({ applied: ['Initial1763780000000', 'SpecsAndReleases1763790000000', 'Webhooks1763800000000', 'Pages1763810000000', 'Shares1763820000000', 'EmailVerifications1763830000000', 'Identity1763840000000', 'RateLimits1763850000000', 'ChangeNotifications1763860000000', 'DeliveryLeases1763870000000', 'SpecFormat1763880000000', 'SpecHistory1763890000000', 'Plans1763900000000'] });
+    expect(JSON.parse(first.stdout)).to.deep.equal({ applied: ['Initial1763780000000', 'SpecsAndReleases1763790000000', 'Webhooks1763800000000', 'Pages1763810000000', 'Shares1763820000000', 'EmailVerifications1763830000000', 'Identity1763840000000', 'RateLimits1763850000000', 'ChangeNotifications1763860000000', 'DeliveryLeases1763870000000', 'SpecFormat1763880000000', 'SpecHistory1763890000000', 'Plans1763900000000', 'IdentityClients1763910000000'] });
     const second = await cli(['migrate'], env);
     expect(JSON.parse(second.stdout)).to.deep.equal({ applied: [] });
   });

@@ -3,12 +3,13 @@ import type { AuthenticatePassword } from '../../application/auth/authenticate-p
 import type { CreateApiToken } from '../../application/tokens/create-api-token.use-case.js';
 import type { ListApiTokens, RevokeApiToken } from '../../application/tokens/manage-api-tokens.use-cases.js';
 import type { ChangePassword, GetProfile, UpdateProfile } from '../../application/users/profile.use-cases.js';
+import type { ListConnectedApps, WithdrawConnectedApp } from '../../application/identity/connected-apps.use-cases.js';
 import type { UserId } from '../../domain/account/account.js';
 import { formatTimestamp } from '../../domain/shared/time.js';
 import { principalOf } from './authenticate.js';
 import { throwProblem } from './middleware.js';
 import { problemFor, problemOf, REALM, type Problem } from './problem.js';
-import { pathId, unwrap, jsonInput, type RouteDefinition, type StandaloneRouteDefinition } from './routes.js';
+import { param, pathId, unwrap, jsonInput, type RouteDefinition, type StandaloneRouteDefinition } from './routes.js';
 import { HEADERS, json, JSON_BODY_PROBLEMS, jsonBody, LIST_PARAMETERS, noBody, PASSWORD, PASSWORD_PROBLEMS } from './openapi/route-description.js';
 import { ref } from './openapi/schemas.js';
 import { listBody, pageRequest } from './pagination.js';
@@ -36,6 +37,8 @@ export interface ProfileUseCases {
   readonly get: GetProfile;
   readonly update: UpdateProfile;
   readonly changePassword: ChangePassword;
+  readonly connectedApps: ListConnectedApps;
+  readonly withdrawApp: WithdrawConnectedApp;
 }
 
 export interface TokenUseCases {
@@ -87,6 +90,38 @@ export function profileRoutes(useCases: ProfileUseCases): RouteDefinition[] {
       problems: ['wrong_password', 'weak_password'],
       handler: async (ctx) => {
         unwrap(await useCases.changePassword.execute(principalOf(ctx), { ...jsonInput<ChangePasswordBody>(ctx), ip: ctx.ip }));
+        ctx.status = 204;
+      },
+    },
+    {
+      method: 'GET',
+      path: '/user/grants',
+      scope: 'profile.readonly',
+      summary: "The caller's connected applications: the OAuth clients they allowed",
+      operationId: 'listConnectedApps',
+      tag: 'User',
+      description: 'Each application the user consented to on the identity service, with the scopes allowed and when it last got tokens.',
+      responses: { 200: json('The connected applications.', ref('ConnectedAppList')) },
+      handler: async (ctx) => {
+        const apps = unwrap(await useCases.connectedApps.execute(principalOf(ctx)));
+        ctx.body = listBody(
+          apps.map((app) => ({ ...app, creationDate: formatTimestamp(app.creationDate), lastUseDate: app.lastUseDate && formatTimestamp(app.lastUseDate) })),
+          null,
+        );
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/user/grants/:clientId',
+      scope: 'profile',
+      summary: 'Withdraw a connected application: its tokens for the caller stop working at once',
+      operationId: 'withdrawConnectedApp',
+      tag: 'User',
+      description: 'Removes the consent and revokes every grant of that client for the user: its access, refresh and ID tokens are refused from the next request; its next authorization request asks for consent again.',
+      responses: { 204: noBody('Withdrawn.') },
+      problems: ['not_found'],
+      handler: async (ctx) => {
+        unwrap(await useCases.withdrawApp.execute(principalOf(ctx), param(ctx, 'clientId')));
         ctx.status = 204;
       },
     },

@@ -20,8 +20,24 @@ export class InMemoryOAuthClientRepository implements OAuthClientRepository {
     const row = this.state().oauthClients.get(id);
     return row ? OAuthClient.rehydrate(row) : undefined;
   }
+  async list(): Promise<OAuthClient[]> {
+    return [...this.state().oauthClients.values()].sort((a, b) => a.creationDate.getTime() - b.creationDate.getTime()).map((row) => OAuthClient.rehydrate(row));
+  }
   async add(client: OAuthClient): Promise<void> {
     this.state().oauthClients.set(client.id, client.snapshot());
+  }
+  async save(client: OAuthClient): Promise<void> {
+    if (this.state().oauthClients.has(client.id)) this.state().oauthClients.set(client.id, client.snapshot());
+  }
+  /** As the database's foreign keys do: the client's grants (with their codes and refresh tokens) and consents go with it. */
+  async delete(id: string): Promise<boolean> {
+    const s = this.state();
+    if (!s.oauthClients.delete(id)) return false;
+    for (const [key, grant] of s.grants) if (grant.clientId === id) s.grants.delete(key);
+    for (const [key, code] of s.codes) if (code.clientId === id) s.codes.delete(key);
+    for (const [key, token] of s.refreshTokens) if (token.clientId === id) s.refreshTokens.delete(key);
+    for (const [key, consent] of s.consents) if (consent.clientId === id) s.consents.delete(key);
+    return true;
   }
 }
 
@@ -39,6 +55,9 @@ export class InMemoryGrantRepository implements GrantRepository {
   }
   async revokeAllOfUser(userId: UserId, now: Date): Promise<void> {
     for (const grant of this.state().grants.values()) if (grant.userId === userId) await this.revoke(grant.id, now);
+  }
+  async revokeAllOfClient(clientId: string, now: Date, userId?: UserId): Promise<void> {
+    for (const grant of this.state().grants.values()) if (grant.clientId === clientId && (userId === undefined || grant.userId === userId)) await this.revoke(grant.id, now);
   }
 }
 
@@ -96,8 +115,23 @@ export class InMemoryConsentRepository implements ConsentRepository {
   async get(userId: UserId, clientId: string): Promise<Consent | undefined> {
     return this.state().consents.get(`${userId} ${clientId}`);
   }
+  async listOfUser(userId: UserId): Promise<Consent[]> {
+    return [...this.state().consents.values()].filter((c) => c.userId === userId).sort((a, b) => a.creationDate.getTime() - b.creationDate.getTime() || (a.clientId < b.clientId ? -1 : 1));
+  }
   async save(consent: Consent): Promise<void> {
     this.state().consents.set(`${consent.userId} ${consent.clientId}`, consent);
+  }
+  async touch(userId: UserId, clientId: string, now: Date): Promise<void> {
+    const consent = await this.get(userId, clientId);
+    if (consent) await this.save({ ...consent, lastUseDate: now });
+  }
+  async delete(clientId: string, userId?: UserId): Promise<boolean> {
+    const consents = this.state().consents;
+    let deleted = false;
+    for (const [key, consent] of consents) {
+      if (consent.clientId === clientId && (userId === undefined || consent.userId === userId)) deleted = consents.delete(key) || deleted;
+    }
+    return deleted;
   }
 }
 

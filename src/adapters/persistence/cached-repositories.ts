@@ -127,4 +127,8 @@ export class CachedGrantRepository implements GrantRepository {
   revokeAllOfUser(userId: UserId, now: Date): Promise<void> {
     return this.inner.revokeAllOfUser(userId, now);
   }
+
+  revokeAllOfClient(clientId: string, now: Date, userId?: UserId): Promise<void> {
+    return this.inner.revokeAllOfClient(clientId, now, userId);
+  }
 }

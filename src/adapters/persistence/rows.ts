@@ -189,6 +189,9 @@ export interface OAuthClientRow {
   name: string;
   secretHash: string | null;
   redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  previousSecretHash: string | null;
+  previousSecretExpirationDate: Date | null;
   creationDate: Date;
 }
 
@@ -239,6 +242,8 @@ export interface ConsentRow {
   clientId: string;
   scope: string;
   date: Date;
+  creationDate: Date;
+  lastUseDate: Date | null;
 }
 
 export interface SigningKeyRow {

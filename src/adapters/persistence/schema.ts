@@ -268,7 +268,16 @@ export function schemas(dialect: Dialect): Schemas {
   const oauthClients = new EntitySchema<OAuthClientRow>({
     name: 'OAuthClient',
     tableName: 'oauth_clients',
-    columns: { id: textKey('id'), name: text('name'), secretHash: text('secret_hash', true), redirectUris: json('redirect_uris'), creationDate: timestamp('creation_date') },
+    columns: {
+      id: textKey('id'),
+      name: text('name'),
+      secretHash: text('secret_hash', true),
+      redirectUris: json('redirect_uris'),
+      postLogoutRedirectUris: json('post_logout_redirect_uris'),
+      previousSecretHash: text('previous_secret_hash', true),
+      previousSecretExpirationDate: timestamp('previous_secret_expiration_date', true),
+      creationDate: timestamp('creation_date'),
+    },
   });
   const grants = new EntitySchema<GrantRow>({
     name: 'OAuthGrant',
@@ -322,7 +331,14 @@ export function schemas(dialect: Dialect): Schemas {
   const consents = new EntitySchema<ConsentRow>({
     name: 'OAuthConsent',
     tableName: 'oauth_consents',
-    columns: { userId: { ...int('user_id'), primary: true }, clientId: textKey('client_id'), scope: text('scope'), date: timestamp('date') },
+    columns: {
+      userId: { ...int('user_id'), primary: true },
+      clientId: textKey('client_id'),
+      scope: text('scope'),
+      date: timestamp('date'),
+      creationDate: timestamp('creation_date'),
+      lastUseDate: timestamp('last_use_date', true),
+    },
   });
   const signingKeys = new EntitySchema<SigningKeyRow>({
     name: 'SigningKey',

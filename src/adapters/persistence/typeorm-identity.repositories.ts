@@ -13,7 +13,7 @@ import type {
 } from '../../application/ports/identity-repositories.port.js';
 import type { AuthorizationCode, Consent, Grant, RefreshToken, Session } from '../../domain/identity/grant.js';
 import { OAuthClient } from '../../domain/identity/oauth-client.js';
-import type { CodeRow, GrantRow, RefreshTokenRow } from './rows.js';
+import type { CodeRow, ConsentRow, GrantRow, OAuthClientRow, RefreshTokenRow } from './rows.js';
 import type { Schemas } from './schema.js';
 import { isStorableText, type Run } from './typeorm-database.js';
 import { dateOf, dialectOf, forDialect, nullableDateOf, storedKey, tableOf } from './raw-sql.js';
@@ -32,11 +32,36 @@ export class TypeOrmOAuthClientRepository implements OAuthClientRepository {
     });
   }
 
-  add(client: OAuthClient): Promise<void> {
+  list(): Promise<OAuthClient[]> {
     return this.run(async (m) => {
-      await m.getRepository(this.s.oauthClients).insert({ ...client.snapshot(), redirectUris: [...client.snapshot().redirectUris] });
+      const rows = await m.getRepository(this.s.oauthClients).find({ order: { creationDate: 'ASC', id: 'ASC' } });
+      return rows.map((row) => OAuthClient.rehydrate(row));
     });
   }
+
+  add(client: OAuthClient): Promise<void> {
+    return this.run(async (m) => {
+      await m.getRepository(this.s.oauthClients).insert(clientRowOf(client));
+    });
+  }
+
+  save(client: OAuthClient): Promise<void> {
+    return this.run(async (m) => {
+      const { id, ...fields } = clientRowOf(client);
+      await m.getRepository(this.s.oauthClients).update({ id }, fields);
+    });
+  }
+
+  /** The foreign keys take the client's grants (with their codes and refresh tokens) and consents with it. */
+  delete(id: string): Promise<boolean> {
+    if (!isStorableText(id)) return Promise.resolve(false);
+    return this.run(async (m) => ((await m.getRepository(this.s.oauthClients).delete({ id })).affected ?? 0) > 0);
+  }
+}
+
+function clientRowOf(client: OAuthClient): OAuthClientRow {
+  const state = client.snapshot();
+  return { ...state, redirectUris: [...state.redirectUris], postLogoutRedirectUris: [...state.postLogoutRedirectUris] };
 }
 
 const grantFromRow = (row: GrantRow): Grant => ({ ...row, userId: storedKey(row.userId), offline: Boolean(row.offline) });
@@ -74,6 +99,13 @@ export class TypeOrmGrantRepository implements GrantRepository {
   revokeAllOfUser(userId: UserId, now: Date): Promise<void> {
     return this.run(async (m) => {
       await m.getRepository(this.s.grants).update({ userId, revocationDate: IsNull() }, { revocationDate: now });
+    });
+  }
+
+  revokeAllOfClient(clientId: string, now: Date, userId?: UserId): Promise<void> {
+    if (!isStorableText(clientId)) return Promise.resolve();
+    return this.run(async (m) => {
+      await m.getRepository(this.s.grants).update({ clientId, ...(userId === undefined ? {} : { userId }), revocationDate: IsNull() }, { revocationDate: now });
     });
   }
 }
@@ -175,9 +207,17 @@ export class TypeOrmConsentRepository implements ConsentRepository {
   ) {}
 
   get(userId: UserId, clientId: string): Promise<Consent | undefined> {
+    if (!isStorableText(clientId)) return Promise.resolve(undefined);
     return this.run(async (m) => {
       const row = await m.getRepository(this.s.consents).findOneBy({ userId, clientId });
-      return row ? { ...row, userId: storedKey(row.userId) } : undefined;
+      return row ? consentFromRow(row) : undefined;
+    });
+  }
+
+  listOfUser(userId: UserId): Promise<Consent[]> {
+    return this.run(async (m) => {
+      const rows = await m.getRepository(this.s.consents).find({ where: { userId }, order: { creationDate: 'ASC', clientId: 'ASC' } });
+      return rows.map(consentFromRow);
     });
   }
 
@@ -186,7 +226,20 @@ export class TypeOrmConsentRepository implements ConsentRepository {
       await m.getRepository(this.s.consents).upsert(consent, ['userId', 'clientId']);
     });
   }
+
+  touch(userId: UserId, clientId: string, now: Date): Promise<void> {
+    return this.run(async (m) => {
+      await m.getRepository(this.s.consents).update({ userId, clientId }, { lastUseDate: now });
+    });
+  }
+
+  delete(clientId: string, userId?: UserId): Promise<boolean> {
+    if (!isStorableText(clientId)) return Promise.resolve(false);
+    return this.run(async (m) => ((await m.getRepository(this.s.consents).delete({ clientId, ...(userId === undefined ? {} : { userId }) })).affected ?? 0) > 0);
+  }
 }
+
+const consentFromRow = (row: ConsentRow): Consent => ({ ...row, userId: storedKey(row.userId) });
 
 export class TypeOrmSigningKeyRepository implements SigningKeyRepository {
   constructor(

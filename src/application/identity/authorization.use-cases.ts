@@ -175,7 +175,11 @@ export class Authorize {
     const grant: Grant = { id: this.ids.next(), clientId: request.client.id, userId: user.userId, scope: request.scope.value, offline: request.offline, creationDate: now, revocationDate: null };
     if (request.responseType === 'token') {
       const key = await this.issuer.signingKey();
-      await this.uow.run(async (tx) => ok(await tx.grants.add(grant)));
+      await this.uow.run(async (tx) => {
+        await tx.grants.add(grant);
+        await tx.consents.touch(grant.userId, grant.clientId, now);
+        return ok();
+      });
       const access = await this.issuer.accessToken(grant, key);
       return redirectUrl(request, { access_token: access.token, token_type: 'Bearer', expires_in: String(access.expiresIn), scope: grant.scope });
     }

@@ -33,6 +33,7 @@ export class AuthenticateClient {
   constructor(
     private readonly clients: OAuthClientRepository,
     private readonly generator: TokenGenerator,
+    private readonly clock: Clock,
   ) {}
 
   async execute(credentials: ClientCredentials): Promise<Result<OAuthClient, OAuthError>> {
@@ -41,7 +42,9 @@ export class AuthenticateClient {
     const client = await this.clients.get(credentials.clientId);
     if (!client) return err(refused);
     if (client.secretHash === null) return credentials.clientSecret === undefined ? ok(client) : err(refused);
-    if (credentials.clientSecret === undefined || !this.generator.matches(credentials.clientSecret, client.secretHash)) return err(refused);
+    const presented = credentials.clientSecret;
+    // The current secret, or the one before a rotation while its overlap lasts.
+    if (presented === undefined || !client.secretHashesAt(this.clock.now()).some((hash) => this.generator.matches(presented, hash))) return err(refused);
     return ok(client);
   }
 }
@@ -146,6 +149,8 @@ export class IssueTokens {
     extra: { readonly refreshToken: string | undefined; readonly nonce: string | null; readonly authTime: Date | null },
   ): Promise<TokenResponse> {
     const access = await this.issuer.accessToken(grant, key);
+    // The user's list of connected applications shows when each last got tokens.
+    await tx.consents.touch(grant.userId, grant.clientId, this.clock.now());
     let idToken: string | undefined;
     if (claimsOf(scope, this.settings.scopeBase).has('openid')) {
       const user = await tx.users.get(grant.userId);

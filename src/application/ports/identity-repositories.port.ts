@@ -6,7 +6,13 @@ import { token } from '../shared/token.js';
 export interface OAuthClientRepository {
   /** undefined when no client has this id. */
   get(id: OAuthClientId): Promise<OAuthClient | undefined>;
+  /** Every client, oldest first. */
+  list(): Promise<OAuthClient[]>;
   add(client: OAuthClient): Promise<void>;
+  /** Stores the client's changed fields (name, URIs, secrets). */
+  save(client: OAuthClient): Promise<void>;
+  /** Removes the client; false when there was none. Its grants are revoked by the caller. */
+  delete(id: OAuthClientId): Promise<boolean>;
 }
 export const OAuthClientRepository = token<OAuthClientRepository>('OAuthClientRepository');
 
@@ -18,6 +24,8 @@ export interface GrantRepository {
   revoke(id: GrantId, now: Date): Promise<void>;
   /** Revokes every grant of the user (a password change). */
   revokeAllOfUser(userId: UserId, now: Date): Promise<void>;
+  /** Revokes every grant of the client (the client deleted), or of the client for one user (`userId`: the user withdrew it). */
+  revokeAllOfClient(clientId: OAuthClientId, now: Date, userId?: UserId): Promise<void>;
 }
 export const GrantRepository = token<GrantRepository>('GrantRepository');
 
@@ -55,8 +63,14 @@ export const SessionRepository = token<SessionRepository>('SessionRepository');
 export interface ConsentRepository {
   /** undefined when the user never consented to the client. */
   get(userId: UserId, clientId: OAuthClientId): Promise<Consent | undefined>;
+  /** The user's consents (their connected applications), oldest first. */
+  listOfUser(userId: UserId): Promise<Consent[]>;
   /** Inserts or replaces the user's consent to the client. */
   save(consent: Consent): Promise<void>;
+  /** Records that the client got tokens for the user at `now` (no-op without a consent). */
+  touch(userId: UserId, clientId: OAuthClientId, now: Date): Promise<void>;
+  /** Removes the user's consent to the client (`userId`), or every consent to it; false when there was none. */
+  delete(clientId: OAuthClientId, userId?: UserId): Promise<boolean>;
 }
 export const ConsentRepository = token<ConsentRepository>('ConsentRepository');
 

@@ -111,12 +111,17 @@ export function sessionIsLive(session: Session, now: Date): boolean {
   return now.getTime() < session.expirationDate.getTime();
 }
 
-/** The scope names a user allowed a client, accumulated over consents. */
+/** The scope names a user allowed a client, accumulated over consents: a connected application of the user. */
 export interface Consent {
   readonly userId: UserId;
   readonly clientId: OAuthClientId;
   readonly scope: string;
+  /** When the user last allowed it something. */
   readonly date: Date;
+  /** When the user first allowed it anything. */
+  readonly creationDate: Date;
+  /** When it last got tokens for the user (a code redeemed, a refresh); null before the first. */
+  readonly lastUseDate: Date | null;
 }
 
 export function consentCovers(consent: Consent | undefined, requested: string): boolean {
@@ -127,5 +132,5 @@ export function consentCovers(consent: Consent | undefined, requested: string): 
 
 export function widenConsent(consent: Consent | undefined, input: { readonly userId: UserId; readonly clientId: OAuthClientId; readonly scope: string }, now: Date): Consent {
   const names = new Set([...(consent?.scope.split(' ') ?? []), ...input.scope.split(' ')]);
-  return { userId: input.userId, clientId: input.clientId, scope: [...names].join(' '), date: now };
+  return { userId: input.userId, clientId: input.clientId, scope: [...names].join(' '), date: now, creationDate: consent?.creationDate ?? now, lastUseDate: consent?.lastUseDate ?? null };
 }

@@ -10,7 +10,19 @@ export interface OAuthClientState {
   readonly secretHash: string | null;
   /** Compared as exact strings (RFC 9700 2.1): no prefixes, no wildcards, no normalisation. */
   readonly redirectUris: readonly string[];
+  /** Where sign-out may send the browser back to (OpenID Connect RP-Initiated Logout), compared exactly too. */
+  readonly postLogoutRedirectUris: readonly string[];
+  /** The secret before the last rotation, accepted until `previousSecretExpirationDate` (the overlap). */
+  readonly previousSecretHash: string | null;
+  readonly previousSecretExpirationDate: Date | null;
   readonly creationDate: Date;
+}
+
+/** What an operator (or the client itself, through registration management) may change. */
+export interface OAuthClientChanges {
+  readonly name?: string;
+  readonly redirectUris?: readonly string[];
+  readonly postLogoutRedirectUris?: readonly string[];
 }
 
 export type OAuthClientError = { readonly kind: 'InvalidField' } & FieldError;
@@ -30,19 +42,85 @@ function checkRedirectUri(uri: string): string | null {
   return null;
 }
 
-/** A client application registered by the operator. */
+const MAX_URIS = 20;
+const invalid = (field: string, message: string) => err({ kind: 'InvalidField' as const, field, message });
+
+/** The fields `create` and `update` check alike. */
+function checkChanges(changes: OAuthClientChanges): Result<void, OAuthClientError> {
+  if (changes.name !== undefined && (changes.name.trim() === '' || changes.name.length > 100)) return invalid('name', 'must be 1-100 characters');
+  if (changes.redirectUris !== undefined && changes.redirectUris.length === 0) return invalid('redirectUri', 'at least one is required');
+  for (const [field, uris] of [['redirectUri', changes.redirectUris ?? []], ['postLogoutRedirectUri', changes.postLogoutRedirectUris ?? []]] as const) {
+    if (uris.length > MAX_URIS) return invalid(field, `at most ${MAX_URIS}`);
+    for (const uri of uris) {
+      const problem = checkRedirectUri(uri);
+      if (problem) return invalid(field, `${uri}: ${problem}`);
+    }
+  }
+  return ok();
+}
+
+/** A client application: registered by the operator, or by itself when dynamic registration is allowed. */
 export class OAuthClient {
   private constructor(private readonly state: OAuthClientState) {}
 
-  static create(input: { readonly id: OAuthClientId; readonly name: string; readonly secretHash: string | null; readonly redirectUris: readonly string[] }, now: Date): Result<OAuthClient, OAuthClientError> {
-    const invalid = (field: string, message: string) => err({ kind: 'InvalidField' as const, field, message });
-    if (input.name.trim() === '' || input.name.length > 100) return invalid('name', 'must be 1-100 characters');
-    if (input.redirectUris.length === 0) return invalid('redirectUri', 'at least one is required');
-    for (const uri of input.redirectUris) {
-      const problem = checkRedirectUri(uri);
-      if (problem) return invalid('redirectUri', `${uri}: ${problem}`);
-    }
-    return ok(new OAuthClient({ ...input, redirectUris: [...new Set(input.redirectUris)], creationDate: now }));
+  static create(
+    input: { readonly id: OAuthClientId; readonly name: string; readonly secretHash: string | null; readonly redirectUris: readonly string[]; readonly postLogoutRedirectUris?: readonly string[] },
+    now: Date,
+  ): Result<OAuthClient, OAuthClientError> {
+    const checked = checkChanges({ ...input, redirectUris: input.redirectUris });
+    if (!checked.ok) return checked;
+    return ok(
+      new OAuthClient({
+        id: input.id,
+        name: input.name,
+        secretHash: input.secretHash,
+        redirectUris: [...new Set(input.redirectUris)],
+        postLogoutRedirectUris: [...new Set(input.postLogoutRedirectUris ?? [])],
+        previousSecretHash: null,
+        previousSecretExpirationDate: null,
+        creationDate: now,
+      }),
+    );
+  }
+
+  /** The client with `changes` applied; fields left out stay as they are. */
+  update(changes: OAuthClientChanges): Result<OAuthClient, OAuthClientError> {
+    const checked = checkChanges(changes);
+    if (!checked.ok) return checked;
+    return ok(
+      new OAuthClient({
+        ...this.state,
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...(changes.redirectUris !== undefined ? { redirectUris: [...new Set(changes.redirectUris)] } : {}),
+        ...(changes.postLogoutRedirectUris !== undefined ? { postLogoutRedirectUris: [...new Set(changes.postLogoutRedirectUris)] } : {}),
+      }),
+    );
+  }
+
+  /**
+   * The client with a new secret (its hash); the old one keeps working for `overlapMs` (0: not at
+   * all), so a deployment can move to the new secret without a moment of refused requests. A public
+   * client has no secret to rotate.
+   */
+  rotateSecret(secretHash: string, overlapMs: number, now: Date): Result<OAuthClient, { readonly kind: 'PublicClient' }> {
+    if (this.state.secretHash === null) return err({ kind: 'PublicClient' });
+    const overlap = overlapMs > 0;
+    return ok(
+      new OAuthClient({
+        ...this.state,
+        secretHash,
+        previousSecretHash: overlap ? this.state.secretHash : null,
+        previousSecretExpirationDate: overlap ? new Date(now.getTime() + overlapMs) : null,
+      }),
+    );
+  }
+
+  /** The hashes a presented secret may match at `now`: the current one, and the previous during its overlap. */
+  secretHashesAt(now: Date): string[] {
+    if (this.state.secretHash === null) return [];
+    const previous = this.state.previousSecretHash;
+    const until = this.state.previousSecretExpirationDate;
+    return previous !== null && until !== null && now.getTime() < until.getTime() ? [this.state.secretHash, previous] : [this.state.secretHash];
   }
 
   static rehydrate(state: OAuthClientState): OAuthClient {
@@ -64,6 +142,10 @@ export class OAuthClient {
 
   allowsRedirectTo(uri: string): boolean {
     return this.state.redirectUris.includes(uri);
+  }
+
+  allowsPostLogoutRedirectTo(uri: string): boolean {
+    return this.state.postLogoutRedirectUris.includes(uri);
   }
 
   snapshot(): OAuthClientState {

@@ -1,7 +1,7 @@
 import { ContainerModule } from 'inversify';
 import { AuthenticatePassword } from '../../application/auth/authenticate-password.use-case.js';
 import { Authorize, SignIn, ValidateAuthorizationRequest } from '../../application/identity/authorization.use-cases.js';
-import { RegisterOAuthClient } from '../../application/identity/clients.use-cases.js';
+import { DeleteOAuthClient, ListOAuthClients, RegisterOAuthClient, RotateOAuthClientSecret, UpdateOAuthClient } from '../../application/identity/clients.use-cases.js';
 import { SigningKeys } from '../../application/identity/signing-keys.js';
 import { AuthenticateClient, IssueTokens } from '../../application/identity/token-endpoint.use-cases.js';
 import { RevokeOAuthToken, TokenInfo, UserInfo, VerifyIssuedToken } from '../../application/identity/token-info.use-cases.js';
@@ -32,13 +32,17 @@ export function identityModule(config: Config): ContainerModule {
     construct(bind, ValidateAuthorizationRequest, [OAuthClientRepository, IdentitySettingsToken]);
     construct(bind, Authorize, [UnitOfWork, SessionRepository, ConsentRepository, TokenIssuer, TokenGenerator, IdGenerator, Clock]);
     construct(bind, SignIn, [AuthenticatePassword, UnitOfWork, TokenGenerator, Clock]);
-    construct(bind, AuthenticateClient, [OAuthClientRepository, TokenGenerator]);
+    construct(bind, AuthenticateClient, [OAuthClientRepository, TokenGenerator, Clock]);
     construct(bind, IssueTokens, [UnitOfWork, TokenIssuer, TokenGenerator, IdentitySettingsToken, Clock]);
     construct(bind, VerifyIssuedToken, [TokenSigner, SigningKeys, GrantRepository, UserRepository, IdentitySettingsToken, Clock]);
     construct(bind, TokenInfo, [VerifyIssuedToken, IdentitySettingsToken, Clock]);
     construct(bind, UserInfo, [VerifyIssuedToken, IdentitySettingsToken]);
     construct(bind, RevokeOAuthToken, [UnitOfWork, RefreshTokenRepository, VerifyIssuedToken, TokenGenerator, Clock]);
     construct(bind, RegisterOAuthClient, [UnitOfWork, IdGenerator, TokenGenerator, Clock]);
+    construct(bind, ListOAuthClients, [OAuthClientRepository]);
+    construct(bind, UpdateOAuthClient, [UnitOfWork]);
+    construct(bind, DeleteOAuthClient, [UnitOfWork, Clock]);
+    construct(bind, RotateOAuthClientSecret, [UnitOfWork, TokenGenerator, Clock]);
     bind(IdentityUseCasesToken).toResolvedValue((identitySettings: IdentitySettings, signingKeys: SigningKeys, validateAuthorizationRequest: ValidateAuthorizationRequest, authorize: Authorize, signIn: SignIn, authenticateClient: AuthenticateClient, issueTokens: IssueTokens, tokenInfo: TokenInfo, userInfo: UserInfo, verifyIssuedToken: VerifyIssuedToken, revokeOAuthToken: RevokeOAuthToken, userRepository: UserRepository) => ({ settings: identitySettings, keys: signingKeys, validate: validateAuthorizationRequest, authorize: authorize, signIn: signIn, authenticateClient: authenticateClient, issueTokens: issueTokens, tokenInfo: tokenInfo, userInfo: userInfo, verify: verifyIssuedToken, revoke: revokeOAuthToken, users: userRepository }), [IdentitySettingsToken, SigningKeys, ValidateAuthorizationRequest, Authorize, SignIn, AuthenticateClient, IssueTokens, TokenInfo, UserInfo, VerifyIssuedToken, RevokeOAuthToken, UserRepository]);
   });
 }

@@ -1,3 +1,5 @@
+import { ListConnectedApps, WithdrawConnectedApp } from '../../application/identity/connected-apps.use-cases.js';
+import { ConsentRepository, OAuthClientRepository } from '../../application/ports/identity-repositories.port.js';
 import { ContainerModule } from 'inversify';
 import { PlanSettings, Plans } from '../../application/accounts/plans.js';
 import { PasswordGuard } from '../../application/auth/password-guard.js';
@@ -50,7 +52,12 @@ export const usersModule = new ContainerModule(({ bind }) => {
   construct(bind, ListApiTokens, [ApiTokenRepository]);
   construct(bind, RevokeApiToken, [ApiTokenRepository, TokenCache]);
   construct(bind, BootstrapDemo, [UserRepository, RegisterUser, CreateApiToken, TokenGenerator]);
-  bind(ProfileUseCasesToken).toResolvedValue((getProfile: GetProfile, updateProfile: UpdateProfile, changePassword: ChangePassword) => ({ get: getProfile, update: updateProfile, changePassword: changePassword }), [GetProfile, UpdateProfile, ChangePassword]);
+  construct(bind, ListConnectedApps, [ConsentRepository, OAuthClientRepository]);
+  construct(bind, WithdrawConnectedApp, [UnitOfWork, Clock]);
+  bind(ProfileUseCasesToken).toResolvedValue(
+    (getProfile: GetProfile, updateProfile: UpdateProfile, changePassword: ChangePassword, connectedApps: ListConnectedApps, withdrawApp: WithdrawConnectedApp) => ({ get: getProfile, update: updateProfile, changePassword, connectedApps, withdrawApp }),
+    [GetProfile, UpdateProfile, ChangePassword, ListConnectedApps, WithdrawConnectedApp],
+  );
   bind(TokenUseCasesToken).toResolvedValue((authenticatePassword: AuthenticatePassword, listApiTokens: ListApiTokens, createApiToken: CreateApiToken, revokeApiToken: RevokeApiToken) => ({ authenticate: authenticatePassword, list: listApiTokens, create: createApiToken, revoke: revokeApiToken }), [AuthenticatePassword, ListApiTokens, CreateApiToken, RevokeApiToken]);
   bind(EmailVerificationUseCasesToken).toResolvedValue((requestEmailVerification: RequestEmailVerification, confirmEmailVerification: ConfirmEmailVerification) => ({ request: requestEmailVerification, confirm: confirmEmailVerification }), [RequestEmailVerification, ConfirmEmailVerification]);
 });

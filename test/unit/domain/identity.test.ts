@@ -73,4 +73,53 @@ describe('identity rules', () => {
     for (const good of ['https://app.example.com/cb', 'http://127.0.0.1:8000/cb', 'http://localhost/cb', 'com.example.app:/oauth2redirect']) expect(make(good), good).to.equal(true);
     for (const bad of ['/relative', 'https://app.example.com/cb#frag', 'http://app.example.com/cb', 'javascript:alert(1)', 'data:text/html,x', 'not a uri']) expect(make(bad), bad).to.equal(false);
   });
+
+  it('consents keep the date they were first given and their last use when widened', () => {
+    const LATER = new Date(NOW.getTime() + 60_000);
+    const first = widenConsent(undefined, { userId: userId(1), clientId: 'app', scope: 'openid' }, NOW);
+    expect(first).to.include({ creationDate: NOW, lastUseDate: null });
+    const wider = widenConsent({ ...first, lastUseDate: NOW }, { userId: userId(1), clientId: 'app', scope: 'email' }, LATER);
+    expect(wider).to.deep.include({ date: LATER, creationDate: NOW, lastUseDate: NOW, scope: 'openid email' });
+  });
+
+  describe('clients', () => {
+    const client = () => {
+      const made = OAuthClient.create({ id: 'c', name: 'App', secretHash: 'old', redirectUris: ['https://app.example.com/cb'], postLogoutRedirectUris: ['https://app.example.com/bye'] }, NOW);
+      if (!made.ok) throw new Error('invalid');
+      return made.value;
+    };
+
+    it('post-logout redirect URIs follow the redirect URI rules and are compared exactly', () => {
+      expect(client().allowsPostLogoutRedirectTo('https://app.example.com/bye')).to.equal(true);
+      for (const other of ['https://app.example.com/bye/', 'https://app.example.com/BYE', 'https://app.example.com/cb']) expect(client().allowsPostLogoutRedirectTo(other), other).to.equal(false);
+      for (const bad of ['javascript:alert(1)', 'http://evil.example/bye', 'https://app.example.com/bye#x']) {
+        const made = OAuthClient.create({ id: 'c', name: 'App', secretHash: null, redirectUris: ['https://app.example.com/cb'], postLogoutRedirectUris: [bad] }, NOW);
+        expect(made.ok ? 'accepted' : made.error.field, bad).to.equal('postLogoutRedirectUri');
+      }
+    });
+
+    it('update changes only what it is given, by the same rules', () => {
+      const renamed = client().update({ name: 'Renamed' });
+      if (!renamed.ok) throw new Error('refused');
+      expect(renamed.value.snapshot()).to.deep.include({ name: 'Renamed', redirectUris: ['https://app.example.com/cb'], postLogoutRedirectUris: ['https://app.example.com/bye'], secretHash: 'old' });
+      expect(client().update({ redirectUris: [] })).to.deep.equal({ ok: false, error: { kind: 'InvalidField', field: 'redirectUri', message: 'at least one is required' } });
+      expect(client().update({ name: ' ' }).ok).to.equal(false);
+      expect(client().update({ postLogoutRedirectUris: [] }).ok, 'no post-logout URI is fine').to.equal(true);
+    });
+
+    it('a rotated secret replaces the old one, which works during the overlap only', () => {
+      const rotated = client().rotateSecret('new', 60_000, NOW);
+      if (!rotated.ok) throw new Error('refused');
+      expect(rotated.value.secretHashesAt(NOW)).to.deep.equal(['new', 'old']);
+      expect(rotated.value.secretHashesAt(new Date(NOW.getTime() + 59_999))).to.deep.equal(['new', 'old']);
+      expect(rotated.value.secretHashesAt(new Date(NOW.getTime() + 60_000))).to.deep.equal(['new']);
+      const noOverlap = client().rotateSecret('new', 0, NOW);
+      expect(noOverlap.ok && noOverlap.value.secretHashesAt(NOW)).to.deep.equal(['new']);
+      const twice = rotated.value.rotateSecret('newer', 60_000, NOW);
+      expect(twice.ok && twice.value.secretHashesAt(NOW), 'only the secret just replaced overlaps').to.deep.equal(['newer', 'new']);
+      const publicClient = OAuthClient.create({ id: 'p', name: 'Mobile', secretHash: null, redirectUris: ['com.example.app:/cb'] }, NOW);
+      expect(publicClient.ok && publicClient.value.rotateSecret('x', 0, NOW)).to.deep.equal({ ok: false, error: { kind: 'PublicClient' } });
+      expect(publicClient.ok && publicClient.value.secretHashesAt(NOW)).to.deep.equal([]);
+    });
+  });
 });

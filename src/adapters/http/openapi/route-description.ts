@@ -96,7 +96,7 @@ export const IF_MATCH: Parameter = {
 
 /** The schema of each path parameter, by the name routes give it. */
 export const PATH_PARAMETERS: Readonly<Record<string, { readonly description: string; readonly schema: JsonSchema }>> = {
-  accountId: { description: "The account's integer id (anything else: 404).", schema: int({ minimum: 1 }) },
+  accountId: { description: "The account's integer id (anything else: 404).", schema: int({ minimum: 1, maximum: 2_147_483_647 }) },
   apiId: { description: "The API's UUID.", schema: str({ format: 'uuid' }) },
   version: { description: 'A release label.', schema: str({ pattern: '^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$' }) },
   revision: { description: 'An API revision at which a spec was stored (anything else: 404).', schema: int({ minimum: 1 }) },
@@ -105,4 +105,5 @@ export const PATH_PARAMETERS: Readonly<Record<string, { readonly description: st
   webhookId: { description: "The webhook's UUID.", schema: str({ format: 'uuid' }) },
   deliveryId: { description: "The delivery's UUID.", schema: str({ format: 'uuid' }) },
   tokenId: { description: "The API token's UUID.", schema: str({ format: 'uuid' }) },
+  clientId: { description: 'An OAuth client id (`...apps.specbase`).', schema: str({ maxLength: 2000 }) },
 };

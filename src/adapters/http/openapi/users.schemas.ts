@@ -51,4 +51,12 @@ export const USERS_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   VerificationSent: object({ email: str({ format: 'email' }), expirationDate: timestamp('When the link stops working (24 hours).') }),
   ConfirmEmailVerification: closed({ token: str({ description: '`sbv_` and 43 base64url characters, from the message.' }) }, ['token']),
   EmailVerified: object({ email: str({ format: 'email' }), emailVerified: { const: true } }),
+  ConnectedApp: object({
+    clientId: str({ description: 'The OAuth client id (`...apps.specbase`).' }),
+    clientName: str(),
+    scopes: array(str(), { description: 'The scope names allowed, as the application asked for them (`openid`, `email`, `profile` or their Google spellings).' }),
+    creationDate: timestamp('When the user first allowed it.'),
+    lastUseDate: nullable(str({ format: 'date-time', description: 'When it last got tokens for the user (a code redeemed, a refresh); `null` before that.' })),
+  }),
+  ConnectedAppList: listOf('ConnectedApp', 'Every application the user allowed, oldest first, on one page (`nextCursor` is always `null`).'),
 };
