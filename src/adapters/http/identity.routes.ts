@@ -1,3 +1,4 @@
+import type { IntrospectToken } from '../../application/identity/introspection.use-case.js';
 import type { Authorize, SignIn, ValidateAuthorizationRequest } from '../../application/identity/authorization.use-cases.js';
 import type { SigningKeys } from '../../application/identity/signing-keys.js';
 import type { AuthenticateClient, IssueTokens } from '../../application/identity/token-endpoint.use-cases.js';
@@ -24,6 +25,7 @@ export interface IdentityUseCases {
   readonly userInfo: UserInfo;
   readonly verify: VerifyIssuedToken;
   readonly revoke: RevokeOAuthToken;
+  readonly introspect: IntrospectToken;
   readonly users: UserRepository;
 }
 

@@ -6,6 +6,7 @@ import { SigningKeys } from '../../application/identity/signing-keys.js';
 import { AuthenticateClient, IssueTokens } from '../../application/identity/token-endpoint.use-cases.js';
 import { RevokeOAuthToken, TokenInfo, UserInfo, VerifyIssuedToken } from '../../application/identity/token-info.use-cases.js';
 import { TokenIssuer } from '../../application/identity/token-issuer.js';
+import { IntrospectToken } from '../../application/identity/introspection.use-case.js';
 import { Clock } from '../../application/ports/clock.port.js';
 import { IdGenerator } from '../../application/ports/id-generator.port.js';
 import { ConsentRepository, GrantRepository, OAuthClientRepository, RefreshTokenRepository, SessionRepository, SigningKeyRepository } from '../../application/ports/identity-repositories.port.js';
@@ -38,11 +39,29 @@ export function identityModule(config: Config): ContainerModule {
     construct(bind, TokenInfo, [VerifyIssuedToken, IdentitySettingsToken, Clock]);
     construct(bind, UserInfo, [VerifyIssuedToken, IdentitySettingsToken]);
     construct(bind, RevokeOAuthToken, [UnitOfWork, RefreshTokenRepository, VerifyIssuedToken, TokenGenerator, Clock]);
+    construct(bind, IntrospectToken, [RefreshTokenRepository, GrantRepository, VerifyIssuedToken, TokenGenerator, IdentitySettingsToken]);
     construct(bind, RegisterOAuthClient, [UnitOfWork, IdGenerator, TokenGenerator, Clock]);
     construct(bind, ListOAuthClients, [OAuthClientRepository]);
     construct(bind, UpdateOAuthClient, [UnitOfWork]);
     construct(bind, DeleteOAuthClient, [UnitOfWork, Clock]);
     construct(bind, RotateOAuthClientSecret, [UnitOfWork, TokenGenerator, Clock]);
-    bind(IdentityUseCasesToken).toResolvedValue((identitySettings: IdentitySettings, signingKeys: SigningKeys, validateAuthorizationRequest: ValidateAuthorizationRequest, authorize: Authorize, signIn: SignIn, authenticateClient: AuthenticateClient, issueTokens: IssueTokens, tokenInfo: TokenInfo, userInfo: UserInfo, verifyIssuedToken: VerifyIssuedToken, revokeOAuthToken: RevokeOAuthToken, userRepository: UserRepository) => ({ settings: identitySettings, keys: signingKeys, validate: validateAuthorizationRequest, authorize: authorize, signIn: signIn, authenticateClient: authenticateClient, issueTokens: issueTokens, tokenInfo: tokenInfo, userInfo: userInfo, verify: verifyIssuedToken, revoke: revokeOAuthToken, users: userRepository }), [IdentitySettingsToken, SigningKeys, ValidateAuthorizationRequest, Authorize, SignIn, AuthenticateClient, IssueTokens, TokenInfo, UserInfo, VerifyIssuedToken, RevokeOAuthToken, UserRepository]);
+    bind(IdentityUseCasesToken).toResolvedValue(
+      (
+        settings: IdentitySettings,
+        keys: SigningKeys,
+        validate: ValidateAuthorizationRequest,
+        authorize: Authorize,
+        signIn: SignIn,
+        authenticateClient: AuthenticateClient,
+        issueTokens: IssueTokens,
+        tokenInfo: TokenInfo,
+        userInfo: UserInfo,
+        verify: VerifyIssuedToken,
+        revoke: RevokeOAuthToken,
+        introspect: IntrospectToken,
+        users: UserRepository,
+      ) => ({ settings, keys, validate, authorize, signIn, authenticateClient, issueTokens, tokenInfo, userInfo, verify, revoke, introspect, users }),
+      [IdentitySettingsToken, SigningKeys, ValidateAuthorizationRequest, Authorize, SignIn, AuthenticateClient, IssueTokens, TokenInfo, UserInfo, VerifyIssuedToken, RevokeOAuthToken, IntrospectToken, UserRepository],
+    );
   });
 }

@@ -8,7 +8,7 @@ import { bodyOf, clientCredentials, FORM, oauthError, oauthFailure, oauthForm, O
 
 /** The token endpoint (authorization code and refresh grants) and revocation (RFC 7009). */
 export function tokenRoutes(
-  deps: Pick<IdentityUseCases, 'authenticateClient' | 'issueTokens' | 'revoke'>,
+  deps: Pick<IdentityUseCases, 'authenticateClient' | 'issueTokens' | 'revoke' | 'introspect'>,
   limits: { readonly limiter: RateLimiter; readonly tokenEndpoint: RateLimit },
 ): StandaloneRouteDefinition[] {
   const form = oauthForm();
@@ -92,6 +92,38 @@ export function tokenRoutes(
         ctx.set('Cache-Control', 'no-store');
         ctx.status = 200;
         ctx.body = {};
+      },
+    },
+    {
+      method: 'POST',
+      path: '/o/oauth2/introspect',
+      summary: 'Whether an access or refresh token is live, for a confidential client (RFC 7662)',
+      operationId: 'introspect',
+      tag: 'Identity',
+      description:
+        'The caller authenticates as a confidential client (HTTP Basic or `client_id`/`client_secret` in the body); a public client, or none, is 401 `invalid_client`. ' +
+        'A token issued to another client is `{ "active": false }`, as is anything unknown, expired or revoked.',
+      security: [{ oauthClient: [] }],
+      requestBody: { required: true, content: { [FORM]: { schema: ref('IntrospectionRequest') } } },
+      responses: {
+        200: json('The answer.', ref('Introspection'), HEADERS.noStore),
+        ...UNREADABLE_BODY,
+        401: oauthError('`invalid_client`: no client, a public client, or wrong credentials.', { 'WWW-Authenticate': { required: true, description: '`Basic realm="specbase"`', schema: str() } }),
+      },
+      middleware: [form],
+      handler: async (ctx) => {
+        const { params, repeated } = singleParams(bodyOf(ctx));
+        if (repeated) return oauthFailure(ctx, { error: 'invalid_request', description: `${repeated} is given more than once.` });
+        const presented = clientCredentials(ctx, params);
+        if (presented === 'both') return oauthFailure(ctx, { error: 'invalid_request', description: 'Authenticate the client one way: HTTP Basic or the body, not both.' });
+        const refused = { error: 'invalid_client', description: 'Introspection is for confidential clients: authenticate with the client id and secret.' } as const;
+        if (presented.clientId === undefined || presented.clientSecret === undefined) return oauthFailure(ctx, refused);
+        const client = await deps.authenticateClient.execute(presented);
+        if (!client.ok) return oauthFailure(ctx, client.error);
+        if (client.value.isPublic) return oauthFailure(ctx, refused);
+        if (params['token'] === undefined) return oauthFailure(ctx, { error: 'invalid_request', description: 'token is required.' });
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = await deps.introspect.execute(client.value, params['token'], params['token_type_hint']);
       },
     },
   ];

@@ -41,6 +41,26 @@ export const IDENTITY_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     ['access_token', 'token_type', 'expires_in', 'scope'],
   ),
   RevocationRequest: OAUTH_FORM({ token: str({ description: 'An access or refresh token.' }), token_type_hint: str(), client_id: str(), client_secret: str() }, ['token']),
+  IntrospectionRequest: OAUTH_FORM(
+    { token: str({ description: 'An access or refresh token.' }), token_type_hint: str({ enum: ['access_token', 'refresh_token'], description: 'Only orders the lookups.' }), client_id: str(), client_secret: str() },
+    ['token'],
+  ),
+  Introspection: object(
+    {
+      active: bool(),
+      scope: str(),
+      client_id: str(),
+      sub: str({ description: 'The user id, as a string.' }),
+      exp: int({ description: 'Seconds since the epoch; absent for a refresh token (it does not expire).' }),
+      iat: int({ description: 'Seconds since the epoch.' }),
+      token_type: str({ const: 'Bearer' }),
+      token_use: str({ enum: ['access_token', 'refresh_token'] }),
+      iss: str({ format: 'uri' }),
+      aud: str({ description: 'The client id.' }),
+    },
+    ['active'],
+    { description: 'RFC 7662 2.2: `{ "active": false }` alone for a token that is unknown, expired, revoked, an ID token, or issued to another client.' },
+  ),
   TokeninfoRequest: object({ access_token: str(), id_token: str() }, []),
   Tokeninfo: object(
     {
@@ -95,6 +115,8 @@ export const IDENTITY_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       token_endpoint: str({ format: 'uri' }),
       userinfo_endpoint: str({ format: 'uri' }),
       revocation_endpoint: str({ format: 'uri' }),
+      introspection_endpoint: str({ format: 'uri' }),
+      end_session_endpoint: str({ format: 'uri' }),
       jwks_uri: str({ format: 'uri' }),
       response_types_supported: array(str()),
       response_modes_supported: array(str()),
@@ -104,6 +126,7 @@ export const IDENTITY_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       scopes_supported: array(str()),
       token_endpoint_auth_methods_supported: array(str()),
       revocation_endpoint_auth_methods_supported: array(str()),
+      introspection_endpoint_auth_methods_supported: array(str()),
       code_challenge_methods_supported: array(str()),
       claims_supported: array(str()),
       prompt_values_supported: array(str()),
