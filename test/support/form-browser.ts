@@ -63,7 +63,9 @@ export class FormBrowser {
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const [name, ...value] = pair!.split('=');
-      this.cookies.set(name!.trim(), value.join('='));
+      // As browsers do, a cookie set to expire now is gone.
+      if (/;\s*Max-Age=0(;|$)/i.test(line)) this.cookies.delete(name!.trim());
+      else this.cookies.set(name!.trim(), value.join('='));
     }
     this.lastPage = response.headers.get('content-type')?.startsWith('text/html') ? await response.clone().text() : '';
     return response;

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
-import { calculateJwkThumbprint, decodeProtectedHeader, exportJWK, exportPKCS8, generateKeyPair, importJWK, importPKCS8, jwtVerify, SignJWT, type JWTHeaderParameters } from 'jose';
+import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, exportJWK, exportPKCS8, generateKeyPair, importJWK, importPKCS8, jwtVerify, SignJWT, type JWTHeaderParameters } from 'jose';
 import type { webcrypto } from 'node:crypto';
 import type { StoredSigningKey } from '../../application/ports/identity-repositories.port.js';
 
@@ -44,6 +44,17 @@ export class JoseTokenSigner implements TokenSigner {
       this.privateKeys.set(key.kid, privateKey);
     }
     return new SignJWT({ ...claims }).setProtectedHeader({ alg: ALG, kid: key.kid, typ }).sign(await privateKey);
+  }
+
+  async verifyAnyAge(jwt: string, typ: JwtType, keys: readonly StoredSigningKey[], issuer: string): Promise<JwtClaims | undefined> {
+    let issuedAt: unknown;
+    try {
+      issuedAt = decodeJwt(jwt).iat;
+    } catch {
+      return undefined;
+    }
+    // Checked as at the moment it was issued: signature, type and issuer hold whatever its age.
+    return typeof issuedAt === 'number' && Number.isSafeInteger(issuedAt) ? this.verify(jwt, typ, keys, issuer, new Date(issuedAt * 1000)) : undefined;
   }
 
   async verify(jwt: string, typ: JwtType, keys: readonly StoredSigningKey[], issuer: string, now: Date): Promise<JwtClaims | undefined> {

@@ -1,3 +1,5 @@
+import type { SignOut } from '../../application/identity/sign-out.use-case.js';
+import { signOutRoutes } from './identity/sign-out.routes.js';
 import type { IntrospectToken } from '../../application/identity/introspection.use-case.js';
 import type { Authorize, SignIn, ValidateAuthorizationRequest } from '../../application/identity/authorization.use-cases.js';
 import type { SigningKeys } from '../../application/identity/signing-keys.js';
@@ -26,6 +28,7 @@ export interface IdentityUseCases {
   readonly verify: VerifyIssuedToken;
   readonly revoke: RevokeOAuthToken;
   readonly introspect: IntrospectToken;
+  readonly signOut: SignOut;
   readonly users: UserRepository;
 }
 
@@ -42,5 +45,5 @@ export interface IdentityLimits {
  * from `deps` until a request comes, so the description can be built without them.
  */
 export function identityRoutes(deps: IdentityUseCases, limits: IdentityLimits): StandaloneRouteDefinition[] {
-  return [...authorizationRoutes(deps), ...signInRoutes(deps), ...tokenRoutes(deps, limits), ...discoveryRoutes(deps), ...userinfoRoutes(deps)];
+  return [...authorizationRoutes(deps), ...signInRoutes(deps), ...signOutRoutes(deps), ...tokenRoutes(deps, limits), ...discoveryRoutes(deps), ...userinfoRoutes(deps)];
 }

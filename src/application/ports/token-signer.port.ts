@@ -16,6 +16,11 @@ export interface TokenSigner {
    * `iss` is `issuer` and `exp` is after `now`; undefined otherwise, never throwing for bad input.
    */
   verify(jwt: string, typ: JwtType, keys: readonly StoredSigningKey[], issuer: string, now: Date): Promise<JwtClaims | undefined>;
+  /**
+   * Like `verify`, whatever the token's age: for an ID token handed back as `id_token_hint` at
+   * sign-out, which names the client and may well have expired (RP-Initiated Logout 1.0 2).
+   */
+  verifyAnyAge(jwt: string, typ: JwtType, keys: readonly StoredSigningKey[], issuer: string): Promise<JwtClaims | undefined>;
 }
 export const TokenSigner = token<TokenSigner>('TokenSigner');
 

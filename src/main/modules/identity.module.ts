@@ -7,6 +7,7 @@ import { AuthenticateClient, IssueTokens } from '../../application/identity/toke
 import { RevokeOAuthToken, TokenInfo, UserInfo, VerifyIssuedToken } from '../../application/identity/token-info.use-cases.js';
 import { TokenIssuer } from '../../application/identity/token-issuer.js';
 import { IntrospectToken } from '../../application/identity/introspection.use-case.js';
+import { SignOut } from '../../application/identity/sign-out.use-case.js';
 import { Clock } from '../../application/ports/clock.port.js';
 import { IdGenerator } from '../../application/ports/id-generator.port.js';
 import { ConsentRepository, GrantRepository, OAuthClientRepository, RefreshTokenRepository, SessionRepository, SigningKeyRepository } from '../../application/ports/identity-repositories.port.js';
@@ -39,6 +40,7 @@ export function identityModule(config: Config): ContainerModule {
     construct(bind, TokenInfo, [VerifyIssuedToken, IdentitySettingsToken, Clock]);
     construct(bind, UserInfo, [VerifyIssuedToken, IdentitySettingsToken]);
     construct(bind, RevokeOAuthToken, [UnitOfWork, RefreshTokenRepository, VerifyIssuedToken, TokenGenerator, Clock]);
+    construct(bind, SignOut, [UnitOfWork, OAuthClientRepository, TokenSigner, SigningKeys, TokenGenerator, IdentitySettingsToken]);
     construct(bind, IntrospectToken, [RefreshTokenRepository, GrantRepository, VerifyIssuedToken, TokenGenerator, IdentitySettingsToken]);
     construct(bind, RegisterOAuthClient, [UnitOfWork, IdGenerator, TokenGenerator, Clock]);
     construct(bind, ListOAuthClients, [OAuthClientRepository]);
@@ -59,9 +61,10 @@ export function identityModule(config: Config): ContainerModule {
         verify: VerifyIssuedToken,
         revoke: RevokeOAuthToken,
         introspect: IntrospectToken,
+        signOut: SignOut,
         users: UserRepository,
-      ) => ({ settings, keys, validate, authorize, signIn, authenticateClient, issueTokens, tokenInfo, userInfo, verify, revoke, introspect, users }),
-      [IdentitySettingsToken, SigningKeys, ValidateAuthorizationRequest, Authorize, SignIn, AuthenticateClient, IssueTokens, TokenInfo, UserInfo, VerifyIssuedToken, RevokeOAuthToken, IntrospectToken, UserRepository],
+      ) => ({ settings, keys, validate, authorize, signIn, authenticateClient, issueTokens, tokenInfo, userInfo, verify, revoke, introspect, signOut, users }),
+      [IdentitySettingsToken, SigningKeys, ValidateAuthorizationRequest, Authorize, SignIn, AuthenticateClient, IssueTokens, TokenInfo, UserInfo, VerifyIssuedToken, RevokeOAuthToken, IntrospectToken, SignOut, UserRepository],
     );
   });
 }

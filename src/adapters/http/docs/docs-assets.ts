@@ -29,6 +29,7 @@ export const DOCS_CSS = `/* Rendered API pages use .sb-page on <body>; the Swagg
 body{margin:0}
 .sb-top{display:flex;align-items:center;gap:1rem;padding:.6rem 1.25rem;border-bottom:1px solid var(--line);background:var(--soft);font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif}
 .sb-top a,.sb-page .sb-top a{color:var(--fg);text-decoration:none;font-weight:600}
+.sb-top .sb-sign-out{margin-left:auto;font-weight:400}
 .sb-page{font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:#fff}
 .sb-page *{box-sizing:border-box}
 .sb-page a{color:var(--link)}

@@ -30,22 +30,23 @@ export interface DocsPage {
   readonly visibility: 'public' | 'private';
 }
 
-export function shell(assets: DocsAssets, title: string, body: string, options: { readonly head?: string; readonly bodyClass?: string } = {}): string {
+export function shell(assets: DocsAssets, title: string, body: string, options: { readonly head?: string; readonly bodyClass?: string; readonly signedIn?: boolean } = {}): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <link rel="icon" href="data:,"><link rel="stylesheet" href="${assets.url('docs.css')}">${options.head ?? ''}
-</head><body${options.bodyClass ? ` class="${options.bodyClass}"` : ''}><header class="sb-top"><a href="/docs">Specbase</a></header>
+</head><body${options.bodyClass ? ` class="${options.bodyClass}"` : ''}><header class="sb-top"><a href="/docs">Specbase</a>${options.signedIn === true ? '<a class="sb-sign-out" href="/o/oauth2/logout">Sign out</a>' : ''}</header>
 ${body}</body></html>`;
 }
 
-export function sendDocsPage(ctx: Context, assets: DocsAssets, page: DocsPage): void {
+/** `signedIn`: the page offers sign-out (a link to `end_session_endpoint`), and is then the viewer's own. */
+export function sendDocsPage(ctx: Context, assets: DocsAssets, page: DocsPage, signedIn = false): void {
   ctx.status = page.status;
   ctx.type = 'text/html; charset=utf-8';
   // Public pages may be kept, but are asked for again each time: an API made private must stop showing at once.
-  ctx.set('Cache-Control', page.visibility === 'public' ? 'no-cache' : 'no-store');
+  ctx.set('Cache-Control', page.visibility === 'private' ? 'no-store' : signedIn ? 'private, no-cache' : 'no-cache');
   ctx.set('Content-Security-Policy', DOCS_PAGE_CSP);
-  ctx.body = shell(assets, page.title, page.body, { bodyClass: 'sb-page' });
+  ctx.body = shell(assets, page.title, page.body, { bodyClass: 'sb-page', signedIn });
 }
 
 /**

@@ -64,8 +64,8 @@ export function docsRouter(deps: DocsDependencies): Router {
     return cookie === undefined ? undefined : (await deps.session(cookie))?.userId;
   };
 
-  const answer = <T>(ctx: Context, result: Result<T, DocsRefusal>, render: (view: T) => DocsPage) => {
-    if (result.ok) return sendDocsPage(ctx, assets, render(result.value));
+  const answer = <T>(ctx: Context, result: Result<T, DocsRefusal>, render: (view: T) => DocsPage, signedIn: boolean) => {
+    if (result.ok) return sendDocsPage(ctx, assets, render(result.value), signedIn);
     if (result.error.kind === 'NotFound') return sendNotFoundPage(ctx, assets);
     ctx.set('Cache-Control', 'no-store');
     ctx.redirect(signInUrl(ctx.url));
@@ -95,19 +95,22 @@ export function docsRouter(deps: DocsDependencies): Router {
   });
 
   router.get('/docs/:accountId/:nickname', async (ctx) => {
-    const result = await deps.docs.view.execute({ viewer: await viewer(ctx), accountId: accountId(ctx), nickname: param(ctx, 'nickname') });
-    answer(ctx, result, apiDocsPage);
+    const seen = await viewer(ctx);
+    const result = await deps.docs.view.execute({ viewer: seen, accountId: accountId(ctx), nickname: param(ctx, 'nickname') });
+    answer(ctx, result, apiDocsPage, seen !== undefined);
   });
 
   router.get('/docs/:accountId/:nickname/guides/:slug', async (ctx) => {
-    const result = await deps.docs.guide.execute({ viewer: await viewer(ctx), accountId: accountId(ctx), nickname: param(ctx, 'nickname'), slug: param(ctx, 'slug') });
-    answer(ctx, result, guidePage);
+    const seen = await viewer(ctx);
+    const result = await deps.docs.guide.execute({ viewer: seen, accountId: accountId(ctx), nickname: param(ctx, 'nickname'), slug: param(ctx, 'slug') });
+    answer(ctx, result, guidePage, seen !== undefined);
   });
 
   // Before /:version: a release labelled `changelog` is shown at /docs/<account_id>/<nickname> only.
   router.get('/docs/:accountId/:nickname/changelog', async (ctx) => {
-    const result = await deps.docs.changelog.execute({ viewer: await viewer(ctx), accountId: accountId(ctx), nickname: param(ctx, 'nickname') });
-    answer(ctx, result, changelogPage);
+    const seen = await viewer(ctx);
+    const result = await deps.docs.changelog.execute({ viewer: seen, accountId: accountId(ctx), nickname: param(ctx, 'nickname') });
+    answer(ctx, result, changelogPage, seen !== undefined);
   });
 
   router.get('/docs/:accountId/:nickname/changelog.atom', async (ctx) => {
@@ -120,8 +123,9 @@ export function docsRouter(deps: DocsDependencies): Router {
   });
 
   router.get('/docs/:accountId/:nickname/:version', async (ctx) => {
-    const result = await deps.docs.view.execute({ viewer: await viewer(ctx), accountId: accountId(ctx), nickname: param(ctx, 'nickname'), version: param(ctx, 'version') });
-    answer(ctx, result, apiDocsPage);
+    const seen = await viewer(ctx);
+    const result = await deps.docs.view.execute({ viewer: seen, accountId: accountId(ctx), nickname: param(ctx, 'nickname'), version: param(ctx, 'version') });
+    answer(ctx, result, apiDocsPage, seen !== undefined);
   });
 
   router.get('/docs/*rest', (ctx) => sendNotFoundPage(ctx, assets));

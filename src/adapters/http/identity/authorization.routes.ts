@@ -10,6 +10,7 @@ import type { StandaloneRouteDefinition } from '../routes.js';
 import type { IdentityUseCases } from '../identity.routes.js';
 import { CSRF_COOKIE, SESSION_COOKIE, SESSION_MAX_AGE_S, cookieHeader, csrfToken as csrfCookie, readCookie, sameSecret } from '../session-cookies.js';
 import { AUTHORIZATION_PARAMETERS, FORM, FORM_LIMIT, redirectAnswer, searchParams, singleParams } from './oauth-http.js';
+import { SIGN_OUT_FORM } from './sign-out.routes.js';
 
 const CLAIM_TEXT: Record<Claim, string> = {
   openid: 'Know who you are on Specbase (your user id)',
@@ -59,7 +60,8 @@ export function authorizationRoutes(deps: Pick<IdentityUseCases, 'settings' | 'v
       `Allow ${request.client.name}?`,
       `<p><strong>${escapeHtml(request.client.name)}</strong> wants to access your Specbase account${who ? ` <strong>${escapeHtml(who.email)}</strong>` : ''}:</p><ul>${claims}</ul>
 <form method="post" action="/o/oauth2/auth">${hidden(ctx, query, 'consent')}
-<button type="submit" name="decision" value="allow">Allow</button><button type="submit" name="decision" value="deny" class="secondary">Deny</button></form>`,
+<button type="submit" name="decision" value="allow">Allow</button><button type="submit" name="decision" value="deny" class="secondary">Deny</button></form>
+<p>Not you?</p>${SIGN_OUT_FORM}`,
       [formActionSource(request.redirectUri)],
     );
   };

@@ -27,6 +27,7 @@ export function discoveryRoutes(deps: Pick<IdentityUseCases, 'keys' | 'settings'
           userinfo_endpoint: `${base}/oauth2/v3/userinfo`,
           revocation_endpoint: `${base}/o/oauth2/revoke`,
           introspection_endpoint: `${base}/o/oauth2/introspect`,
+          end_session_endpoint: `${base}/o/oauth2/logout`,
           jwks_uri: `${base}/oauth2/v2/certs`,
           response_types_supported: ['code', 'token'],
           response_modes_supported: ['query', 'fragment'],

@@ -134,6 +134,7 @@ export const IDENTITY_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     ['issuer', 'authorization_endpoint', 'token_endpoint', 'jwks_uri', 'response_types_supported', 'subject_types_supported', 'id_token_signing_alg_values_supported'],
     { description: 'OpenID Connect Discovery 1.0.' },
   ),
+  SignOutForm: object({ id_token_hint: str(), client_id: str(), post_logout_redirect_uri: str(), state: str() }, [], { description: 'RP-Initiated Logout 1.0 parameters; all optional.' }),
   AuthorizationForm: object(
     {
       csrf: str({ description: 'The value of the `sb_csrf` cookie.' }),
