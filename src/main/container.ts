@@ -49,7 +49,7 @@ import { ApiRateLimiter, RateLimiter, RateLimits } from '../application/ports/ra
 import { BatchedRateLimiter, TypeOrmRateLimiter } from '../adapters/persistence/typeorm-rate-limiter.js';
 import { ReadCache } from '../adapters/persistence/read-cache.js';
 import { SigningKeyGenerator, TokenSigner } from '../application/ports/token-signer.port.js';
-import { ConsentRepository, GrantRepository, OAuthClientRepository, RefreshTokenRepository, SessionRepository, SigningKeyRepository } from '../application/ports/identity-repositories.port.js';
+import { ConsentRepository, DeviceAuthorizationRepository, GrantRepository, OAuthClientRepository, RefreshTokenRepository, SessionRepository, SigningKeyRepository } from '../application/ports/identity-repositories.port.js';
 import { LogMailer } from '../adapters/mail/log-mailer.js';
 import { Mailer } from '../application/ports/mailer.port.js';
 import { EmailVerificationRepository } from '../application/ports/email-verification-repository.port.js';
@@ -234,6 +234,7 @@ function bindIdentityAdapters(c: Container, config: Config): void {
   c.bind(RefreshTokenRepository).toResolvedValue((r: Transaction) => r.refreshTokens, [RepositoriesToken]);
   c.bind(SessionRepository).toResolvedValue((r: Transaction) => r.sessions, [RepositoriesToken]);
   c.bind(ConsentRepository).toResolvedValue((r: Transaction) => r.consents, [RepositoriesToken]);
+  c.bind(DeviceAuthorizationRepository).toResolvedValue((r: Transaction) => r.deviceAuthorizations, [RepositoriesToken]);
   c.bind(SigningKeyRepository).toResolvedValue((r: Transaction) => r.signingKeys, [RepositoriesToken]);
 }
 

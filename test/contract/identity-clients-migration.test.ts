@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database.js';
+import { MIGRATIONS } from '../../src/adapters/persistence/migrations/index.js';
+import { IdentityClients1763910000000 } from '../../src/adapters/persistence/migrations/0014-identity-clients.migration.js';
 import { typeOrmRepositories } from '../../src/adapters/persistence/typeorm-unit-of-work.js';
 import { forEachDatabase } from '../support/databases.js';
 import { SequentialIds } from '../support/fakes.js';
@@ -17,7 +19,9 @@ forEachDatabase('migration 0014 on existing clients and consents', (target) => {
     try {
       await db.open();
       await db.migrate();
-      await db.dataSource.undoLastMigration({ transaction: 'all' });
+      // Back to before 0014, whatever came after it.
+      const later = MIGRATIONS.slice(MIGRATIONS.indexOf(IdentityClients1763910000000)).map((m) => m.name);
+      for (let i = 0; i < later.length; i++) await db.dataSource.undoLastMigration({ transaction: 'all' });
       const table = (name: string) => (db.schemaName ? `"${db.schemaName}"."${name}"` : `"${name}"`);
       const p = (n: number) => (db.dialect === 'postgres' ? `$${n}` : '?');
       const at = '2026-11-20T10:00:00.000Z';
@@ -33,7 +37,7 @@ forEachDatabase('migration 0014 on existing clients and consents', (target) => {
         ]);
         await m.query(`INSERT INTO ${table('oauth_consents')} (user_id, client_id, scope, date) VALUES (1, 'old.apps.specbase', 'openid', ${p(1)})`, [at]);
       });
-      expect(await db.migrate()).to.deep.equal(['IdentityClients1763910000000']);
+      expect(await db.migrate()).to.deep.equal(later);
 
       const repos = typeOrmRepositories(db, db.read, new SequentialIds());
       const client = await repos.oauthClients.get('old.apps.specbase');

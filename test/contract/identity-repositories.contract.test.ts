@@ -3,6 +3,7 @@ import type { StoredSigningKey } from '../../src/application/ports/identity-repo
 import { Account } from '../../src/domain/account/account.aggregate.js';
 import type { AuthorizationCode, Consent, Grant, RefreshToken, Session } from '../../src/domain/identity/grant.js';
 import { OAuthClient } from '../../src/domain/identity/oauth-client.js';
+import type { DeviceAuthorization } from '../../src/domain/identity/device-authorization.js';
 import { err, ok } from '../../src/domain/shared/result.js';
 import { aNewUser, forEachImplementation, type PersistenceFixture } from './fixtures.js';
 import type { UserId } from '../../src/domain/account/account.js';
@@ -266,6 +267,63 @@ forEachImplementation('identity repositories contract', (make) => {
       expect(await f.repos.consents.listOfUser(ada)).to.deep.equal([]);
       expect(await f.repos.consents.listOfUser(bob)).to.deep.equal([]);
       expect(await f.repos.consents.get(ada, 'bad\u0000id')).to.equal(undefined);
+    });
+  });
+
+  describe('DeviceAuthorizationRepository', () => {
+    const pending = (clientId: string, n: number): DeviceAuthorization => ({
+      deviceCodeHash: `device-${n}`,
+      userCodeHash: `user-${n}`,
+      clientId,
+      scope: 'openid',
+      status: 'pending',
+      userId: null,
+      grantId: null,
+      intervalS: 5,
+      lastPollDate: null,
+      creationDate: T0,
+      expirationDate: T2,
+    });
+
+    it('finds one by either code, records polls, and decides it exactly once however many race', async () => {
+      const ada = await aUser();
+      const client = await aClient();
+      const authorization = pending(client.id, 1);
+      await f.uow.run(async (tx) => ok(await tx.deviceAuthorizations.add(authorization)));
+      expect(await f.repos.deviceAuthorizations.getByDeviceCode('device-1')).to.deep.equal(authorization);
+      expect(await f.repos.deviceAuthorizations.getByUserCode('user-1')).to.deep.equal(authorization);
+      expect(await f.repos.deviceAuthorizations.getByUserCode('user-2')).to.equal(undefined);
+      await f.uow.run(async (tx) => ok(await tx.deviceAuthorizations.recordPoll('device-1', T1, 10)));
+      expect(await f.repos.deviceAuthorizations.getByDeviceCode('device-1')).to.deep.include({ lastPollDate: T1, intervalS: 10 });
+
+      const grant = await aGrant(ada, client.id);
+      const decisions = await Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          f.uow.run(async (tx) => ok(await tx.deviceAuthorizations.decide('device-1', i % 2 === 0 ? { status: 'approved', userId: ada, grantId: grant.id } : { status: 'denied' }))),
+        ),
+      );
+      expect(decisions.filter((d) => d.ok && d.value)).to.have.length(1);
+      const decided = await f.repos.deviceAuthorizations.getByDeviceCode('device-1');
+      const expected = decided?.status === 'approved' ? { userId: ada, grantId: grant.id } : { status: 'denied', userId: null, grantId: null };
+      expect(decided).to.deep.include(expected);
+    });
+
+    it('consumes an approved one exactly once, and never a pending or denied one', async () => {
+      const ada = await aUser();
+      const client = await aClient();
+      const grant = await aGrant(ada, client.id);
+      await f.uow.run(async (tx) => {
+        for (const n of [1, 2, 3]) await tx.deviceAuthorizations.add(pending(client.id, n));
+        await tx.deviceAuthorizations.decide('device-1', { status: 'approved', userId: ada, grantId: grant.id });
+        await tx.deviceAuthorizations.decide('device-3', { status: 'denied' });
+        return ok();
+      });
+      const consumed = await Promise.all(Array.from({ length: 4 }, () => f.uow.run(async (tx) => ok(await tx.deviceAuthorizations.consume('device-1')))));
+      expect(consumed.filter((c) => c.ok && c.value)).to.have.length(1);
+      expect((await f.repos.deviceAuthorizations.getByDeviceCode('device-1'))?.status).to.equal('consumed');
+      expect(await f.uow.run(async (tx) => ok(await tx.deviceAuthorizations.consume('device-2')))).to.deep.equal({ ok: true, value: false });
+      expect(await f.uow.run(async (tx) => ok(await tx.deviceAuthorizations.consume('device-3')))).to.deep.equal({ ok: true, value: false });
+      expect(await f.uow.run(async (tx) => ok(await tx.deviceAuthorizations.decide('device-1', { status: 'denied' }))), 'decided once').to.deep.equal({ ok: true, value: false });
     });
   });
 

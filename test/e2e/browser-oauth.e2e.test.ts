@@ -260,4 +260,63 @@ describeWithBrowser(SUITE, function () {
     expect(back.get('code')).to.equal(null);
     expect(consoleErrors, 'browser console').to.deep.equal([]);
   });
+
+  it('device flow: verification_uri_complete leads through sign-in to /device with the code filled in; Allow gives the device its tokens', async () => {
+    const started = await fetch(`${server.url}/o/oauth2/device/code`, {
+      method: 'POST',
+      body: new URLSearchParams({ scope: 'openid email', client_id: client.clientId, client_secret: client.clientSecret }),
+    });
+    const codes = (await started.json()) as { device_code: string; user_code: string; verification_uri_complete: string };
+    expect(started.status, JSON.stringify(codes)).to.equal(200);
+    const poll = async () =>
+      (await (
+        await fetch(`${server.url}/o/oauth2/token`, {
+          method: 'POST',
+          body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: codes.device_code, client_id: client.clientId, client_secret: client.clientSecret }),
+        })
+      ).json()) as Record<string, unknown>;
+    expect((await poll())['error']).to.equal('authorization_pending');
+
+    await page.goto(codes.verification_uri_complete);
+    expect(await page.title()).to.equal('Sign in · Specbase');
+    await page.getByLabel('E-mail', { exact: true }).fill(ada.email);
+    await page.getByLabel('Password', { exact: true }).fill(ada.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+
+    await page.getByRole('button', { name: 'Continue' }).waitFor();
+    expect(await page.title()).to.equal('Connect a device · Specbase');
+    expect(await page.getByLabel('Code', { exact: true }).inputValue(), 'filled in from the link').to.equal(codes.user_code);
+    await page.getByRole('button', { name: 'Continue' }).click();
+
+    await page.getByRole('button', { name: 'Allow' }).waitFor();
+    expect(await page.title()).to.equal(`Allow ${CLIENT_NAME}? · Specbase`);
+    const text = await page.locator('body').innerText();
+    expect(text).to.include(`${CLIENT_NAME} on the device showing ${codes.user_code} wants to access your Specbase account`);
+    expect(await page.getByRole('button', { name: 'Deny' }).isVisible()).to.equal(true);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'device-consent.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.getByRole('status').waitFor();
+    expect(await page.getByRole('status').innerText()).to.equal('Done. You can return to your device.');
+    expect(consoleErrors, 'browser console').to.deep.equal([]);
+
+    const tokens = await poll();
+    expect(tokens).to.include({ token_type: 'Bearer', scope: 'openid email' });
+    expect(tokens['refresh_token']).to.match(/^sbr_/);
+  });
+
+  it('the consent page offers sign-out; after it, the next authorization asks for the password again', async () => {
+    const request = authorizationRequest();
+    await page.goto(request.url);
+    await seeLoginPage();
+    await signIn(ada.password);
+    await seeConsentPage();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('status').waitFor();
+    expect(await page.getByRole('status').innerText()).to.equal('You are signed out of Specbase.');
+    expect((await context.cookies()).some((c) => c.name === 'sb_session'), 'the session cookie is gone').to.equal(false);
+    await page.goto(authorizationRequest().url);
+    await seeLoginPage();
+    expect(consoleErrors, 'browser console').to.deep.equal([]);
+  });
 });

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { SecretToken, TokenGenerator } from '../../application/ports/token-generator.port.js';
 import { API_TOKEN_PREFIX } from '../../domain/token/api-token.aggregate.js';
 import { EMAIL_VERIFICATION_PREFIX } from '../../domain/user/email-verification.js';
@@ -43,5 +43,9 @@ export class RandomTokenGenerator implements TokenGenerator {
 
   webhookSecret(): string {
     return randomBytes(32).toString('hex');
+  }
+
+  pick(alphabet: string, length: number): string {
+    return Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join('');
   }
 }

@@ -1,3 +1,5 @@
+import type { DecideDeviceAuthorization, StartDeviceAuthorization } from '../../application/identity/device-flow.use-cases.js';
+import { deviceRoutes } from './identity/device.routes.js';
 import type { SignOut } from '../../application/identity/sign-out.use-case.js';
 import { signOutRoutes } from './identity/sign-out.routes.js';
 import type { IntrospectToken } from '../../application/identity/introspection.use-case.js';
@@ -29,6 +31,8 @@ export interface IdentityUseCases {
   readonly revoke: RevokeOAuthToken;
   readonly introspect: IntrospectToken;
   readonly signOut: SignOut;
+  readonly startDevice: StartDeviceAuthorization;
+  readonly device: DecideDeviceAuthorization;
   readonly users: UserRepository;
 }
 
@@ -45,5 +49,5 @@ export interface IdentityLimits {
  * from `deps` until a request comes, so the description can be built without them.
  */
 export function identityRoutes(deps: IdentityUseCases, limits: IdentityLimits): StandaloneRouteDefinition[] {
-  return [...authorizationRoutes(deps), ...signInRoutes(deps), ...signOutRoutes(deps), ...tokenRoutes(deps, limits), ...discoveryRoutes(deps), ...userinfoRoutes(deps)];
+  return [...authorizationRoutes(deps), ...signInRoutes(deps), ...signOutRoutes(deps), ...deviceRoutes(deps), ...tokenRoutes(deps, limits), ...discoveryRoutes(deps), ...userinfoRoutes(deps)];
 }

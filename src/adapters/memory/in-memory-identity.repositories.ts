@@ -2,6 +2,7 @@ import type { GrantId } from '../../domain/identity/grant.js';
 import type { UserId } from '../../domain/account/account.js';
 import type {
   AuthorizationCodeRepository,
+  DeviceAuthorizationRepository,
   ConsentRepository,
   GrantRepository,
   OAuthClientRepository,
@@ -13,6 +14,7 @@ import type {
 import type { AuthorizationCode, Consent, Grant, RefreshToken, Session } from '../../domain/identity/grant.js';
 import { OAuthClient } from '../../domain/identity/oauth-client.js';
 import type { StateSource } from './in-memory-state.js';
+import type { DeviceAuthorization } from '../../domain/identity/device-authorization.js';
 
 export class InMemoryOAuthClientRepository implements OAuthClientRepository {
   constructor(private readonly state: StateSource) {}
@@ -142,5 +144,34 @@ export class InMemorySigningKeyRepository implements SigningKeyRepository {
   }
   async add(key: StoredSigningKey): Promise<void> {
     this.state().signingKeys.push(key);
+  }
+}
+
+export class InMemoryDeviceAuthorizationRepository implements DeviceAuthorizationRepository {
+  constructor(private readonly state: StateSource) {}
+  async add(authorization: DeviceAuthorization): Promise<void> {
+    this.state().deviceCodes.set(authorization.deviceCodeHash, authorization);
+  }
+  async getByDeviceCode(deviceCodeHash: string): Promise<DeviceAuthorization | undefined> {
+    return this.state().deviceCodes.get(deviceCodeHash);
+  }
+  async getByUserCode(userCodeHash: string): Promise<DeviceAuthorization | undefined> {
+    return [...this.state().deviceCodes.values()].find((a) => a.userCodeHash === userCodeHash);
+  }
+  async recordPoll(deviceCodeHash: string, at: Date, intervalS: number): Promise<void> {
+    const found = this.state().deviceCodes.get(deviceCodeHash);
+    if (found) this.state().deviceCodes.set(deviceCodeHash, { ...found, lastPollDate: at, intervalS });
+  }
+  async decide(deviceCodeHash: string, decision: { readonly status: 'approved'; readonly userId: UserId; readonly grantId: GrantId } | { readonly status: 'denied' }): Promise<boolean> {
+    const found = this.state().deviceCodes.get(deviceCodeHash);
+    if (!found || found.status !== 'pending') return false;
+    this.state().deviceCodes.set(deviceCodeHash, decision.status === 'approved' ? { ...found, ...decision } : { ...found, status: 'denied' });
+    return true;
+  }
+  async consume(deviceCodeHash: string): Promise<boolean> {
+    const found = this.state().deviceCodes.get(deviceCodeHash);
+    if (!found || found.status !== 'approved') return false;
+    this.state().deviceCodes.set(deviceCodeHash, { ...found, status: 'consumed' });
+    return true;
   }
 }

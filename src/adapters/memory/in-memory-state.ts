@@ -1,3 +1,4 @@
+import type { DeviceAuthorization } from '../../domain/identity/device-authorization.js';
 import type { AccountId, UserId } from '../../domain/account/account.js';
 import type { AccountState } from '../../domain/account/account.aggregate.js';
 import type { StoredSpec } from '../../application/ports/spec-repository.port.js';
@@ -50,6 +51,7 @@ export class InMemoryState {
   sessions = new Map<string, Session>();
   /** By `${userId} ${clientId}`. */
   consents = new Map<string, Consent>();
+  deviceCodes = new Map<string, DeviceAuthorization>();
   signingKeys: StoredSigningKey[] = [];
   deliveries = new Map<string, { readonly state: DeliveryState; readonly dispatchKey: string | null; readonly leaseUntil: Date | null }>();
 
@@ -76,6 +78,7 @@ export class InMemoryState {
     copy.refreshTokens = new Map(this.refreshTokens);
     copy.sessions = new Map(this.sessions);
     copy.consents = new Map(this.consents);
+    copy.deviceCodes = new Map(this.deviceCodes);
     copy.signingKeys = [...this.signingKeys];
     copy.deliveries = new Map(this.deliveries);
     return copy;

@@ -17,6 +17,7 @@ import { InMemoryEmailVerificationRepository } from './in-memory-email-verificat
 import {
   InMemoryAuthorizationCodeRepository,
   InMemoryConsentRepository,
+  InMemoryDeviceAuthorizationRepository,
   InMemoryGrantRepository,
   InMemoryOAuthClientRepository,
   InMemoryRefreshTokenRepository,
@@ -45,6 +46,7 @@ export function inMemoryRepositories(state: StateSource, ids: IdGenerator): Tran
     refreshTokens: new InMemoryRefreshTokenRepository(state),
     sessions: new InMemorySessionRepository(state),
     consents: new InMemoryConsentRepository(state),
+    deviceAuthorizations: new InMemoryDeviceAuthorizationRepository(state),
     signingKeys: new InMemorySigningKeyRepository(state),
   };
 }

@@ -230,6 +230,20 @@ export interface RefreshTokenRow {
   rotationDate: Date | null;
 }
 
+export interface DeviceCodeRow {
+  deviceCodeHash: string;
+  userCodeHash: string;
+  clientId: string;
+  scope: string;
+  status: 'pending' | 'approved' | 'denied' | 'consumed';
+  userId: UserId | null;
+  grantId: GrantId | null;
+  intervalS: number;
+  lastPollDate: Date | null;
+  creationDate: Date;
+  expirationDate: Date;
+}
+
 export interface SessionRow {
   idHash: string;
   userId: UserId;

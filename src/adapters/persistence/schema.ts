@@ -1,6 +1,6 @@
 import { EntitySchema, type EntitySchemaColumnOptions } from 'typeorm';
 import { dialectTypes, jsonTransformer, timestampTransformer, type Dialect } from './dialect.js';
-import type { AccountRow, UserRow, ApiTokenRow, ApiRow, OutboxRow, ApiSpecRow, ApiDerivedRow, ApiReleaseRow, ApiRevisionRow, SpecChunkRow, WebhookRow, DeliveryRow, PageRow, ShareRow, EmailVerificationRow, OAuthClientRow, GrantRow, CodeRow, RefreshTokenRow, SessionRow, ConsentRow, SigningKeyRow } from './rows.js';
+import type { AccountRow, UserRow, ApiTokenRow, ApiRow, OutboxRow, ApiSpecRow, ApiDerivedRow, ApiReleaseRow, ApiRevisionRow, SpecChunkRow, WebhookRow, DeliveryRow, PageRow, ShareRow, EmailVerificationRow, OAuthClientRow, GrantRow, CodeRow, RefreshTokenRow, SessionRow, ConsentRow, SigningKeyRow, DeviceCodeRow } from './rows.js';
 
 /** The TypeORM entity schemas of every table, for a dialect: the columns of the rows in rows.ts. */
 export interface Schemas {
@@ -25,6 +25,7 @@ export interface Schemas {
   readonly refreshTokens: EntitySchema<RefreshTokenRow>;
   readonly sessions: EntitySchema<SessionRow>;
   readonly consents: EntitySchema<ConsentRow>;
+  readonly deviceCodes: EntitySchema<DeviceCodeRow>;
   readonly signingKeys: EntitySchema<SigningKeyRow>;
 }
 
@@ -352,5 +353,22 @@ export function schemas(dialect: Dialect): Schemas {
       activationDate: timestamp('activation_date'),
     },
   });
-  return { accounts, users, apiTokens, apis, outbox, specs, derived, releases, revisions, chunks, webhooks, deliveries, pages, shares, verifications, oauthClients, grants, codes, refreshTokens, sessions, consents, signingKeys };
+  const deviceCodes = new EntitySchema<DeviceCodeRow>({
+    name: 'OAuthDeviceCode',
+    tableName: 'oauth_device_codes',
+    columns: {
+      deviceCodeHash: textKey('device_code_hash'),
+      userCodeHash: { ...text('user_code_hash'), unique: true },
+      clientId: text('client_id'),
+      scope: text('scope'),
+      status: text('status'),
+      userId: { ...int('user_id'), nullable: true },
+      grantId: { ...uuid('grant_id'), nullable: true },
+      intervalS: int('interval_s'),
+      lastPollDate: timestamp('last_poll_date', true),
+      creationDate: timestamp('creation_date'),
+      expirationDate: timestamp('expiration_date'),
+    },
+  });
+  return { accounts, users, apiTokens, apis, outbox, specs, derived, releases, revisions, chunks, webhooks, deliveries, pages, shares, verifications, oauthClients, grants, codes, refreshTokens, sessions, consents, signingKeys, deviceCodes };
 }

@@ -3,6 +3,7 @@ import type { UserId } from '../../domain/account/account.js';
 import { IsNull } from 'typeorm';
 import type {
   AuthorizationCodeRepository,
+  DeviceAuthorizationRepository,
   ConsentRepository,
   GrantRepository,
   OAuthClientRepository,
@@ -13,7 +14,8 @@ import type {
 } from '../../application/ports/identity-repositories.port.js';
 import type { AuthorizationCode, Consent, Grant, RefreshToken, Session } from '../../domain/identity/grant.js';
 import { OAuthClient } from '../../domain/identity/oauth-client.js';
-import type { CodeRow, ConsentRow, GrantRow, OAuthClientRow, RefreshTokenRow } from './rows.js';
+import type { CodeRow, ConsentRow, DeviceCodeRow, GrantRow, OAuthClientRow, RefreshTokenRow } from './rows.js';
+import type { DeviceAuthorization } from '../../domain/identity/device-authorization.js';
 import type { Schemas } from './schema.js';
 import { isStorableText, type Run } from './typeorm-database.js';
 import { dateOf, dialectOf, forDialect, nullableDateOf, storedKey, tableOf } from './raw-sql.js';
@@ -254,6 +256,56 @@ export class TypeOrmSigningKeyRepository implements SigningKeyRepository {
   add(key: StoredSigningKey): Promise<void> {
     return this.run(async (m) => {
       await m.getRepository(this.s.signingKeys).insert({ ...key, publicJwk: { ...key.publicJwk } });
+    });
+  }
+}
+
+const deviceFromRow = (row: DeviceCodeRow): DeviceAuthorization => ({ ...row, userId: row.userId === null ? null : storedKey(row.userId), intervalS: Number(row.intervalS) });
+
+export class TypeOrmDeviceAuthorizationRepository implements DeviceAuthorizationRepository {
+  constructor(
+    private readonly run: Run,
+    private readonly s: Schemas,
+  ) {}
+
+  add(authorization: DeviceAuthorization): Promise<void> {
+    return this.run(async (m) => {
+      await m.getRepository(this.s.deviceCodes).insert(authorization);
+    });
+  }
+
+  getByDeviceCode(deviceCodeHash: string): Promise<DeviceAuthorization | undefined> {
+    return this.run(async (m) => {
+      const row = await m.getRepository(this.s.deviceCodes).findOneBy({ deviceCodeHash });
+      return row ? deviceFromRow(row) : undefined;
+    });
+  }
+
+  getByUserCode(userCodeHash: string): Promise<DeviceAuthorization | undefined> {
+    return this.run(async (m) => {
+      const row = await m.getRepository(this.s.deviceCodes).findOneBy({ userCodeHash });
+      return row ? deviceFromRow(row) : undefined;
+    });
+  }
+
+  recordPoll(deviceCodeHash: string, at: Date, intervalS: number): Promise<void> {
+    return this.run(async (m) => {
+      await m.getRepository(this.s.deviceCodes).update({ deviceCodeHash }, { lastPollDate: at, intervalS });
+    });
+  }
+
+  decide(deviceCodeHash: string, decision: { readonly status: 'approved'; readonly userId: UserId; readonly grantId: GrantId } | { readonly status: 'denied' }): Promise<boolean> {
+    return this.run(async (m) => {
+      const fields = decision.status === 'approved' ? { status: decision.status, userId: decision.userId, grantId: decision.grantId } : { status: decision.status };
+      const result = await m.getRepository(this.s.deviceCodes).update({ deviceCodeHash, status: 'pending' }, fields);
+      return (result.affected ?? 0) === 1;
+    });
+  }
+
+  consume(deviceCodeHash: string): Promise<boolean> {
+    return this.run(async (m) => {
+      const result = await m.getRepository(this.s.deviceCodes).update({ deviceCodeHash, status: 'approved' }, { status: 'consumed' });
+      return (result.affected ?? 0) === 1;
     });
   }
 }

@@ -19,6 +19,7 @@ import { TypeOrmEmailVerificationRepository } from './typeorm-email-verification
 import {
   TypeOrmAuthorizationCodeRepository,
   TypeOrmConsentRepository,
+  TypeOrmDeviceAuthorizationRepository,
   TypeOrmGrantRepository,
   TypeOrmOAuthClientRepository,
   TypeOrmRefreshTokenRepository,
@@ -57,6 +58,7 @@ export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenera
     refreshTokens: new TypeOrmRefreshTokenRepository(run, db.schemas),
     sessions: new TypeOrmSessionRepository(run, db.schemas),
     consents: new TypeOrmConsentRepository(run, db.schemas),
+    deviceAuthorizations: new TypeOrmDeviceAuthorizationRepository(run, db.schemas),
     signingKeys: new TypeOrmSigningKeyRepository(run, db.schemas),
   };
 }

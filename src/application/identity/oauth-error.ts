@@ -15,7 +15,11 @@ export type OAuthErrorCode =
   | 'login_required'
   | 'consent_required'
   | 'invalid_token'
-  | 'slow_down';
+  | 'slow_down'
+  /** RFC 8628 3.5: the user has not decided yet. */
+  | 'authorization_pending'
+  /** RFC 8628 3.5: the device code expired. */
+  | 'expired_token';
 
 export interface OAuthError {
   readonly error: OAuthErrorCode;

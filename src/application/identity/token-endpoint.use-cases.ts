@@ -1,4 +1,5 @@
 import { checkCodeRedemption, checkRefresh, type Grant, type RefreshToken } from '../../domain/identity/grant.js';
+import { checkDevicePoll, SLOW_DOWN_STEP_S } from '../../domain/identity/device-authorization.js';
 import type { OAuthClient } from '../../domain/identity/oauth-client.js';
 import { isSubScope } from '../../domain/identity/oauth-scope.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
@@ -138,6 +139,50 @@ export class IssueTokens {
         rotated = secret.token;
       }
       return { issued: await this.response(tx, key, { ...grant, scope }, scope, { refreshToken: rotated, nonce: null, authTime: null }) };
+    });
+  }
+
+  /**
+   * RFC 8628 3.4-3.5: a device polling with its device code. Until the user decides,
+   * `authorization_pending` (or `slow_down`, polled faster than its interval, which then grows by
+   * 5 s); then `access_denied`, or the tokens once (a refresh token with them: the device has no
+   * browser to come back with); `expired_token` after 10 minutes. A device code polled by another
+   * client is `invalid_grant`. Polls are recorded in the same transaction as their answer.
+   */
+  async deviceCode(client: OAuthClient, params: { readonly deviceCode?: string | undefined }): Promise<Result<TokenResponse, OAuthError>> {
+    if (!params.deviceCode || params.deviceCode.length > 200) return err(oauthError('invalid_request', 'device_code is required.'));
+    const deviceCodeHash = this.generator.hash(params.deviceCode);
+    const now = this.clock.now();
+    const key = await this.issuer.signingKey();
+    return this.settle(async (tx): Promise<Outcome> => {
+      const refused = (error: OAuthError['error'], description: string): Outcome => ({ refused: oauthError(error, description) });
+      const authorization = await tx.deviceAuthorizations.getByDeviceCode(deviceCodeHash);
+      if (!authorization) return refused('invalid_grant', 'The device code is unknown.');
+      const polled = checkDevicePoll(authorization, client.id, now);
+      if (!polled.ok) {
+        switch (polled.error) {
+          case 'WrongClient':
+            return refused('invalid_grant', 'The device code was issued to another client.');
+          case 'Expired':
+            return refused('expired_token', 'The device code has expired: start again.');
+          case 'Used':
+            return refused('invalid_grant', 'The device code was used before.');
+          case 'Denied':
+            return refused('access_denied', 'The user denied the request.');
+          case 'SlowDown':
+            await tx.deviceAuthorizations.recordPoll(deviceCodeHash, now, authorization.intervalS + SLOW_DOWN_STEP_S);
+            return refused('slow_down', `Polled faster than every ${authorization.intervalS} s: wait ${authorization.intervalS + SLOW_DOWN_STEP_S} s between polls from now on.`);
+          case 'Pending':
+            await tx.deviceAuthorizations.recordPoll(deviceCodeHash, now, authorization.intervalS);
+            return refused('authorization_pending', 'The user has not decided yet.');
+        }
+      }
+      if (authorization.grantId === null || !(await tx.deviceAuthorizations.consume(deviceCodeHash))) return refused('invalid_grant', 'The device code was used before.');
+      const grant = await tx.grants.get(authorization.grantId);
+      if (!grant || grant.revocationDate !== null) return refused('invalid_grant', 'The grant of this device code is revoked.');
+      const secret = this.generator.secret('sbr_');
+      await tx.refreshTokens.add({ tokenHash: secret.hash, grantId: grant.id, clientId: grant.clientId, userId: grant.userId, scope: grant.scope, creationDate: now, rotationDate: null });
+      return { issued: await this.response(tx, key, grant, grant.scope, { refreshToken: secret.token, nonce: null, authTime: null }) };
     });
   }
 

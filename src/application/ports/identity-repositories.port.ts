@@ -1,3 +1,4 @@
+import type { DeviceAuthorization } from '../../domain/identity/device-authorization.js';
 import type { UserId } from '../../domain/account/account.js';
 import type { AuthorizationCode, Consent, Grant, GrantId, RefreshToken, Session } from '../../domain/identity/grant.js';
 import type { OAuthClient, OAuthClientId } from '../../domain/identity/oauth-client.js';
@@ -73,6 +74,24 @@ export interface ConsentRepository {
   delete(clientId: OAuthClientId, userId?: UserId): Promise<boolean>;
 }
 export const ConsentRepository = token<ConsentRepository>('ConsentRepository');
+
+export interface DeviceAuthorizationRepository {
+  add(authorization: DeviceAuthorization): Promise<void>;
+  /** undefined when no device authorization has this device code hash. */
+  getByDeviceCode(deviceCodeHash: string): Promise<DeviceAuthorization | undefined>;
+  /** undefined when no device authorization has this user code hash. */
+  getByUserCode(userCodeHash: string): Promise<DeviceAuthorization | undefined>;
+  /** Records a poll of a pending one at `at`, with its interval (grown after a `slow_down`). */
+  recordPoll(deviceCodeHash: string, at: Date, intervalS: number): Promise<void>;
+  /**
+   * Approves it for the user and grant, or denies it, if it is still pending: true for exactly one
+   * caller (a conditional update), so a user code is used once.
+   */
+  decide(deviceCodeHash: string, decision: { readonly status: 'approved'; readonly userId: UserId; readonly grantId: GrantId } | { readonly status: 'denied' }): Promise<boolean>;
+  /** Marks an approved one consumed: true for exactly one caller, so its tokens are issued once. */
+  consume(deviceCodeHash: string): Promise<boolean>;
+}
+export const DeviceAuthorizationRepository = token<DeviceAuthorizationRepository>('DeviceAuthorizationRepository');
 
 /** A signing key pair as stored: the private half as PKCS#8 PEM. */
 export interface StoredSigningKey {

@@ -24,5 +24,7 @@ export interface TokenGenerator {
   password(): string;
   /** A webhook secret: 64 hex characters (256 bits). */
   webhookSecret(): string;
+  /** `length` characters drawn uniformly from `alphabet` (a device flow's user code). */
+  pick(alphabet: string, length: number): string;
 }
 export const TokenGenerator = token<TokenGenerator>('TokenGenerator');

@@ -16,6 +16,7 @@ import type { EmailVerificationRepository } from './email-verification-repositor
 import type {
   AuthorizationCodeRepository,
   ConsentRepository,
+  DeviceAuthorizationRepository,
   GrantRepository,
   OAuthClientRepository,
   RefreshTokenRepository,
@@ -44,6 +45,7 @@ export interface Transaction {
   readonly refreshTokens: RefreshTokenRepository;
   readonly sessions: SessionRepository;
   readonly consents: ConsentRepository;
+  readonly deviceAuthorizations: DeviceAuthorizationRepository;
   readonly signingKeys: SigningKeyRepository;
 }
 

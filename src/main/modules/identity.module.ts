@@ -1,3 +1,5 @@
+import { DecideDeviceAuthorization, StartDeviceAuthorization } from '../../application/identity/device-flow.use-cases.js';
+import { RateLimiter } from '../../application/ports/rate-limiter.port.js';
 import { ContainerModule } from 'inversify';
 import { AuthenticatePassword } from '../../application/auth/authenticate-password.use-case.js';
 import { Authorize, SignIn, ValidateAuthorizationRequest } from '../../application/identity/authorization.use-cases.js';
@@ -10,7 +12,7 @@ import { IntrospectToken } from '../../application/identity/introspection.use-ca
 import { SignOut } from '../../application/identity/sign-out.use-case.js';
 import { Clock } from '../../application/ports/clock.port.js';
 import { IdGenerator } from '../../application/ports/id-generator.port.js';
-import { ConsentRepository, GrantRepository, OAuthClientRepository, RefreshTokenRepository, SessionRepository, SigningKeyRepository } from '../../application/ports/identity-repositories.port.js';
+import { ConsentRepository, DeviceAuthorizationRepository, GrantRepository, OAuthClientRepository, RefreshTokenRepository, SessionRepository, SigningKeyRepository } from '../../application/ports/identity-repositories.port.js';
 import { TokenGenerator } from '../../application/ports/token-generator.port.js';
 import { SigningKeyGenerator, TokenSigner } from '../../application/ports/token-signer.port.js';
 import { UnitOfWork } from '../../application/ports/unit-of-work.port.js';
@@ -40,6 +42,8 @@ export function identityModule(config: Config): ContainerModule {
     construct(bind, TokenInfo, [VerifyIssuedToken, IdentitySettingsToken, Clock]);
     construct(bind, UserInfo, [VerifyIssuedToken, IdentitySettingsToken]);
     construct(bind, RevokeOAuthToken, [UnitOfWork, RefreshTokenRepository, VerifyIssuedToken, TokenGenerator, Clock]);
+    construct(bind, StartDeviceAuthorization, [UnitOfWork, TokenGenerator, IdentitySettingsToken, Clock]);
+    construct(bind, DecideDeviceAuthorization, [UnitOfWork, DeviceAuthorizationRepository, OAuthClientRepository, RateLimiter, TokenGenerator, IdGenerator, IdentitySettingsToken, Clock]);
     construct(bind, SignOut, [UnitOfWork, OAuthClientRepository, TokenSigner, SigningKeys, TokenGenerator, IdentitySettingsToken]);
     construct(bind, IntrospectToken, [RefreshTokenRepository, GrantRepository, VerifyIssuedToken, TokenGenerator, IdentitySettingsToken]);
     construct(bind, RegisterOAuthClient, [UnitOfWork, IdGenerator, TokenGenerator, Clock]);
@@ -62,9 +66,11 @@ export function identityModule(config: Config): ContainerModule {
         revoke: RevokeOAuthToken,
         introspect: IntrospectToken,
         signOut: SignOut,
+        startDevice: StartDeviceAuthorization,
+        device: DecideDeviceAuthorization,
         users: UserRepository,
-      ) => ({ settings, keys, validate, authorize, signIn, authenticateClient, issueTokens, tokenInfo, userInfo, verify, revoke, introspect, signOut, users }),
-      [IdentitySettingsToken, SigningKeys, ValidateAuthorizationRequest, Authorize, SignIn, AuthenticateClient, IssueTokens, TokenInfo, UserInfo, VerifyIssuedToken, RevokeOAuthToken, IntrospectToken, SignOut, UserRepository],
+      ) => ({ settings, keys, validate, authorize, signIn, authenticateClient, issueTokens, tokenInfo, userInfo, verify, revoke, introspect, signOut, startDevice, device, users }),
+      [IdentitySettingsToken, SigningKeys, ValidateAuthorizationRequest, Authorize, SignIn, AuthenticateClient, IssueTokens, TokenInfo, UserInfo, VerifyIssuedToken, RevokeOAuthToken, IntrospectToken, SignOut, StartDeviceAuthorization, DecideDeviceAuthorization, UserRepository],
     );
   });
 }

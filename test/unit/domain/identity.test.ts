@@ -1,3 +1,4 @@
+import { checkDevicePoll, DEVICE_CODE_TTL_MS, deviceAuthorizationOpen, formatUserCode, normalizeUserCode, type DeviceAuthorization } from '../../../src/domain/identity/device-authorization.js';
 import { expect } from 'chai';
 import { checkCodeRedemption, checkRefresh, consentCovers, widenConsent, type AuthorizationCode, type RefreshToken } from '../../../src/domain/identity/grant.js';
 import { OAuthClient } from '../../../src/domain/identity/oauth-client.js';
@@ -121,5 +122,48 @@ describe('identity rules', () => {
       expect(publicClient.ok && publicClient.value.rotateSecret('x', 0, NOW)).to.deep.equal({ ok: false, error: { kind: 'PublicClient' } });
       expect(publicClient.ok && publicClient.value.secretHashesAt(NOW)).to.deep.equal([]);
     });
+  });
+});
+
+describe('device authorizations (RFC 8628)', () => {
+  const NOW = new Date('2026-11-22T10:15:00.000Z');
+  const pending: DeviceAuthorization = {
+    deviceCodeHash: 'd',
+    userCodeHash: 'u',
+    clientId: 'tv',
+    scope: 'openid',
+    status: 'pending',
+    userId: null,
+    grantId: null,
+    intervalS: 5,
+    lastPollDate: null,
+    creationDate: NOW,
+    expirationDate: new Date(NOW.getTime() + DEVICE_CODE_TTL_MS),
+  };
+  const at = (ms: number) => new Date(NOW.getTime() + ms);
+
+  it('user codes: 8 letters without vowels, case, dashes and spaces ignored', () => {
+    expect(normalizeUserCode('bcdf-ghjk')).to.equal('BCDFGHJK');
+    expect(normalizeUserCode(' BCDF GHJK ')).to.equal('BCDFGHJK');
+    for (const bad of ['BCDF-GHJ', 'BCDF-GHJKL', 'ABCD-EFGH', 'BCDF-GHJ1', 'BCDF_GHJK', '', 'B'.repeat(100)]) expect(normalizeUserCode(bad), bad).to.equal(undefined);
+    expect(formatUserCode('BCDFGHJK')).to.equal('BCDF-GHJK');
+  });
+
+  it('a poll: pending, then slow_down when sooner than the interval, approved, denied, used, expired, another client', () => {
+    expect(checkDevicePoll(pending, 'tv', NOW)).to.deep.equal({ ok: false, error: 'Pending' });
+    const polled = { ...pending, lastPollDate: NOW };
+    expect(checkDevicePoll(polled, 'tv', at(4_999))).to.deep.equal({ ok: false, error: 'SlowDown' });
+    expect(checkDevicePoll(polled, 'tv', at(5_000))).to.deep.equal({ ok: false, error: 'Pending' });
+    expect(checkDevicePoll({ ...polled, status: 'approved' }, 'tv', at(1)).ok, 'approved: no waiting for the interval').to.equal(true);
+    expect(checkDevicePoll({ ...pending, status: 'denied' }, 'tv', NOW)).to.deep.equal({ ok: false, error: 'Denied' });
+    expect(checkDevicePoll({ ...pending, status: 'consumed' }, 'tv', NOW)).to.deep.equal({ ok: false, error: 'Used' });
+    expect(checkDevicePoll({ ...pending, status: 'approved' }, 'tv', at(DEVICE_CODE_TTL_MS))).to.deep.equal({ ok: false, error: 'Expired' });
+    expect(checkDevicePoll({ ...pending, status: 'approved' }, 'cli', NOW)).to.deep.equal({ ok: false, error: 'WrongClient' });
+  });
+
+  it('can be decided while pending and live only', () => {
+    expect(deviceAuthorizationOpen(pending, NOW)).to.equal(true);
+    expect(deviceAuthorizationOpen(pending, at(DEVICE_CODE_TTL_MS))).to.equal(false);
+    expect(deviceAuthorizationOpen({ ...pending, status: 'approved' }, NOW)).to.equal(false);
   });
 });

@@ -12,7 +12,7 @@ import { CSRF_COOKIE, SESSION_COOKIE, SESSION_MAX_AGE_S, cookieHeader, csrfToken
 import { AUTHORIZATION_PARAMETERS, FORM, FORM_LIMIT, redirectAnswer, searchParams, singleParams } from './oauth-http.js';
 import { SIGN_OUT_FORM } from './sign-out.routes.js';
 
-const CLAIM_TEXT: Record<Claim, string> = {
+export const CLAIM_TEXT: Record<Claim, string> = {
   openid: 'Know who you are on Specbase (your user id)',
   email: 'See your e-mail address',
   profile: 'See your name, picture and locale',

@@ -6,20 +6,52 @@ import type { StandaloneRouteDefinition } from '../routes.js';
 import type { IdentityUseCases } from '../identity.routes.js';
 import { bodyOf, clientCredentials, FORM, oauthError, oauthFailure, oauthForm, OPTIONAL_CLIENT, singleParams, UNREADABLE_BODY } from './oauth-http.js';
 
-/** The token endpoint (authorization code and refresh grants) and revocation (RFC 7009). */
+const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+
+/** The token endpoint (authorization code, refresh and device code grants), device authorization (RFC 8628), revocation (RFC 7009) and introspection (RFC 7662). */
 export function tokenRoutes(
-  deps: Pick<IdentityUseCases, 'authenticateClient' | 'issueTokens' | 'revoke' | 'introspect'>,
+  deps: Pick<IdentityUseCases, 'authenticateClient' | 'issueTokens' | 'revoke' | 'introspect' | 'startDevice'>,
   limits: { readonly limiter: RateLimiter; readonly tokenEndpoint: RateLimit },
 ): StandaloneRouteDefinition[] {
   const form = oauthForm();
   return [
     {
       method: 'POST',
+      path: '/o/oauth2/device/code',
+      summary: 'Device authorization (RFC 8628): a device code to poll with and a user code to show',
+      operationId: 'deviceAuthorization',
+      tag: 'Identity',
+      description: 'For devices without a browser (a CLI, a TV). Public clients send `client_id`; confidential ones authenticate. The user enters the code at `verification_uri` within 10 minutes.',
+      security: OPTIONAL_CLIENT,
+      requestBody: { required: true, content: { [FORM]: { schema: ref('DeviceAuthorizationRequest') } } },
+      responses: {
+        200: json('The codes.', ref('DeviceAuthorization'), HEADERS.noStore),
+        ...UNREADABLE_BODY,
+        401: oauthError('`invalid_client`.', { 'WWW-Authenticate': { required: true, description: '`Basic realm="specbase"`', schema: str() } }),
+      },
+      middleware: [form],
+      handler: async (ctx) => {
+        const { params, repeated } = singleParams(bodyOf(ctx));
+        if (repeated) return oauthFailure(ctx, { error: 'invalid_request', description: `${repeated} is given more than once.` });
+        const presented = clientCredentials(ctx, params);
+        if (presented === 'both') return oauthFailure(ctx, { error: 'invalid_request', description: 'Authenticate the client one way: HTTP Basic or the body, not both.' });
+        const client = await deps.authenticateClient.execute(presented);
+        if (!client.ok) return oauthFailure(ctx, client.error);
+        const started = await deps.startDevice.execute(client.value, params['scope']);
+        if (!started.ok) return oauthFailure(ctx, started.error);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = started.value;
+      },
+    },
+    {
+      method: 'POST',
       path: '/o/oauth2/token',
-      summary: 'Token endpoint: authorization_code and refresh_token grants',
+      summary: 'Token endpoint: authorization_code, refresh_token and device_code grants',
       operationId: 'token',
       tag: 'Identity',
-      description: 'RFC 6749 section 5. Confidential clients authenticate with HTTP Basic or `client_id`/`client_secret` in the body; public clients send `client_id` only.',
+      description:
+        'RFC 6749 section 5. Confidential clients authenticate with HTTP Basic or `client_id`/`client_secret` in the body; public clients send `client_id` only. ' +
+        'The device code grant (RFC 8628 3.4) answers `authorization_pending`, `slow_down`, `access_denied` or `expired_token` (400) until the user decides.',
       security: OPTIONAL_CLIENT,
       requestBody: { required: true, content: { [FORM]: { schema: ref('TokenRequest') }, 'application/json': { schema: ref('TokenRequest') } } },
       responses: {
@@ -54,7 +86,9 @@ export function tokenRoutes(
             ? await deps.issueTokens.authorizationCode(client.value, { code: params['code'], redirectUri: params['redirect_uri'], codeVerifier: params['code_verifier'] })
             : grantType === 'refresh_token'
               ? await deps.issueTokens.refreshToken(client.value, { refreshToken: params['refresh_token'], scope: params['scope'] })
-              : undefined;
+              : grantType === DEVICE_CODE_GRANT
+                ? await deps.issueTokens.deviceCode(client.value, { deviceCode: params['device_code'] })
+                : undefined;
         if (!result) return oauthFailure(ctx, { error: grantType ? 'unsupported_grant_type' : 'invalid_request', description: grantType ? `grant_type ${grantType} is not supported.` : 'grant_type is required.' });
         if (!result.ok) return oauthFailure(ctx, result.error);
         ctx.set('Cache-Control', 'no-store');

@@ -18,11 +18,12 @@ export const IDENTITY_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   ),
   TokenRequest: OAUTH_FORM(
     {
-      grant_type: str({ enum: ['authorization_code', 'refresh_token'] }),
+      grant_type: str({ enum: ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'] }),
       code: str({ description: 'authorization_code: the code from the redirect, within 60 s, once.' }),
       redirect_uri: str({ description: 'authorization_code: the same as in the authorization request.' }),
       code_verifier: str({ pattern: '^[A-Za-z0-9._~-]{43,128}$', description: 'authorization_code with PKCE.' }),
       refresh_token: str({ description: 'refresh_token.' }),
+      device_code: str({ description: 'The device code grant: the `device_code` of `/o/oauth2/device/code`.' }),
       scope: str({ description: 'refresh_token: narrows the scope of this access token.' }),
       client_id: str(),
       client_secret: str({ description: 'Confidential clients that do not use HTTP Basic.' }),
@@ -116,6 +117,7 @@ export const IDENTITY_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       userinfo_endpoint: str({ format: 'uri' }),
       revocation_endpoint: str({ format: 'uri' }),
       introspection_endpoint: str({ format: 'uri' }),
+      device_authorization_endpoint: str({ format: 'uri' }),
       end_session_endpoint: str({ format: 'uri' }),
       jwks_uri: str({ format: 'uri' }),
       response_types_supported: array(str()),
@@ -133,6 +135,28 @@ export const IDENTITY_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     },
     ['issuer', 'authorization_endpoint', 'token_endpoint', 'jwks_uri', 'response_types_supported', 'subject_types_supported', 'id_token_signing_alg_values_supported'],
     { description: 'OpenID Connect Discovery 1.0.' },
+  ),
+  DeviceAuthorizationRequest: OAUTH_FORM({ scope: str({ description: 'Space-separated, as for the authorization endpoint.' }), client_id: str(), client_secret: str() }, ['scope']),
+  DeviceAuthorization: object(
+    {
+      device_code: str({ description: '`sbd_` and 43 base64url characters: for the token endpoint only.' }),
+      user_code: str({ pattern: '^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$', description: 'For the user to type at `verification_uri`: case and dash do not matter.' }),
+      verification_uri: str({ format: 'uri' }),
+      verification_uri_complete: str({ format: 'uri', description: '`verification_uri` with the code filled in (for a QR code or a link).' }),
+      expires_in: int({ description: 'Seconds: 600.' }),
+      interval: int({ description: 'Seconds between polls of the token endpoint: 5 (more after a `slow_down`).' }),
+    },
+    ['device_code', 'user_code', 'verification_uri', 'verification_uri_complete', 'expires_in', 'interval'],
+    { description: 'RFC 8628 3.2.' },
+  ),
+  DeviceForm: object(
+    {
+      csrf: str({ description: 'The value of the `sb_csrf` cookie.' }),
+      step: str({ enum: ['code', 'consent'] }),
+      user_code: str(),
+      decision: str({ enum: ['allow', 'deny'], description: 'The consent step.' }),
+    },
+    ['csrf', 'step', 'user_code'],
   ),
   SignOutForm: object({ id_token_hint: str(), client_id: str(), post_logout_redirect_uri: str(), state: str() }, [], { description: 'RP-Initiated Logout 1.0 parameters; all optional.' }),
   AuthorizationForm: object(
