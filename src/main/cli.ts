@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { IssueInitialAccessToken } from '../application/identity/client-registration.use-cases.js';
 import { parseArgs } from 'node:util';
 import type { Container } from 'inversify';
 import type { ApplicationError } from '../application/shared/application-error.js';
@@ -33,6 +34,7 @@ const USAGE = `Usage: specbase <command>
   client delete --id C                   delete a client: its tokens stop working at once
   client rotate-secret --id C [--overlap-seconds S]
                                          a new secret, shown once; the old one works S seconds more (default 0)
+  client registration-token              an initial access token for one dynamic registration within 24 hours (CLIENT_REGISTRATION=token)
   keys rotate                            add a signing key: published now, signing 6 minutes later; the old one stays published until its tokens expire
   account plan --account A --plan free|private [--trial-days N]
                                          put an account on a plan (private with --trial-days: a trial of N days from now)
@@ -256,6 +258,11 @@ async function main(argv: string[]): Promise<void> {
       if (overlap !== undefined && !/^[0-9]{1,7}$/.test(String(overlap))) throw new UsageError('--overlap-seconds must be a whole number of seconds from 0 to 2592000 (30 days)');
       const rotated = await withStorage(config, async (c) => value(await c.get(RotateOAuthClientSecret).execute(id, overlap === undefined ? 0 : Number(overlap))));
       return print({ clientId: rotated.clientId, clientSecret: rotated.clientSecret });
+    }
+    case 'client registration-token': {
+      options(rest, {});
+      const issued = await withStorage(config, (c) => c.get(IssueInitialAccessToken).execute());
+      return print({ token: issued.token, expiresDate: issued.expiresDate.toISOString() });
     }
     case 'keys rotate': {
       options(rest, {});

@@ -1,3 +1,4 @@
+import type { RegistrationMode } from '../application/identity/client-registration.use-cases.js';
 import { resolve } from 'node:path';
 import { DEFAULT_TOKEN_CACHE } from '../application/auth/token-cache.js';
 import { DEFAULT_SQLITE_CACHE_MB, type DatabaseConfig } from '../adapters/persistence/typeorm-database.js';
@@ -37,6 +38,8 @@ export interface Config {
   readonly identity: {
     /** `SCOPE_BASE`: prefix of the Google-style scope names; defaults to PUBLIC_URL. */
     readonly scopeBase: string;
+    /** `CLIENT_REGISTRATION`: dynamic client registration `off` (default), with an operator's initial access `token`, or `open`. */
+    readonly clientRegistration: RegistrationMode;
   };
   /** Where outgoing mail (e-mail verification) goes: the log, or one file per message in a directory. */
   readonly mail: { readonly kind: 'log' } | { readonly kind: 'file'; readonly dir: string };
@@ -124,6 +127,12 @@ function absoluteUrl(name: string, value: string): string {
   return value;
 }
 
+function registrationMode(env: NodeJS.ProcessEnv): RegistrationMode {
+  const mode = env['CLIENT_REGISTRATION'] || 'off';
+  if (mode !== 'off' && mode !== 'token' && mode !== 'open') throw new ConfigError(`CLIENT_REGISTRATION must be off, token or open, not "${mode}"`);
+  return mode;
+}
+
 /** Reads the configuration; throws ConfigError naming the variable when one is malformed. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
@@ -168,7 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jsonMaxBytes: integer(env, 'JSON_MAX_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
     importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     mail,
-    identity: { scopeBase: absoluteUrl('SCOPE_BASE', (env['SCOPE_BASE'] || publicUrl).replace(/\/+$/, '')) },
+    identity: { scopeBase: absoluteUrl('SCOPE_BASE', (env['SCOPE_BASE'] || publicUrl).replace(/\/+$/, '')), clientRegistration: registrationMode(env) },
     trustProxy: flag(env, 'TRUST_PROXY'),
     shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 0, 0, 600_000),
     readCacheSize: integer(env, 'READ_CACHE_SIZE', 1_000, 0, 1_000_000),

@@ -327,6 +327,20 @@ forEachImplementation('identity repositories contract', (make) => {
     });
   });
 
+  describe('InitialAccessTokenRepository', () => {
+    it('spends a token once, never after it expires', async () => {
+      await f.uow.run(async (tx) => {
+        await tx.initialAccessTokens.add({ tokenHash: 'once', creationDate: T0, expirationDate: T2 });
+        await tx.initialAccessTokens.add({ tokenHash: 'late', creationDate: T0, expirationDate: T1 });
+        return ok();
+      });
+      const spent = await Promise.all(Array.from({ length: 4 }, () => f.uow.run(async (tx) => ok(await tx.initialAccessTokens.consume('once', T1)))));
+      expect(spent.filter((r) => r.ok && r.value)).to.have.length(1);
+      expect(await f.uow.run(async (tx) => ok(await tx.initialAccessTokens.consume('late', T1))), 'expires at its date').to.deep.equal({ ok: true, value: false });
+      expect(await f.uow.run(async (tx) => ok(await tx.initialAccessTokens.consume('unknown', T0)))).to.deep.equal({ ok: true, value: false });
+    });
+  });
+
   describe('SigningKeyRepository', () => {
     it('lists the keys latest activation first', async () => {
       const key = (kid: string, activationDate: Date): StoredSigningKey => ({

@@ -1,3 +1,5 @@
+import type { ClientRegistrations } from '../../application/identity/client-registration.use-cases.js';
+import { registrationRoutes } from './identity/registration.routes.js';
 import type { DecideDeviceAuthorization, StartDeviceAuthorization } from '../../application/identity/device-flow.use-cases.js';
 import { deviceRoutes } from './identity/device.routes.js';
 import type { SignOut } from '../../application/identity/sign-out.use-case.js';
@@ -33,6 +35,7 @@ export interface IdentityUseCases {
   readonly signOut: SignOut;
   readonly startDevice: StartDeviceAuthorization;
   readonly device: DecideDeviceAuthorization;
+  readonly registrations: ClientRegistrations;
   readonly users: UserRepository;
 }
 
@@ -49,5 +52,5 @@ export interface IdentityLimits {
  * from `deps` until a request comes, so the description can be built without them.
  */
 export function identityRoutes(deps: IdentityUseCases, limits: IdentityLimits): StandaloneRouteDefinition[] {
-  return [...authorizationRoutes(deps), ...signInRoutes(deps), ...signOutRoutes(deps), ...deviceRoutes(deps), ...tokenRoutes(deps, limits), ...discoveryRoutes(deps), ...userinfoRoutes(deps)];
+  return [...authorizationRoutes(deps), ...signInRoutes(deps), ...signOutRoutes(deps), ...deviceRoutes(deps), ...registrationRoutes(deps), ...tokenRoutes(deps, limits), ...discoveryRoutes(deps), ...userinfoRoutes(deps)];
 }

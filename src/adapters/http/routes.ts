@@ -112,6 +112,8 @@ export function mountRoutes(router: Router, routes: readonly RouteDefinition[], 
  */
 export interface StandaloneRouteDefinition extends StandaloneRoute {
   readonly middleware?: readonly Middleware[];
+  /** Its middleware reads and checks the JSON body and answers in its own error shape (OAuth's), not problem+json. */
+  readonly readsOwnBody?: true;
   readonly handler: (ctx: Context) => Promise<void> | void;
 }
 
@@ -122,7 +124,7 @@ export interface StandaloneRouteDefinition extends StandaloneRoute {
 export function standaloneRouter(routes: readonly StandaloneRouteDefinition[], jsonParser: Middleware): Router {
   const router = new Router();
   for (const route of routes) {
-    const schema = jsonOnlySchema(route.requestBody);
+    const schema = route.readsOwnBody ? undefined : jsonOnlySchema(route.requestBody);
     const json = schema === undefined ? [] : [jsonParser, validateJsonInput(schema)];
     router.register(route.path, [route.method], [...(route.middleware ?? []), ...json, route.handler]);
   }

@@ -3,6 +3,8 @@ import type { UserId } from '../../domain/account/account.js';
 import type {
   AuthorizationCodeRepository,
   DeviceAuthorizationRepository,
+  InitialAccessToken,
+  InitialAccessTokenRepository,
   ConsentRepository,
   GrantRepository,
   OAuthClientRepository,
@@ -172,6 +174,19 @@ export class InMemoryDeviceAuthorizationRepository implements DeviceAuthorizatio
     const found = this.state().deviceCodes.get(deviceCodeHash);
     if (!found || found.status !== 'approved') return false;
     this.state().deviceCodes.set(deviceCodeHash, { ...found, status: 'consumed' });
+    return true;
+  }
+}
+
+export class InMemoryInitialAccessTokenRepository implements InitialAccessTokenRepository {
+  constructor(private readonly state: StateSource) {}
+  async add(token: InitialAccessToken): Promise<void> {
+    this.state().initialAccessTokens.set(token.tokenHash, { ...token, useDate: null });
+  }
+  async consume(tokenHash: string, now: Date): Promise<boolean> {
+    const found = this.state().initialAccessTokens.get(tokenHash);
+    if (!found || found.useDate !== null || found.expirationDate.getTime() <= now.getTime()) return false;
+    this.state().initialAccessTokens.set(tokenHash, { ...found, useDate: now });
     return true;
   }
 }

@@ -1,3 +1,4 @@
+import type { InitialAccessToken } from '../../application/ports/identity-repositories.port.js';
 import type { DeviceAuthorization } from '../../domain/identity/device-authorization.js';
 import type { AccountId, UserId } from '../../domain/account/account.js';
 import type { AccountState } from '../../domain/account/account.aggregate.js';
@@ -52,6 +53,7 @@ export class InMemoryState {
   /** By `${userId} ${clientId}`. */
   consents = new Map<string, Consent>();
   deviceCodes = new Map<string, DeviceAuthorization>();
+  initialAccessTokens = new Map<string, InitialAccessToken & { readonly useDate: Date | null }>();
   signingKeys: StoredSigningKey[] = [];
   deliveries = new Map<string, { readonly state: DeliveryState; readonly dispatchKey: string | null; readonly leaseUntil: Date | null }>();
 
@@ -79,6 +81,7 @@ export class InMemoryState {
     copy.sessions = new Map(this.sessions);
     copy.consents = new Map(this.consents);
     copy.deviceCodes = new Map(this.deviceCodes);
+    copy.initialAccessTokens = new Map(this.initialAccessTokens);
     copy.signingKeys = [...this.signingKeys];
     copy.deliveries = new Map(this.deliveries);
     return copy;

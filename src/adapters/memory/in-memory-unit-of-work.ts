@@ -18,6 +18,7 @@ import {
   InMemoryAuthorizationCodeRepository,
   InMemoryConsentRepository,
   InMemoryDeviceAuthorizationRepository,
+  InMemoryInitialAccessTokenRepository,
   InMemoryGrantRepository,
   InMemoryOAuthClientRepository,
   InMemoryRefreshTokenRepository,
@@ -47,6 +48,7 @@ export function inMemoryRepositories(state: StateSource, ids: IdGenerator): Tran
     sessions: new InMemorySessionRepository(state),
     consents: new InMemoryConsentRepository(state),
     deviceAuthorizations: new InMemoryDeviceAuthorizationRepository(state),
+    initialAccessTokens: new InMemoryInitialAccessTokenRepository(state),
     signingKeys: new InMemorySigningKeyRepository(state),
   };
 }

@@ -26,6 +26,6 @@ export const timestampTransformer: ValueTransformer = {
 };
 
 export const jsonTransformer: ValueTransformer = {
-  to: (value: unknown) => (value === undefined ? value : JSON.stringify(value)),
+  to: (value: unknown) => (value === undefined || value === null ? value : JSON.stringify(value)),
   from: (value: string | null) => (value === null ? null : (JSON.parse(value) as unknown)),
 };

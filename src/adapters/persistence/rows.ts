@@ -1,3 +1,4 @@
+import type { ClientRegistration } from '../../domain/identity/oauth-client.js';
 import type { AccountId, UserId } from '../../domain/account/account.js';
 import type { ApiId } from '../../domain/api/api.aggregate.js';
 import type { GrantId } from '../../domain/identity/grant.js';
@@ -192,7 +193,15 @@ export interface OAuthClientRow {
   postLogoutRedirectUris: string[];
   previousSecretHash: string | null;
   previousSecretExpirationDate: Date | null;
+  registration: ClientRegistration | null;
   creationDate: Date;
+}
+
+export interface InitialAccessTokenRow {
+  tokenHash: string;
+  creationDate: Date;
+  expirationDate: Date;
+  useDate: Date | null;
 }
 
 export interface GrantRow {

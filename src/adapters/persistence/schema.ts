@@ -1,6 +1,6 @@
 import { EntitySchema, type EntitySchemaColumnOptions } from 'typeorm';
 import { dialectTypes, jsonTransformer, timestampTransformer, type Dialect } from './dialect.js';
-import type { AccountRow, UserRow, ApiTokenRow, ApiRow, OutboxRow, ApiSpecRow, ApiDerivedRow, ApiReleaseRow, ApiRevisionRow, SpecChunkRow, WebhookRow, DeliveryRow, PageRow, ShareRow, EmailVerificationRow, OAuthClientRow, GrantRow, CodeRow, RefreshTokenRow, SessionRow, ConsentRow, SigningKeyRow, DeviceCodeRow } from './rows.js';
+import type { AccountRow, UserRow, ApiTokenRow, ApiRow, OutboxRow, ApiSpecRow, ApiDerivedRow, ApiReleaseRow, ApiRevisionRow, SpecChunkRow, WebhookRow, DeliveryRow, PageRow, ShareRow, EmailVerificationRow, OAuthClientRow, GrantRow, CodeRow, RefreshTokenRow, SessionRow, ConsentRow, SigningKeyRow, DeviceCodeRow, InitialAccessTokenRow } from './rows.js';
 
 /** The TypeORM entity schemas of every table, for a dialect: the columns of the rows in rows.ts. */
 export interface Schemas {
@@ -26,6 +26,7 @@ export interface Schemas {
   readonly sessions: EntitySchema<SessionRow>;
   readonly consents: EntitySchema<ConsentRow>;
   readonly deviceCodes: EntitySchema<DeviceCodeRow>;
+  readonly initialAccessTokens: EntitySchema<InitialAccessTokenRow>;
   readonly signingKeys: EntitySchema<SigningKeyRow>;
 }
 
@@ -277,6 +278,7 @@ export function schemas(dialect: Dialect): Schemas {
       postLogoutRedirectUris: json('post_logout_redirect_uris'),
       previousSecretHash: text('previous_secret_hash', true),
       previousSecretExpirationDate: timestamp('previous_secret_expiration_date', true),
+      registration: json('registration', true),
       creationDate: timestamp('creation_date'),
     },
   });
@@ -370,5 +372,10 @@ export function schemas(dialect: Dialect): Schemas {
       expirationDate: timestamp('expiration_date'),
     },
   });
-  return { accounts, users, apiTokens, apis, outbox, specs, derived, releases, revisions, chunks, webhooks, deliveries, pages, shares, verifications, oauthClients, grants, codes, refreshTokens, sessions, consents, signingKeys, deviceCodes };
+  const initialAccessTokens = new EntitySchema<InitialAccessTokenRow>({
+    name: 'OAuthInitialAccessToken',
+    tableName: 'oauth_initial_access_tokens',
+    columns: { tokenHash: textKey('token_hash'), creationDate: timestamp('creation_date'), expirationDate: timestamp('expiration_date'), useDate: timestamp('use_date', true) },
+  });
+  return { accounts, users, apiTokens, apis, outbox, specs, derived, releases, revisions, chunks, webhooks, deliveries, pages, shares, verifications, oauthClients, grants, codes, refreshTokens, sessions, consents, signingKeys, deviceCodes, initialAccessTokens };
 }

@@ -1,9 +1,11 @@
 import type { GrantId } from '../../domain/identity/grant.js';
 import type { UserId } from '../../domain/account/account.js';
-import { IsNull } from 'typeorm';
+import { IsNull, MoreThan } from 'typeorm';
 import type {
   AuthorizationCodeRepository,
   DeviceAuthorizationRepository,
+  InitialAccessToken,
+  InitialAccessTokenRepository,
   ConsentRepository,
   GrantRepository,
   OAuthClientRepository,
@@ -305,6 +307,26 @@ export class TypeOrmDeviceAuthorizationRepository implements DeviceAuthorization
   consume(deviceCodeHash: string): Promise<boolean> {
     return this.run(async (m) => {
       const result = await m.getRepository(this.s.deviceCodes).update({ deviceCodeHash, status: 'approved' }, { status: 'consumed' });
+      return (result.affected ?? 0) === 1;
+    });
+  }
+}
+
+export class TypeOrmInitialAccessTokenRepository implements InitialAccessTokenRepository {
+  constructor(
+    private readonly run: Run,
+    private readonly s: Schemas,
+  ) {}
+
+  add(token: InitialAccessToken): Promise<void> {
+    return this.run(async (m) => {
+      await m.getRepository(this.s.initialAccessTokens).insert({ ...token, useDate: null });
+    });
+  }
+
+  consume(tokenHash: string, now: Date): Promise<boolean> {
+    return this.run(async (m) => {
+      const result = await m.getRepository(this.s.initialAccessTokens).update({ tokenHash, useDate: IsNull(), expirationDate: MoreThan(now) }, { useDate: now });
       return (result.affected ?? 0) === 1;
     });
   }

@@ -20,6 +20,7 @@ import {
   TypeOrmAuthorizationCodeRepository,
   TypeOrmConsentRepository,
   TypeOrmDeviceAuthorizationRepository,
+  TypeOrmInitialAccessTokenRepository,
   TypeOrmGrantRepository,
   TypeOrmOAuthClientRepository,
   TypeOrmRefreshTokenRepository,
@@ -59,6 +60,7 @@ export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenera
     sessions: new TypeOrmSessionRepository(run, db.schemas),
     consents: new TypeOrmConsentRepository(run, db.schemas),
     deviceAuthorizations: new TypeOrmDeviceAuthorizationRepository(run, db.schemas),
+    initialAccessTokens: new TypeOrmInitialAccessTokenRepository(run, db.schemas),
     signingKeys: new TypeOrmSigningKeyRepository(run, db.schemas),
   };
 }

@@ -83,8 +83,10 @@ export class ValidateAuthorizationRequest {
     const back = (error: OAuthError['error'], description: string) => err({ redirect: true as const, error: oauthError(error, description), request: target });
     if (state !== null && state.length > MAX_PARAM) return back('invalid_request', `state must be at most ${MAX_PARAM} characters.`);
     if (params['response_type'] !== 'code' && params['response_type'] !== 'token') return back('unsupported_response_type', 'response_type must be code or token.');
+    if (!client.allowsResponseType(responseType)) return back('unauthorized_client', `This application did not register the response type ${responseType}.`);
     const scope = parseScope(params['scope'], scopeClaims(this.settings.scopeBase));
     if (!scope.ok) return back('invalid_scope', scope.error.kind === 'EmptyScope' ? 'The request asks for no scope.' : `Unknown scope: ${scope.error.scope}`);
+    if (!client.allowsScope(scope.value.value)) return back('invalid_scope', 'The request asks for a scope this application did not register.');
 
     const challenge = params['code_challenge'] ?? null;
     const method = params['code_challenge_method'];

@@ -42,8 +42,10 @@ export class StartDeviceAuthorization {
   ) {}
 
   async execute(client: OAuthClient, scopeParam: string | undefined): Promise<Result<DeviceAuthorizationResponse, OAuthError>> {
+    if (!client.allowsGrantType('urn:ietf:params:oauth:grant-type:device_code')) return err(oauthError('unauthorized_client', 'This application did not register the device code grant.'));
     const scope = parseScope(scopeParam, scopeClaims(this.settings.scopeBase));
     if (!scope.ok) return err(oauthError('invalid_scope', scope.error.kind === 'EmptyScope' ? 'The request asks for no scope.' : `Unknown scope: ${scope.error.scope}`));
+    if (!client.allowsScope(scope.value.value)) return err(oauthError('invalid_scope', 'The request asks for a scope this application did not register.'));
     const now = this.clock.now();
     const device = this.generator.secret('sbd_');
     for (let attempt = 0; attempt < 5; attempt++) {

@@ -93,6 +93,20 @@ export interface DeviceAuthorizationRepository {
 }
 export const DeviceAuthorizationRepository = token<DeviceAuthorizationRepository>('DeviceAuthorizationRepository');
 
+/** An operator's initial access token (RFC 7591 3): good for one registration before it expires. */
+export interface InitialAccessToken {
+  readonly tokenHash: string;
+  readonly creationDate: Date;
+  readonly expirationDate: Date;
+}
+
+export interface InitialAccessTokenRepository {
+  add(token: InitialAccessToken): Promise<void>;
+  /** Marks it used if it is unused and not expired at `now`: true for exactly one caller. */
+  consume(tokenHash: string, now: Date): Promise<boolean>;
+}
+export const InitialAccessTokenRepository = token<InitialAccessTokenRepository>('InitialAccessTokenRepository');
+
 /** A signing key pair as stored: the private half as PKCS#8 PEM. */
 export interface StoredSigningKey {
   readonly kid: string;

@@ -17,6 +17,7 @@ import type {
   AuthorizationCodeRepository,
   ConsentRepository,
   DeviceAuthorizationRepository,
+  InitialAccessTokenRepository,
   GrantRepository,
   OAuthClientRepository,
   RefreshTokenRepository,
@@ -46,6 +47,7 @@ export interface Transaction {
   readonly sessions: SessionRepository;
   readonly consents: ConsentRepository;
   readonly deviceAuthorizations: DeviceAuthorizationRepository;
+  readonly initialAccessTokens: InitialAccessTokenRepository;
   readonly signingKeys: SigningKeyRepository;
 }
 

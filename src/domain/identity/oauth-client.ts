@@ -15,7 +15,24 @@ export interface OAuthClientState {
   /** The secret before the last rotation, accepted until `previousSecretExpirationDate` (the overlap). */
   readonly previousSecretHash: string | null;
   readonly previousSecretExpirationDate: Date | null;
+  /** What the client registered itself with (RFC 7591); null for the operator's clients, which may use every grant. */
+  readonly registration: ClientRegistration | null;
   readonly creationDate: Date;
+}
+
+export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
+export type GrantType = 'authorization_code' | 'refresh_token' | 'implicit' | 'urn:ietf:params:oauth:grant-type:device_code';
+export type ResponseType = 'code' | 'token';
+
+/** A dynamically registered client's metadata, honoured by the endpoints, and its management credential. */
+export interface ClientRegistration {
+  readonly tokenEndpointAuthMethod: TokenEndpointAuthMethod;
+  readonly grantTypes: readonly GrantType[];
+  readonly responseTypes: readonly ResponseType[];
+  /** The scope names it may ask for; null: any. */
+  readonly scope: string | null;
+  /** Hash of its registration access token (RFC 7592), for reading, changing and deleting itself. */
+  readonly accessTokenHash: string;
 }
 
 /** What an operator (or the client itself, through registration management) may change. */
@@ -64,7 +81,14 @@ export class OAuthClient {
   private constructor(private readonly state: OAuthClientState) {}
 
   static create(
-    input: { readonly id: OAuthClientId; readonly name: string; readonly secretHash: string | null; readonly redirectUris: readonly string[]; readonly postLogoutRedirectUris?: readonly string[] },
+    input: {
+      readonly id: OAuthClientId;
+      readonly name: string;
+      readonly secretHash: string | null;
+      readonly redirectUris: readonly string[];
+      readonly postLogoutRedirectUris?: readonly string[];
+      readonly registration?: ClientRegistration;
+    },
     now: Date,
   ): Result<OAuthClient, OAuthClientError> {
     const checked = checkChanges({ ...input, redirectUris: input.redirectUris });
@@ -78,6 +102,7 @@ export class OAuthClient {
         postLogoutRedirectUris: [...new Set(input.postLogoutRedirectUris ?? [])],
         previousSecretHash: null,
         previousSecretExpirationDate: null,
+        registration: input.registration ?? null,
         creationDate: now,
       }),
     );
@@ -146,6 +171,35 @@ export class OAuthClient {
 
   allowsPostLogoutRedirectTo(uri: string): boolean {
     return this.state.postLogoutRedirectUris.includes(uri);
+  }
+
+  /** Whether it may use the grant (a registered client: only those it registered; the operator's: all). */
+  allowsGrantType(grantType: GrantType): boolean {
+    return this.state.registration === null || this.state.registration.grantTypes.includes(grantType);
+  }
+
+  allowsResponseType(responseType: ResponseType): boolean {
+    return this.state.registration === null || this.state.registration.responseTypes.includes(responseType);
+  }
+
+  /** Whether every name of `scope` (space-separated) is one it registered, when it registered any. */
+  allowsScope(scope: string): boolean {
+    const allowed = this.state.registration?.scope;
+    if (allowed === undefined || allowed === null) return true;
+    const names = new Set(allowed.split(' '));
+    return scope.split(' ').every((name) => names.has(name));
+  }
+
+  get registration(): ClientRegistration | null {
+    return this.state.registration;
+  }
+
+  /** The client with new registered metadata (RFC 7592 PUT), keeping its id, secret and management token. */
+  reregister(changes: Required<OAuthClientChanges>, registration: Omit<ClientRegistration, 'accessTokenHash'>): Result<OAuthClient, OAuthClientError> {
+    const current = this.state.registration;
+    if (current === null) throw new Error('the operator registered this client');
+    const updated = this.update(changes);
+    return updated.ok ? ok(new OAuthClient({ ...updated.value.state, registration: { ...registration, accessTokenHash: current.accessTokenHash } })) : updated;
   }
 
   snapshot(): OAuthClientState {

@@ -1,3 +1,4 @@
+import { ClientRegistrations, IssueInitialAccessToken } from '../../application/identity/client-registration.use-cases.js';
 import { DecideDeviceAuthorization, StartDeviceAuthorization } from '../../application/identity/device-flow.use-cases.js';
 import { RateLimiter } from '../../application/ports/rate-limiter.port.js';
 import { ContainerModule } from 'inversify';
@@ -44,6 +45,12 @@ export function identityModule(config: Config): ContainerModule {
     construct(bind, RevokeOAuthToken, [UnitOfWork, RefreshTokenRepository, VerifyIssuedToken, TokenGenerator, Clock]);
     construct(bind, StartDeviceAuthorization, [UnitOfWork, TokenGenerator, IdentitySettingsToken, Clock]);
     construct(bind, DecideDeviceAuthorization, [UnitOfWork, DeviceAuthorizationRepository, OAuthClientRepository, RateLimiter, TokenGenerator, IdGenerator, IdentitySettingsToken, Clock]);
+    bind(ClientRegistrations).toResolvedValue(
+      (uow: UnitOfWork, clients: OAuthClientRepository, ids: IdGenerator, generator: TokenGenerator, settings: IdentitySettings, clock: Clock) =>
+        new ClientRegistrations(uow, clients, ids, generator, settings, config.identity.clientRegistration, clock),
+      [UnitOfWork, OAuthClientRepository, IdGenerator, TokenGenerator, IdentitySettingsToken, Clock],
+    );
+    construct(bind, IssueInitialAccessToken, [UnitOfWork, TokenGenerator, Clock]);
     construct(bind, SignOut, [UnitOfWork, OAuthClientRepository, TokenSigner, SigningKeys, TokenGenerator, IdentitySettingsToken]);
     construct(bind, IntrospectToken, [RefreshTokenRepository, GrantRepository, VerifyIssuedToken, TokenGenerator, IdentitySettingsToken]);
     construct(bind, RegisterOAuthClient, [UnitOfWork, IdGenerator, TokenGenerator, Clock]);
@@ -68,9 +75,10 @@ export function identityModule(config: Config): ContainerModule {
         signOut: SignOut,
         startDevice: StartDeviceAuthorization,
         device: DecideDeviceAuthorization,
+        registrations: ClientRegistrations,
         users: UserRepository,
-      ) => ({ settings, keys, validate, authorize, signIn, authenticateClient, issueTokens, tokenInfo, userInfo, verify, revoke, introspect, signOut, startDevice, device, users }),
-      [IdentitySettingsToken, SigningKeys, ValidateAuthorizationRequest, Authorize, SignIn, AuthenticateClient, IssueTokens, TokenInfo, UserInfo, VerifyIssuedToken, RevokeOAuthToken, IntrospectToken, SignOut, StartDeviceAuthorization, DecideDeviceAuthorization, UserRepository],
+      ) => ({ settings, keys, validate, authorize, signIn, authenticateClient, issueTokens, tokenInfo, userInfo, verify, revoke, introspect, signOut, startDevice, device, registrations, users }),
+      [IdentitySettingsToken, SigningKeys, ValidateAuthorizationRequest, Authorize, SignIn, AuthenticateClient, IssueTokens, TokenInfo, UserInfo, VerifyIssuedToken, RevokeOAuthToken, IntrospectToken, SignOut, StartDeviceAuthorization, DecideDeviceAuthorization, ClientRegistrations, UserRepository],
     );
   });
 }

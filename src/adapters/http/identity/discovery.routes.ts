@@ -7,7 +7,7 @@ import type { IdentityUseCases } from '../identity.routes.js';
 import { cached } from './oauth-http.js';
 
 /** The published keys (JWKS and PEM) and OpenID Connect discovery. */
-export function discoveryRoutes(deps: Pick<IdentityUseCases, 'keys' | 'settings'>): StandaloneRouteDefinition[] {
+export function discoveryRoutes(deps: Pick<IdentityUseCases, 'keys' | 'settings' | 'registrations'>): StandaloneRouteDefinition[] {
   return [
     {
       method: 'GET',
@@ -28,6 +28,7 @@ export function discoveryRoutes(deps: Pick<IdentityUseCases, 'keys' | 'settings'
           revocation_endpoint: `${base}/o/oauth2/revoke`,
           introspection_endpoint: `${base}/o/oauth2/introspect`,
           device_authorization_endpoint: `${base}/o/oauth2/device/code`,
+          ...(deps.registrations.enabled ? { registration_endpoint: `${base}/o/oauth2/register` } : {}),
           end_session_endpoint: `${base}/o/oauth2/logout`,
           jwks_uri: `${base}/oauth2/v2/certs`,
           response_types_supported: ['code', 'token'],

@@ -130,6 +130,8 @@ function securitySchemes(publicUrl: string, scopeBase: string): Record<string, S
     },
     password: { type: 'http', scheme: 'basic', description: "The account's e-mail address and password: API tokens are managed with them, never with a token." },
     oauthClient: { type: 'http', scheme: 'basic', description: 'An OAuth client: its id and secret, each form-urlencoded.' },
+    initialAccessToken: { type: 'http', scheme: 'bearer', bearerFormat: 'sbit_ and 43 base64url characters', description: "An operator's initial access token (`specbase client registration-token`), for one registration when `CLIENT_REGISTRATION=token`." },
+    registrationAccessToken: { type: 'http', scheme: 'bearer', bearerFormat: 'sbrat_ and 43 base64url characters', description: "A registered client's registration access token, given at registration (RFC 7592)." },
     oauth2: {
       type: 'oauth2',
       description: 'Access tokens of the identity service (RS256 JWTs). They open the identity endpoints, not /api, /webhooks or /user.',
