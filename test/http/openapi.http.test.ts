@@ -173,6 +173,8 @@ forEachDatabase('self-description: /openapi.json and /swagger.yaml', (target) =>
       { name: 'apiToken', type: 'apiKey', flow: null },
       { name: 'password', type: 'basic', flow: null },
       { name: 'oauthClient', type: 'basic', flow: null },
+      { name: 'initialAccessToken', type: 'apiKey', flow: null },
+      { name: 'registrationAccessToken', type: 'apiKey', flow: null },
       { name: 'oauth2AccessCode', type: 'oauth2', flow: 'accessCode' },
       { name: 'oauth2Implicit', type: 'oauth2', flow: 'implicit' },
     ]);
