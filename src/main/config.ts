@@ -40,6 +40,8 @@ export interface Config {
     readonly scopeBase: string;
     /** `CLIENT_REGISTRATION`: dynamic client registration `off` (default), with an operator's initial access `token`, or `open`. */
     readonly clientRegistration: RegistrationMode;
+    /** `IDENTITY_CLEANUP_INTERVAL_MS`: how often the worker deletes what the identity service no longer keeps (docs/identity.md, Retention). */
+    readonly cleanupIntervalMs: number;
   };
   /** Where outgoing mail (e-mail verification) goes: the log, or one file per message in a directory. */
   readonly mail: { readonly kind: 'log' } | { readonly kind: 'file'; readonly dir: string };
@@ -177,7 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jsonMaxBytes: integer(env, 'JSON_MAX_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
     importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     mail,
-    identity: { scopeBase: absoluteUrl('SCOPE_BASE', (env['SCOPE_BASE'] || publicUrl).replace(/\/+$/, '')), clientRegistration: registrationMode(env) },
+    identity: { scopeBase: absoluteUrl('SCOPE_BASE', (env['SCOPE_BASE'] || publicUrl).replace(/\/+$/, '')), clientRegistration: registrationMode(env), cleanupIntervalMs: integer(env, 'IDENTITY_CLEANUP_INTERVAL_MS', 3_600_000, 1000, 86_400_000) },
     trustProxy: flag(env, 'TRUST_PROXY'),
     shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 0, 0, 600_000),
     readCacheSize: integer(env, 'READ_CACHE_SIZE', 1_000, 0, 1_000_000),

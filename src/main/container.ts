@@ -1,3 +1,4 @@
+import { TypeOrmIdentityPurge } from '../adapters/persistence/typeorm-identity-purge.js';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { Container } from 'inversify';
 import { accountsModule } from './modules/accounts.module.js';
@@ -49,7 +50,7 @@ import { ApiRateLimiter, RateLimiter, RateLimits } from '../application/ports/ra
 import { BatchedRateLimiter, TypeOrmRateLimiter } from '../adapters/persistence/typeorm-rate-limiter.js';
 import { ReadCache } from '../adapters/persistence/read-cache.js';
 import { SigningKeyGenerator, TokenSigner } from '../application/ports/token-signer.port.js';
-import { ConsentRepository, DeviceAuthorizationRepository, GrantRepository, OAuthClientRepository, RefreshTokenRepository, SessionRepository, SigningKeyRepository } from '../application/ports/identity-repositories.port.js';
+import { ConsentRepository, DeviceAuthorizationRepository, IdentityPurge, GrantRepository, OAuthClientRepository, RefreshTokenRepository, SessionRepository, SigningKeyRepository } from '../application/ports/identity-repositories.port.js';
 import { LogMailer } from '../adapters/mail/log-mailer.js';
 import { Mailer } from '../application/ports/mailer.port.js';
 import { EmailVerificationRepository } from '../application/ports/email-verification-repository.port.js';
@@ -208,6 +209,7 @@ function bindTypeOrm(c: Container, config: Config): void {
     (db: TypeOrmDatabase, ids: IdGenerator, signal: WorkSignal) => new TypeOrmUnitOfWork(db, ids, () => signal.notify()),
     [TypeOrmDatabase, IdGenerator, WorkSignal],
   );
+  c.bind(IdentityPurge).toResolvedValue((db: TypeOrmDatabase) => new TypeOrmIdentityPurge(db.read, db.schemas, db.dialect), [TypeOrmDatabase]);
 }
 
 function bindInMemory(c: Container): void {
@@ -223,6 +225,7 @@ function bindInMemory(c: Container): void {
   });
   c.bind(RepositoriesToken).toResolvedValue((db: InMemoryDatabase) => db.repositories, [InMemoryDatabase]);
   c.bind(UnitOfWork).toResolvedValue((db: InMemoryDatabase) => db, [InMemoryDatabase]);
+  c.bind(IdentityPurge).toResolvedValue((db: InMemoryDatabase) => db.identityPurge, [InMemoryDatabase]);
 }
 
 /** The identity service's adapters: the token signer, the key generator, its repositories. */

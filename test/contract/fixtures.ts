@@ -1,3 +1,5 @@
+import type { IdentityPurge } from '../../src/application/ports/identity-repositories.port.js';
+import { TypeOrmIdentityPurge } from '../../src/adapters/persistence/typeorm-identity-purge.js';
 import type { AccountId } from '../../src/domain/account/account.js';
 import type { Transaction, UnitOfWork } from '../../src/application/ports/unit-of-work.port.js';
 import { InMemoryDatabase } from '../../src/adapters/memory/in-memory-unit-of-work.js';
@@ -12,6 +14,8 @@ import { SequentialIds } from '../support/fakes.js';
 export interface PersistenceFixture {
   readonly uow: UnitOfWork;
   readonly repos: Transaction;
+  /** The identity tables' cleanup, outside transactions as the worker runs it. */
+  readonly purge: IdentityPurge;
   dispose(): Promise<void>;
 }
 
@@ -20,7 +24,7 @@ export function forEachImplementation(name: string, suite: (make: () => Promise<
   describe(`${name} [in-memory]`, () =>
     suite(async () => {
       const db = new InMemoryDatabase(new SequentialIds());
-      return { uow: db, repos: db.repositories, dispose: async () => undefined };
+      return { uow: db, repos: db.repositories, purge: db.identityPurge, dispose: async () => undefined };
     }),
   );
   forEachDatabase(name, (target) =>
@@ -34,6 +38,7 @@ export function forEachImplementation(name: string, suite: (make: () => Promise<
         uow: new TypeOrmUnitOfWork(db, ids),
         // As the server builds them: reads outside transactions go through the read cache.
         repos: typeOrmRepositories(db, db.read, ids, undefined, new ReadCache(() => db.changeVersion())),
+        purge: new TypeOrmIdentityPurge(db.read, db.schemas, db.dialect),
         dispose: async () => {
           await db.close();
           await dispose();

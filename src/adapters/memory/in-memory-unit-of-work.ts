@@ -1,3 +1,5 @@
+import type { IdentityPurge } from '../../application/ports/identity-repositories.port.js';
+import { InMemoryIdentityPurge } from './in-memory-identity-purge.js';
 import type { IdGenerator } from '../../application/ports/id-generator.port.js';
 import type { Transaction, UnitOfWork } from '../../application/ports/unit-of-work.port.js';
 import type { Result } from '../../domain/shared/result.js';
@@ -61,6 +63,7 @@ export class InMemoryDatabase implements UnitOfWork {
   private committed = new InMemoryState();
   private readonly lock = new Mutex();
   readonly repositories: Transaction;
+  readonly identityPurge: IdentityPurge;
 
   /** @param onWork called after a commit that stored outbox events or deliveries. */
   constructor(
@@ -68,6 +71,7 @@ export class InMemoryDatabase implements UnitOfWork {
     private readonly onWork: () => void = () => undefined,
   ) {
     this.repositories = inMemoryRepositories(() => this.committed, ids);
+    this.identityPurge = new InMemoryIdentityPurge(() => this.committed);
   }
 
   run<T, E>(work: (tx: Transaction) => Promise<Result<T, E>>): Promise<Result<T, E>> {

@@ -1,3 +1,4 @@
+import type { IdentityRowCounts, PurgeCutoffs } from '../../domain/identity/retention.js';
 import type { DeviceAuthorization } from '../../domain/identity/device-authorization.js';
 import type { UserId } from '../../domain/account/account.js';
 import type { AuthorizationCode, Consent, Grant, GrantId, RefreshToken, Session } from '../../domain/identity/grant.js';
@@ -106,6 +107,19 @@ export interface InitialAccessTokenRepository {
   consume(tokenHash: string, now: Date): Promise<boolean>;
 }
 export const InitialAccessTokenRepository = token<InitialAccessTokenRepository>('InitialAccessTokenRepository');
+
+/** The scheduled cleanup of the identity tables (outside any transaction: each batch is its own). */
+export interface IdentityPurge {
+  /**
+   * Deletes what ended before the cutoffs, `batchSize` rows per statement until none is left, so
+   * no statement holds a lock for long; several instances may run it at once. Returns how many
+   * rows went from each table.
+   */
+  purge(cutoffs: PurgeCutoffs, batchSize: number): Promise<IdentityRowCounts>;
+  /** How many rows each table holds (the metric, and the tests of the bound). */
+  counts(): Promise<IdentityRowCounts>;
+}
+export const IdentityPurge = token<IdentityPurge>('IdentityPurge');
 
 /** A signing key pair as stored: the private half as PKCS#8 PEM. */
 export interface StoredSigningKey {

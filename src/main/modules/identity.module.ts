@@ -1,3 +1,4 @@
+import { PurgeIdentity } from '../../application/identity/identity-cleanup.js';
 import { ClientRegistrations, IssueInitialAccessToken } from '../../application/identity/client-registration.use-cases.js';
 import { DecideDeviceAuthorization, StartDeviceAuthorization } from '../../application/identity/device-flow.use-cases.js';
 import { RateLimiter } from '../../application/ports/rate-limiter.port.js';
@@ -13,7 +14,7 @@ import { IntrospectToken } from '../../application/identity/introspection.use-ca
 import { SignOut } from '../../application/identity/sign-out.use-case.js';
 import { Clock } from '../../application/ports/clock.port.js';
 import { IdGenerator } from '../../application/ports/id-generator.port.js';
-import { ConsentRepository, DeviceAuthorizationRepository, GrantRepository, OAuthClientRepository, RefreshTokenRepository, SessionRepository, SigningKeyRepository } from '../../application/ports/identity-repositories.port.js';
+import { ConsentRepository, DeviceAuthorizationRepository, GrantRepository, IdentityPurge, OAuthClientRepository, RefreshTokenRepository, SessionRepository, SigningKeyRepository } from '../../application/ports/identity-repositories.port.js';
 import { TokenGenerator } from '../../application/ports/token-generator.port.js';
 import { SigningKeyGenerator, TokenSigner } from '../../application/ports/token-signer.port.js';
 import { UnitOfWork } from '../../application/ports/unit-of-work.port.js';
@@ -51,6 +52,7 @@ export function identityModule(config: Config): ContainerModule {
       [UnitOfWork, OAuthClientRepository, IdGenerator, TokenGenerator, IdentitySettingsToken, Clock],
     );
     construct(bind, IssueInitialAccessToken, [UnitOfWork, TokenGenerator, Clock]);
+    construct(bind, PurgeIdentity, [IdentityPurge, Clock]);
     construct(bind, SignOut, [UnitOfWork, OAuthClientRepository, TokenSigner, SigningKeys, TokenGenerator, IdentitySettingsToken]);
     construct(bind, IntrospectToken, [RefreshTokenRepository, GrantRepository, VerifyIssuedToken, TokenGenerator, IdentitySettingsToken]);
     construct(bind, RegisterOAuthClient, [UnitOfWork, IdGenerator, TokenGenerator, Clock]);

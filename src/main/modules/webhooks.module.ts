@@ -1,3 +1,4 @@
+import { PurgeIdentity } from '../../application/identity/identity-cleanup.js';
 import { ContainerModule } from 'inversify';
 import { type Logger } from '../../adapters/logging/pino-logger.js';
 import { Plans } from '../../application/accounts/plans.js';
@@ -66,13 +67,16 @@ export function webhooksModule(config: Config): ContainerModule {
       [UnitOfWork, WebhookRepository, WebhookSender, Clock, Random, Metrics],
     );
     bind(WebhookWorker).toResolvedValue(
-      (dispatch: DispatchEvents, deliver: DeliverDue, signal: WorkSignal, log: Logger, reminders: SendTrialReminders) =>
+      (dispatch: DispatchEvents, deliver: DeliverDue, signal: WorkSignal, log: Logger, reminders: SendTrialReminders, identityCleanup: PurgeIdentity) =>
         new WebhookWorker(dispatch, deliver, signal, log, {
           pollMs: config.webhooks.pollMs,
           dispatchBatch: 100,
-          chores: [{ name: 'trial reminders', everyMs: config.plans.reminderIntervalMs, run: () => reminders.execute() }],
+          chores: [
+            { name: 'trial reminders', everyMs: config.plans.reminderIntervalMs, run: () => reminders.execute() },
+            { name: 'identity cleanup', everyMs: config.identity.cleanupIntervalMs, run: () => identityCleanup.execute() },
+          ],
         }),
-      [DispatchEvents, DeliverDue, WorkSignal, LoggerToken, SendTrialReminders],
+      [DispatchEvents, DeliverDue, WorkSignal, LoggerToken, SendTrialReminders, PurgeIdentity],
     );
     bind(WebhookUseCasesToken).toResolvedValue(
       (create: CreateWebhook, list: ListWebhooks, get: GetWebhook, update: UpdateWebhook, remove: DeleteWebhook, setActive: SetWebhookActive, ping: PingWebhook, deliveries: ListDeliveries, delivery: GetDelivery, redeliver: Redeliver) =>
