@@ -209,7 +209,7 @@ function bindTypeOrm(c: Container, config: Config): void {
     (db: TypeOrmDatabase, ids: IdGenerator, signal: WorkSignal) => new TypeOrmUnitOfWork(db, ids, () => signal.notify()),
     [TypeOrmDatabase, IdGenerator, WorkSignal],
   );
-  c.bind(IdentityPurge).toResolvedValue((db: TypeOrmDatabase) => new TypeOrmIdentityPurge(db.read, db.schemas, db.dialect), [TypeOrmDatabase]);
+  c.bind(IdentityPurge).toResolvedValue((db: TypeOrmDatabase) => new TypeOrmIdentityPurge(db.read, db.schemas), [TypeOrmDatabase]);
 }
 
 function bindInMemory(c: Container): void {

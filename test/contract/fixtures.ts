@@ -38,7 +38,7 @@ export function forEachImplementation(name: string, suite: (make: () => Promise<
         uow: new TypeOrmUnitOfWork(db, ids),
         // As the server builds them: reads outside transactions go through the read cache.
         repos: typeOrmRepositories(db, db.read, ids, undefined, new ReadCache(() => db.changeVersion())),
-        purge: new TypeOrmIdentityPurge(db.read, db.schemas, db.dialect),
+        purge: new TypeOrmIdentityPurge(db.read, db.schemas),
         dispose: async () => {
           await db.close();
           await dispose();

@@ -112,6 +112,23 @@ forEachImplementation('identity tables stay bounded under the cleanup', (make) =
     expect(Math.max(...growth) - Math.min(...growth)).to.equal(0);
   });
 
+  it('removes a live grant that holds no refresh token a day after it was made (a code never redeemed), and keeps one that holds one', async () => {
+    const { user, clientId } = await setup();
+    const grant = (offline: boolean): Grant => ({ id: uuid<GrantId>(`00000000-0000-7000-8000-${next()}`), clientId, userId: user, scope: 'openid', offline, creationDate: START, revocationDate: null });
+    const unredeemed = grant(true);
+    const refreshed = grant(true);
+    await f.uow.run(async (tx) => {
+      await tx.grants.add(unredeemed);
+      await tx.grants.add(refreshed);
+      await tx.refreshTokens.add({ tokenHash: `rt-${next()}`, grantId: refreshed.id, clientId, userId: user, scope: 'openid', creationDate: START, rotationDate: null });
+      return ok();
+    });
+    expect(await f.purge.purge(purgeCutoffs(new Date(START.getTime() + DAY - 1000)), 500), 'within the day').to.deep.include({ grants: 0 });
+    expect(await f.purge.purge(purgeCutoffs(new Date(START.getTime() + DAY + 1000)), 500)).to.deep.include({ grants: 1 });
+    expect(await f.repos.grants.get(unredeemed.id)).to.equal(undefined);
+    expect(await f.repos.grants.get(refreshed.id)).to.deep.equal(refreshed);
+  });
+
   it('deletes nothing that still works or still guards against a replay', async () => {
     const { user, clientId } = await setup();
     await oneDay(START, user, clientId);

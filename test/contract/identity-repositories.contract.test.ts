@@ -92,8 +92,10 @@ forEachImplementation('identity repositories contract', (make) => {
         await tx.refreshTokens.add(refresh('r-gone', goneGrant));
         await tx.refreshTokens.add(refresh('r-kept', keptGrant));
         for (const client of [gone, kept]) await tx.consents.save({ userId: ada, clientId: client.id, scope: 'openid', date: T0, creationDate: T0, lastUseDate: null });
+        await tx.deviceAuthorizations.add({ deviceCodeHash: 'd-gone', userCodeHash: 'u-gone', clientId: gone.id, scope: 'openid', status: 'pending', userId: null, grantId: null, intervalS: 5, lastPollDate: null, creationDate: T0, expirationDate: T2 });
         return ok(await tx.oauthClients.delete(gone.id));
       });
+      expect(await f.repos.deviceAuthorizations.getByDeviceCode('d-gone'), 'its device codes').to.equal(undefined);
       expect(await f.repos.grants.get(goneGrant.id)).to.equal(undefined);
       expect(await f.repos.refreshTokens.get('r-gone')).to.equal(undefined);
       expect(await f.repos.consents.get(ada, gone.id)).to.equal(undefined);

@@ -201,12 +201,18 @@ describe('e2e: the specbase command', function () {
     expect(again.code).to.not.equal(0);
     expect(again.stderr).to.include('no such client');
     expect((JSON.parse((await cli(['client', 'list'], env)).stdout) as { items: { clientId: string }[] }).items.map((c) => c.clientId)).to.deep.equal([created.clientId]);
+
+    const issued = await cli(['client', 'registration-token'], env);
+    expect(issued.code, issued.stderr).to.equal(0);
+    const initial = JSON.parse(issued.stdout) as { token: string; expiresDate: string };
+    expect(initial.token).to.match(/^sbit_[A-Za-z0-9_-]{43}$/);
+    expect(Date.parse(initial.expiresDate) - Date.now()).to.be.within(23.9 * 3600_000, 24 * 3600_000);
   });
 
   it('migrate applies the migrations once', async () => {
     const env = baseEnv(join(dir, 'specbase.sqlite'));
     const first = await cli(['migrate'], env);
-    expect(JSON.parse(first.stdout)).to.deep.equal({ applied: ['Initial1763780000000', 'SpecsAndReleases1763790000000', 'Webhooks1763800000000', 'Pages1763810000000', 'Shares1763820000000', 'EmailVerifications1763830000000', 'Identity1763840000000', 'RateLimits1763850000000', 'ChangeNotifications1763860000000', 'DeliveryLeases1763870000000', 'SpecFormat1763880000000', 'SpecHistory1763890000000', 'Plans1763900000000', 'IdentityClients1763910000000', 'DeviceCodes1763920000000', 'ClientRegistration1763930000000'] });
+    expect(JSON.parse(first.stdout)).to.deep.equal({ applied: ['Initial1763780000000', 'SpecsAndReleases1763790000000', 'Webhooks1763800000000', 'Pages1763810000000', 'Shares1763820000000', 'EmailVerifications1763830000000', 'Identity1763840000000', 'RateLimits1763850000000', 'ChangeNotifications1763860000000', 'DeliveryLeases1763870000000', 'SpecFormat1763880000000', 'SpecHistory1763890000000', 'Plans1763900000000', 'IdentityClients1763910000000', 'DeviceCodes1763920000000', 'ClientRegistration1763930000000', 'IdentityIndexes1763940000000'] });
     const second = await cli(['migrate'], env);
     expect(JSON.parse(second.stdout)).to.deep.equal({ applied: [] });
   });

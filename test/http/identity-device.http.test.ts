@@ -195,6 +195,22 @@ forEachDatabase('identity service: device flow', (target) => {
     }
   });
 
+  it('counts the decision form too: guessed codes sent straight to the consent step are limited alike', async () => {
+    clock.advance(1_800_000);
+    const codes = await start(tv);
+    const browser = await signedIn(bob);
+    await browser.get('/device');
+    const csrf = hiddenFields(browser.lastPage)['csrf']!;
+    for (let i = 0; i < 10; i++) {
+      const response = await browser.post('/device', { csrf, step: 'consent', decision: 'allow', user_code: `BCDF-GH${'JKLMNPQRST'[i]}K` });
+      expect(response.status, `guess ${i}`).to.equal(200);
+      expect(browser.lastPage).to.include('This code is not valid');
+    }
+    const limited = await browser.post('/device', { csrf, step: 'consent', decision: 'allow', user_code: codes.user_code });
+    expect(limited.status).to.equal(429);
+    expect((await poll(tv, codes.device_code)).body['error'], 'not approved').to.equal('authorization_pending');
+  });
+
   it('sends someone not signed in to sign in first, and refuses a form without its CSRF value', async () => {
     const anonymous = await server.fetch('/device', { redirect: 'manual' });
     expect(anonymous.status).to.equal(303);

@@ -111,6 +111,9 @@ forEachDatabase('identity service: dynamic client registration', (target) => {
       ['data:', { redirect_uris: ['data:text/html,<script>alert(1)</script>'] }, 'invalid_redirect_uri'],
       ['a fragment', { redirect_uris: ['https://app.example.com/cb#x'] }, 'invalid_redirect_uri'],
       ['a relative URI', { redirect_uris: ['/cb'] }, 'invalid_redirect_uri'],
+      ['a private-use scheme (a local protocol handler)', { redirect_uris: ['ms-officecmd:open'] }, 'invalid_redirect_uri'],
+      ['an intent: URI', { redirect_uris: ['intent://cb#Intent;scheme=x;end'] }, 'invalid_redirect_uri'],
+      ['a post-logout URI with a private-use scheme', { redirect_uris: [REDIRECT], post_logout_redirect_uris: ['ms-officecmd:open'] }, 'invalid_client_metadata'],
       ['not strings', { redirect_uris: [42] }, 'invalid_redirect_uri'],
       ['a hostile post-logout URI', { redirect_uris: [REDIRECT], post_logout_redirect_uris: ['javascript:alert(1)'] }, 'invalid_client_metadata'],
       ['an unknown auth method', { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'private_key_jwt' }, 'invalid_client_metadata'],
@@ -177,6 +180,19 @@ forEachDatabase('identity service: dynamic client registration', (target) => {
     expect(((await hostile.json()) as { error: string }).error).to.equal('invalid_redirect_uri');
     const publicNow = await manage(info, 'PUT', undefined, { client_id: info.client_id, redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
     expect(publicNow.status, 'a confidential client stays confidential').to.equal(400);
+  });
+
+  it('sends the browser back after sign-out to a self-registered client only when it names itself by id_token_hint', async () => {
+    const info = await registered({ post_logout_redirect_uris: ['http://127.0.0.1:9/bye'] });
+    const byId = await server.fetch(`/o/oauth2/logout?${new URLSearchParams({ client_id: info.client_id, post_logout_redirect_uri: 'http://127.0.0.1:9/bye' }).toString()}`);
+    expect(byId.status, 'client_id alone: anyone could have registered it').to.equal(200);
+    expect(byId.headers.get('location')).to.equal(null);
+    const config = new oidc.Configuration((await oidc.discovery(new URL(server.url), 'x', undefined, oidc.None(), { execute: [oidc.allowInsecureRequests] })).serverMetadata(), info.client_id, info.client_secret);
+    oidc.allowInsecureRequests(config);
+    const tokens = await codeFlow(config);
+    const hinted = await server.fetch(new URL(oidc.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: 'http://127.0.0.1:9/bye' })).pathname + new URL(oidc.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: 'http://127.0.0.1:9/bye' })).search);
+    expect(hinted.status).to.equal(303);
+    expect(hinted.headers.get('location')).to.equal('http://127.0.0.1:9/bye');
   });
 
   it("a client deleting itself loses its tokens and its credentials at once", async () => {

@@ -15,7 +15,8 @@ export class InMemoryIdentityPurge implements IdentityPurge {
     for (const [key, session] of s.sessions) if (ended(session.expirationDate, cutoffs.sessionsExpiredBefore)) s.sessions.delete(key);
     for (const [key, token] of s.refreshTokens) if (ended(token.rotationDate, cutoffs.refreshTokensRotatedBefore)) s.refreshTokens.delete(key);
     for (const [key, grant] of s.grants) {
-      if (!ended(grant.revocationDate, cutoffs.grantsRevokedBefore) && !(!grant.offline && ended(grant.creationDate, cutoffs.onlineGrantsCreatedBefore))) continue;
+      const unused = grant.revocationDate === null && ended(grant.creationDate, cutoffs.onlineGrantsCreatedBefore) && ![...s.refreshTokens.values()].some((t) => t.grantId === key);
+      if (!ended(grant.revocationDate, cutoffs.grantsRevokedBefore) && !unused) continue;
       s.grants.delete(key);
       for (const [code, row] of s.codes) if (row.grantId === key) s.codes.delete(code);
       for (const [hash, row] of s.refreshTokens) if (row.grantId === key) s.refreshTokens.delete(hash);

@@ -41,6 +41,7 @@ export class InMemoryOAuthClientRepository implements OAuthClientRepository {
     for (const [key, code] of s.codes) if (code.clientId === id) s.codes.delete(key);
     for (const [key, token] of s.refreshTokens) if (token.clientId === id) s.refreshTokens.delete(key);
     for (const [key, consent] of s.consents) if (consent.clientId === id) s.consents.delete(key);
+    for (const [key, device] of s.deviceCodes) if (device.clientId === id) s.deviceCodes.delete(key);
     return true;
   }
 }

@@ -71,7 +71,12 @@ export class InMemoryDatabase implements UnitOfWork {
     private readonly onWork: () => void = () => undefined,
   ) {
     this.repositories = inMemoryRepositories(() => this.committed, ids);
-    this.identityPurge = new InMemoryIdentityPurge(() => this.committed);
+    const purge = new InMemoryIdentityPurge(() => this.committed);
+    // Under the lock, as a statement of the database would be: a transaction's copy must not bring purged rows back.
+    this.identityPurge = {
+      purge: (cutoffs, batchSize) => this.lock.run(() => purge.purge(cutoffs, batchSize)),
+      counts: () => purge.counts(),
+    };
   }
 
   run<T, E>(work: (tx: Transaction) => Promise<Result<T, E>>): Promise<Result<T, E>> {

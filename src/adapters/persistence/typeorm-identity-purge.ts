@@ -1,7 +1,6 @@
 import type { EntityManager, EntitySchema } from 'typeorm';
 import type { IdentityPurge } from '../../application/ports/identity-repositories.port.js';
 import type { IdentityRowCounts, PurgeCutoffs } from '../../domain/identity/retention.js';
-import type { Dialect } from './dialect.js';
 import { tableOf } from './raw-sql.js';
 import type { Schemas } from './schema.js';
 import type { Run } from './typeorm-database.js';
@@ -16,25 +15,26 @@ export class TypeOrmIdentityPurge implements IdentityPurge {
   constructor(
     private readonly run: Run,
     private readonly s: Schemas,
-    private readonly dialect: Dialect,
   ) {}
 
   async purge(cutoffs: PurgeCutoffs, batchSize: number): Promise<IdentityRowCounts> {
     const iso = (date: Date) => date.toISOString();
-    const no = this.dialect === 'postgres' ? 'false' : '0';
     return {
-      codes: await this.drain(this.s.codes, 'code_hash', 'expiration_date < :cutoff', { cutoff: iso(cutoffs.codesExpiredBefore) }, batchSize),
-      deviceCodes: await this.drain(this.s.deviceCodes, 'device_code_hash', 'expiration_date < :cutoff', { cutoff: iso(cutoffs.codesExpiredBefore) }, batchSize),
-      sessions: await this.drain(this.s.sessions, 'id_hash', 'expiration_date < :cutoff', { cutoff: iso(cutoffs.sessionsExpiredBefore) }, batchSize),
-      refreshTokens: await this.drain(this.s.refreshTokens, 'token_hash', 'rotation_date IS NOT NULL AND rotation_date < :cutoff', { cutoff: iso(cutoffs.refreshTokensRotatedBefore) }, batchSize),
+      codes: await this.drain(this.s.codes, 'code_hash', () => 'expiration_date < :cutoff', { cutoff: iso(cutoffs.codesExpiredBefore) }, batchSize),
+      deviceCodes: await this.drain(this.s.deviceCodes, 'device_code_hash', () => 'expiration_date < :cutoff', { cutoff: iso(cutoffs.codesExpiredBefore) }, batchSize),
+      sessions: await this.drain(this.s.sessions, 'id_hash', () => 'expiration_date < :cutoff', { cutoff: iso(cutoffs.sessionsExpiredBefore) }, batchSize),
+      refreshTokens: await this.drain(this.s.refreshTokens, 'token_hash', () => 'rotation_date IS NOT NULL AND rotation_date < :cutoff', { cutoff: iso(cutoffs.refreshTokensRotatedBefore) }, batchSize),
       grants: await this.drain(
         this.s.grants,
         'id',
-        `(revocation_date IS NOT NULL AND revocation_date < :revoked) OR (offline = ${no} AND creation_date < :online)`,
+        // Revoked long enough ago; or live, old, and holding no refresh token (an online grant, a code never
+        // redeemed, a device never polled): nothing of it can still be used.
+        (m) =>
+          `(revocation_date IS NOT NULL AND revocation_date < :revoked) OR (revocation_date IS NULL AND creation_date < :online AND NOT EXISTS (SELECT 1 FROM ${tableOf(m, this.s.refreshTokens)} r WHERE r.grant_id = g.id))`,
         { revoked: iso(cutoffs.grantsRevokedBefore), online: iso(cutoffs.onlineGrantsCreatedBefore) },
         batchSize,
       ),
-      initialAccessTokens: await this.drain(this.s.initialAccessTokens, 'token_hash', 'expiration_date < :cutoff', { cutoff: iso(cutoffs.initialAccessTokensExpiredBefore) }, batchSize),
+      initialAccessTokens: await this.drain(this.s.initialAccessTokens, 'token_hash', () => 'expiration_date < :cutoff', { cutoff: iso(cutoffs.initialAccessTokensExpiredBefore) }, batchSize),
     };
   }
 
@@ -52,7 +52,7 @@ export class TypeOrmIdentityPurge implements IdentityPurge {
     });
   }
 
-  private async drain(schema: EntitySchema, key: string, condition: string, parameters: Record<string, string>, batchSize: number): Promise<number> {
+  private async drain(schema: EntitySchema, key: string, condition: (m: EntityManager) => string, parameters: Record<string, string>, batchSize: number): Promise<number> {
     let total = 0;
     for (;;) {
       const deleted = await this.run((m: EntityManager) =>
@@ -60,7 +60,7 @@ export class TypeOrmIdentityPurge implements IdentityPurge {
           .createQueryBuilder()
           .delete()
           .from(schema)
-          .where(`${key} IN (SELECT ${key} FROM ${tableOf(m, schema)} WHERE ${condition} LIMIT ${Math.max(1, Math.floor(batchSize))})`, parameters)
+          .where(`${key} IN (SELECT g.${key} FROM ${tableOf(m, schema)} g WHERE ${condition(m)} LIMIT ${Math.max(1, Math.floor(batchSize))})`, parameters)
           .execute(),
       );
       const affected = deleted.affected ?? 0;

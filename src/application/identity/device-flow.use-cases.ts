@@ -113,11 +113,8 @@ export class DecideDeviceAuthorization {
 
   /** The request a typed user code names, counting the attempt. */
   async lookup(typed: string, user: SignedIn, ip: string): Promise<Result<DeviceRequestView, DeviceLookupError>> {
-    const now = this.clock.now();
-    for (const key of [`device-code:ip:${ip}`, `device-code:user:${user.userId}`]) {
-      const decision = await this.limiter.attempt(key, USER_CODE_ATTEMPTS, now);
-      if (!decision.allowed) return err({ kind: 'RateLimited', retryAfterMs: decision.resetMs });
-    }
+    const limited = await this.countAttempt(user, ip);
+    if (limited) return err(limited);
     const found = await this.open(typed);
     if (!found) return err({ kind: 'Unknown' });
     const client = await this.clients.get(found.authorization.clientId);
@@ -129,7 +126,10 @@ export class DecideDeviceAuthorization {
    * The user's answer for the code (looked up again: it may have expired or been decided
    * meanwhile). Allowing makes the grant the device's tokens will name, and records the consent.
    */
-  async decide(typed: string, user: SignedIn, allow: boolean): Promise<Result<void, { readonly kind: 'Unknown' }>> {
+  async decide(typed: string, user: SignedIn, ip: string, allow: boolean): Promise<Result<void, DeviceLookupError>> {
+    // Counted like a lookup: the decision form names a code too, and must not be a way around the limit.
+    const limited = await this.countAttempt(user, ip);
+    if (limited) return err(limited);
     const found = await this.open(typed);
     if (!found) return err({ kind: 'Unknown' });
     const { authorization } = found;
@@ -144,6 +144,16 @@ export class DecideDeviceAuthorization {
       return ok();
     });
     return decided.ok ? ok() : err({ kind: 'Unknown' });
+  }
+
+  /** Counts one code typed, by address and by user; the refusal once either is over its limit. */
+  private async countAttempt(user: SignedIn, ip: string): Promise<DeviceLookupError | undefined> {
+    const now = this.clock.now();
+    for (const key of [`device-code:ip:${ip}`, `device-code:user:${user.userId}`]) {
+      const decision = await this.limiter.attempt(key, USER_CODE_ATTEMPTS, now);
+      if (!decision.allowed) return { kind: 'RateLimited', retryAfterMs: decision.resetMs };
+    }
+    return undefined;
   }
 
   private async open(typed: string): Promise<{ readonly code: string; readonly authorization: DeviceAuthorization } | undefined> {

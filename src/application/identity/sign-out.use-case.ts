@@ -48,6 +48,8 @@ export class SignOut {
     if (uri === undefined) return { redirect: null, refusal: null };
     const client = await this.client(request);
     if (typeof client === 'string') return { redirect: null, refusal: client };
+    // A client that registered itself (anyone may, with CLIENT_REGISTRATION=open) is named by a token it was given, never by client_id alone.
+    if (client.registration !== null && request.idTokenHint === undefined) return { redirect: null, refusal: 'This application must send id_token_hint to be sent back to.' };
     if (!client.allowsPostLogoutRedirectTo(uri)) return { redirect: null, refusal: 'post_logout_redirect_uri is not registered for the application: it must match one exactly.' };
     if (request.state !== undefined && request.state.length > MAX_PARAM) return { redirect: null, refusal: `state must be at most ${MAX_PARAM} characters.` };
     const url = new URL(uri);

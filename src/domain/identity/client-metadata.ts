@@ -27,6 +27,21 @@ const MAX_URIS = 20;
 const strings = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
 
 /**
+ * A client registering itself may name only web addresses: https, or http on loopback (the
+ * contract). Private-use schemes (`com.example.app:/cb`) stay for the operator's clients: a scheme
+ * anyone could register would send browsers to local protocol handlers.
+ */
+function webUri(uri: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return false;
+  }
+  return url.protocol === 'https:' || (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname));
+}
+
+/**
  * Reads RFC 7591 metadata: `redirect_uris` required; defaults as RFC 7591 2 gives them
  * (`client_secret_basic`, `authorization_code`, `code`); unknown fields ignored (RFC 7591 2).
  * The URIs themselves are checked by `OAuthClient.create`, which answers `invalid_redirect_uri`.
@@ -39,8 +54,12 @@ export function readClientMetadata(body: unknown, knownScopes: ReadonlyMap<strin
   const redirectUris = m['redirect_uris'];
   if (!strings(redirectUris) || redirectUris.length === 0) return err({ error: 'invalid_redirect_uri', description: 'redirect_uris must be a non-empty array of URIs.' });
   if (redirectUris.length > MAX_URIS) return err({ error: 'invalid_redirect_uri', description: `At most ${MAX_URIS} redirect_uris.` });
+  const notWeb = redirectUris.find((uri) => !webUri(uri));
+  if (notWeb !== undefined) return err({ error: 'invalid_redirect_uri', description: `redirect_uris: ${notWeb.slice(0, 200)}: must be https, or http on loopback.` });
   const postLogout = m['post_logout_redirect_uris'] ?? [];
   if (!strings(postLogout)) return invalid('post_logout_redirect_uris must be an array of URIs.');
+  const notWebToo = postLogout.find((uri) => !webUri(uri));
+  if (notWebToo !== undefined) return invalid(`post_logout_redirect_uris: ${notWebToo.slice(0, 200)}: must be https, or http on loopback.`);
   const name = m['client_name'] ?? 'Unnamed application';
   if (typeof name !== 'string') return invalid('client_name must be a string.');
   const method = m['token_endpoint_auth_method'] ?? 'client_secret_basic';

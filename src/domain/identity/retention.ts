@@ -10,7 +10,7 @@ export const IDENTITY_RETENTION = {
   expiredSessionsMs: 0,
   /** Grants revoked 30 days ago (with their codes and refresh tokens). */
   revokedGrantsMs: 30 * 24 * 3600_000,
-  /** Grants without a refresh token a day after they were made: every token they issued expired after an hour. */
+  /** Live grants holding no refresh token, a day after they were made: every token they issued expired after an hour, their codes sooner. */
   onlineGrantsMs: 24 * 3600_000,
   /** Refresh tokens rotated 30 days ago: a replay after that is an unknown token, no longer a revocation. */
   rotatedRefreshTokensMs: 30 * 24 * 3600_000,

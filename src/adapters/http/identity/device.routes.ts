@@ -112,8 +112,14 @@ export function deviceRoutes(deps: Pick<IdentityUseCases, 'settings' | 'authoriz
           return sendHtml(ctx, 400, 'This form was not filled in as expected', '<p class="error">Start again from the code your device shows.</p><p><a href="/device">Enter a code</a></p>');
         }
         const allow = fields['decision'] === 'allow';
-        const decided = await deps.device.decide(typed, user, allow);
-        if (!decided.ok) return codePage(ctx, '', { problem: 'This code is not valid any more: it may have expired or been used. Check the code on your device.' });
+        const decided = await deps.device.decide(typed, user, ctx.ip, allow);
+        if (!decided.ok) {
+          if (decided.error.kind === 'RateLimited') {
+            ctx.set('Retry-After', String(Math.max(1, Math.ceil(decided.error.retryAfterMs / 1000))));
+            return codePage(ctx, '', { problem: 'Too many codes tried. Wait a few minutes and try again.', status: 429 });
+          }
+          return codePage(ctx, '', { problem: 'This code is not valid any more: it may have expired or been used. Check the code on your device.' });
+        }
         sendHtml(ctx, 200, allow ? 'Device connected' : 'Request denied', `<p role="status">${allow ? 'Done. You can return to your device.' : 'The device was not given access. You can close this page.'}</p>`);
       },
     },
