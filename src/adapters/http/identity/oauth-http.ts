@@ -91,7 +91,28 @@ export function clientCredentials(ctx: Context, params: Record<string, string>):
   return { clientId: params['client_id'], clientSecret: params['client_secret'], basic: false };
 }
 
+/**
+ * The parameters of an OAuth form (each at most once) and the client credentials it presents
+ * (one way, not both); undefined once the request's error has been answered.
+ */
+export function clientForm(ctx: Context, source: unknown = bodyOf(ctx)): { readonly params: Record<string, string>; readonly presented: ClientCredentials } | undefined {
+  const { params, repeated } = singleParams(source);
+  if (repeated) {
+    oauthFailure(ctx, { error: 'invalid_request', description: `${repeated} is given more than once.` });
+    return undefined;
+  }
+  const presented = clientCredentials(ctx, params);
+  if (presented === 'both') {
+    oauthFailure(ctx, { error: 'invalid_request', description: 'Authenticate the client one way: HTTP Basic or the body, not both.' });
+    return undefined;
+  }
+  return { params, presented };
+}
+
 // ---- Pieces of the descriptions -------------------------------------------------------------
+
+/** The challenge of a 401 `invalid_client`. */
+export const BASIC_CHALLENGE: Readonly<Record<string, Header>> = { 'WWW-Authenticate': { required: true, description: '`Basic realm="specbase"`', schema: str() } };
 
 export const FORM = 'application/x-www-form-urlencoded';
 

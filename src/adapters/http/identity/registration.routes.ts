@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { RegistrationError } from '../../../application/identity/client-registration.use-cases.js';
 import type { OAuthClient } from '../../../domain/identity/oauth-client.js';
+import type { Result } from '../../../domain/shared/result.js';
 import type { IdentityUseCases } from '../identity.routes.js';
 import { throwProblem } from '../middleware.js';
 import { problemOf } from '../problem.js';
@@ -69,6 +70,12 @@ export function registrationRoutes(deps: Pick<IdentityUseCases, 'settings' | 're
     await next();
   };
   const clientId = (ctx: Context) => (ctx.params as Record<string, string | undefined>)['clientId'] ?? '';
+  /** RFC 7592 3: the client as registered now, or the refusal. */
+  const answerClient = (ctx: Context, result: Result<OAuthClient, RegistrationError>) => {
+    if (!result.ok) return refuse(ctx, result.error);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = clientInformation(result.value, deps.settings.issuer);
+  };
   return [
     {
       method: 'POST',
@@ -109,10 +116,7 @@ export function registrationRoutes(deps: Pick<IdentityUseCases, 'settings' | 're
       problems: ['not_found'],
       responses: { 200: json('The client as registered.', ref('ClientInformation'), HEADERS.noStore), 401: UNAUTHORIZED },
       handler: async (ctx) => {
-        const read = await deps.registrations.read(clientId(ctx), bearer(ctx));
-        if (!read.ok) return refuse(ctx, read.error);
-        ctx.set('Cache-Control', 'no-store');
-        ctx.body = clientInformation(read.value, deps.settings.issuer);
+        answerClient(ctx, await deps.registrations.read(clientId(ctx), bearer(ctx)));
       },
     },
     {
@@ -133,10 +137,7 @@ export function registrationRoutes(deps: Pick<IdentityUseCases, 'settings' | 're
       },
       middleware: [jsonOnly, body],
       handler: async (ctx) => {
-        const updated = await deps.registrations.update(clientId(ctx), bearer(ctx), ctx.request.body);
-        if (!updated.ok) return refuse(ctx, updated.error);
-        ctx.set('Cache-Control', 'no-store');
-        ctx.body = clientInformation(updated.value, deps.settings.issuer);
+        answerClient(ctx, await deps.registrations.update(clientId(ctx), bearer(ctx), ctx.request.body));
       },
     },
     {

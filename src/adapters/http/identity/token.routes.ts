@@ -4,7 +4,7 @@ import { HEADERS, json } from '../openapi/route-description.js';
 import { object, ref, str } from '../openapi/schemas.js';
 import type { StandaloneRouteDefinition } from '../routes.js';
 import type { IdentityUseCases } from '../identity.routes.js';
-import { bodyOf, clientCredentials, FORM, oauthError, oauthFailure, oauthForm, OPTIONAL_CLIENT, singleParams, UNREADABLE_BODY } from './oauth-http.js';
+import { BASIC_CHALLENGE, bodyOf, clientCredentials, clientForm, FORM, oauthError, oauthFailure, oauthForm, OPTIONAL_CLIENT, singleParams, UNREADABLE_BODY } from './oauth-http.js';
 
 const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
@@ -27,14 +27,13 @@ export function tokenRoutes(
       responses: {
         200: json('The codes.', ref('DeviceAuthorization'), HEADERS.noStore),
         ...UNREADABLE_BODY,
-        401: oauthError('`invalid_client`.', { 'WWW-Authenticate': { required: true, description: '`Basic realm="specbase"`', schema: str() } }),
+        401: oauthError('`invalid_client`.', BASIC_CHALLENGE),
       },
       middleware: [form],
       handler: async (ctx) => {
-        const { params, repeated } = singleParams(bodyOf(ctx));
-        if (repeated) return oauthFailure(ctx, { error: 'invalid_request', description: `${repeated} is given more than once.` });
-        const presented = clientCredentials(ctx, params);
-        if (presented === 'both') return oauthFailure(ctx, { error: 'invalid_request', description: 'Authenticate the client one way: HTTP Basic or the body, not both.' });
+        const form = clientForm(ctx);
+        if (!form) return;
+        const { params, presented } = form;
         const client = await deps.authenticateClient.execute(presented);
         if (!client.ok) return oauthFailure(ctx, client.error);
         const started = await deps.startDevice.execute(client.value, params['scope']);
@@ -57,15 +56,14 @@ export function tokenRoutes(
       responses: {
         200: json('The tokens.', ref('TokenResponse'), { ...HEADERS.noStore, Pragma: { required: true, description: '`no-cache`', schema: str({ const: 'no-cache' }) } }),
         ...UNREADABLE_BODY,
-        401: oauthError('`invalid_client`.', { 'WWW-Authenticate': { required: true, description: '`Basic realm="specbase"`', schema: str() } }),
+        401: oauthError('`invalid_client`.', BASIC_CHALLENGE),
         429: oauthError('`slow_down`: too many token requests from this client and address.', HEADERS.retryAfter),
       },
       middleware: [form],
       handler: async (ctx) => {
-        const { params, repeated } = singleParams(ctx.request.body);
-        if (repeated) return oauthFailure(ctx, { error: 'invalid_request', description: `${repeated} is given more than once.` });
-        const presented = clientCredentials(ctx, params);
-        if (presented === 'both') return oauthFailure(ctx, { error: 'invalid_request', description: 'Authenticate the client one way: HTTP Basic or the body, not both.' });
+        const form = clientForm(ctx, ctx.request.body);
+        if (!form) return;
+        const { params, presented } = form;
         if (limits.tokenEndpoint.limit > 0) {
           // The client id is untrusted here (checked just below): its hash keeps the key short whatever was sent.
           const client = presented.clientId === undefined ? '-' : createHash('sha256').update(presented.clientId).digest('base64url').slice(0, 22);
@@ -111,7 +109,7 @@ export function tokenRoutes(
       responses: {
         200: json('Done (or nothing to do).', object({}, [], { additionalProperties: false }), HEADERS.noStore),
         ...UNREADABLE_BODY,
-        401: oauthError('`invalid_client`.', { 'WWW-Authenticate': { required: true, description: '`Basic realm="specbase"`', schema: str() } }),
+        401: oauthError('`invalid_client`.', BASIC_CHALLENGE),
       },
       middleware: [form],
       handler: async (ctx) => {
@@ -145,14 +143,13 @@ export function tokenRoutes(
       responses: {
         200: json('The answer.', ref('Introspection'), HEADERS.noStore),
         ...UNREADABLE_BODY,
-        401: oauthError('`invalid_client`: no client, a public client, or wrong credentials.', { 'WWW-Authenticate': { required: true, description: '`Basic realm="specbase"`', schema: str() } }),
+        401: oauthError('`invalid_client`: no client, a public client, or wrong credentials.', BASIC_CHALLENGE),
       },
       middleware: [form],
       handler: async (ctx) => {
-        const { params, repeated } = singleParams(bodyOf(ctx));
-        if (repeated) return oauthFailure(ctx, { error: 'invalid_request', description: `${repeated} is given more than once.` });
-        const presented = clientCredentials(ctx, params);
-        if (presented === 'both') return oauthFailure(ctx, { error: 'invalid_request', description: 'Authenticate the client one way: HTTP Basic or the body, not both.' });
+        const form = clientForm(ctx);
+        if (!form) return;
+        const { params, presented } = form;
         const refused = { error: 'invalid_client', description: 'Introspection is for confidential clients: authenticate with the client id and secret.' } as const;
         if (presented.clientId === undefined || presented.clientSecret === undefined) return oauthFailure(ctx, refused);
         const client = await deps.authenticateClient.execute(presented);
