@@ -39,6 +39,9 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** How long the test servers keep an idle connection: longer than any test computes between requests. */
+export const TEST_KEEP_ALIVE_MS = 120_000;
+
 /**
  * The real server on 127.0.0.1 and a free port, PUBLIC_URL its own address, with small limits so
  * tests can reach them. `rebind` may replace ports (a clock, say) before anything is built from them.
@@ -53,6 +56,12 @@ export async function startTestServer(database: DatabaseConfig, env: Record<stri
   const container = buildContainer(config, { startSenderThread: SENDER_THREAD_FROM_SOURCE });
   rebind?.(container);
   const running = await startServer({ container });
+  // The tests' fetch and the server share one event loop: a test that computes for longer than the
+  // keep-alive timeout (5 s, plus Node's 1 s) between two requests, as the checks of GitHub's 5.7 MB
+  // description do on a loaded machine, has its next request written to a socket the server then
+  // closes on its overdue timer: ECONNRESET. A client in its own process sees `Keep-Alive: timeout=5`
+  // and stops using the socket first. Shown by test/http/keep-alive.http.test.ts.
+  running.server.keepAliveTimeout = TEST_KEEP_ALIVE_MS;
   return new TestServer(running);
 }
 
