@@ -238,3 +238,27 @@ forEachDatabase('identity service: client registration off, and open', (target) 
     }
   });
 });
+
+forEachDatabase('identity service: registration and device authorization are rate limited', (target) => {
+  it('answers 429 slow_down past RATE_LIMIT_TOKEN_ENDPOINT a minute from one address (and client)', async () => {
+    const server = await startTestServerOn(target, { CLIENT_REGISTRATION: 'open', RATE_LIMIT_TOKEN_ENDPOINT: '2' });
+    try {
+      const register = () => server.fetch('/o/oauth2/register', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', grant_types: ['urn:ietf:params:oauth:grant-type:device_code'], response_types: [] }) });
+      const first = (await (await register()).json()) as ClientInformation;
+      expect((await register()).status).to.equal(201);
+      const third = await register();
+      expect(third.status).to.equal(429);
+      expect(((await third.json()) as { error: string }).error).to.equal('slow_down');
+      expect(Number(third.headers.get('retry-after'))).to.be.within(1, 60);
+
+      const device = () => server.fetch('/o/oauth2/device/code', { method: 'POST', body: new URLSearchParams({ client_id: first.client_id, scope: 'openid' }) });
+      expect((await device()).status).to.equal(200);
+      expect((await device()).status).to.equal(200);
+      const limited = await device();
+      expect(limited.status).to.equal(429);
+      expect(((await limited.json()) as { error: string }).error).to.equal('slow_down');
+    } finally {
+      await server.stop();
+    }
+  });
+});

@@ -52,5 +52,5 @@ export interface IdentityLimits {
  * from `deps` until a request comes, so the description can be built without them.
  */
 export function identityRoutes(deps: IdentityUseCases, limits: IdentityLimits): StandaloneRouteDefinition[] {
-  return [...authorizationRoutes(deps), ...signInRoutes(deps), ...signOutRoutes(deps), ...deviceRoutes(deps), ...registrationRoutes(deps), ...tokenRoutes(deps, limits), ...discoveryRoutes(deps), ...userinfoRoutes(deps)];
+  return [...authorizationRoutes(deps), ...signInRoutes(deps), ...signOutRoutes(deps), ...deviceRoutes(deps), ...registrationRoutes(deps, limits), ...tokenRoutes(deps, limits), ...discoveryRoutes(deps), ...userinfoRoutes(deps)];
 }

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import type { RateLimit, RateLimiter } from '../../../application/ports/rate-limiter.port.js';
 import { koaBody } from 'koa-body';
 import type { Context, Middleware } from 'koa';
 import type { ClientCredentials } from '../../../application/identity/token-endpoint.use-cases.js';
@@ -107,6 +109,26 @@ export function clientForm(ctx: Context, source: unknown = bodyOf(ctx)): { reado
     return undefined;
   }
   return { params, presented };
+}
+
+/**
+ * Counts one request against the token endpoint's rule under `key` and answers 429 `slow_down` once it is over:
+ * true when the request was refused. Keys hold hashes of what the caller sent, never the text.
+ */
+export async function overLimit(ctx: Context, limits: { readonly limiter: RateLimiter; readonly tokenEndpoint: RateLimit }, key: string, description: string): Promise<boolean> {
+  if (limits.tokenEndpoint.limit <= 0) return false;
+  const decision = await limits.limiter.attempt(key, limits.tokenEndpoint, new Date());
+  if (decision.allowed) return false;
+  ctx.set('Retry-After', String(Math.max(1, Math.ceil(decision.resetMs / 1000))));
+  ctx.status = 429;
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = { error: 'slow_down', error_description: description };
+  return true;
+}
+
+/** A short, fixed-length stand-in for an untrusted value in a rate-limit key. */
+export function keyOf(value: string | undefined): string {
+  return value === undefined ? '-' : createHash('sha256').update(value).digest('base64url').slice(0, 22);
 }
 
 // ---- Pieces of the descriptions -------------------------------------------------------------

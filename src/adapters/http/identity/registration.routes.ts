@@ -8,7 +8,8 @@ import { problemOf } from '../problem.js';
 import { HEADERS, json, noBody } from '../openapi/route-description.js';
 import { ref, str } from '../openapi/schemas.js';
 import type { StandaloneRouteDefinition } from '../routes.js';
-import { oauthError, oauthForm } from './oauth-http.js';
+import { oauthError, oauthForm, overLimit } from './oauth-http.js';
+import type { IdentityLimits } from '../identity.routes.js';
 
 const REGISTRATION = '/o/oauth2/register';
 
@@ -58,7 +59,7 @@ const UNAUTHORIZED = oauthError('`invalid_token`: no token, a wrong, used or exp
  * at each client's `registration_client_uri`. Off by default: 404, and not in the discovery
  * document.
  */
-export function registrationRoutes(deps: Pick<IdentityUseCases, 'settings' | 'registrations'>): StandaloneRouteDefinition[] {
+export function registrationRoutes(deps: Pick<IdentityUseCases, 'settings' | 'registrations'>, limits: IdentityLimits): StandaloneRouteDefinition[] {
   const body = oauthForm();
   const jsonOnly = async (ctx: Context, next: () => Promise<unknown>) => {
     if (!ctx.is('application/json')) {
@@ -95,9 +96,11 @@ export function registrationRoutes(deps: Pick<IdentityUseCases, 'settings' | 're
         201: json('Registered.', ref('ClientInformation'), HEADERS.noStore),
         400: oauthError('`invalid_redirect_uri` or `invalid_client_metadata`.'),
         401: UNAUTHORIZED,
+        429: oauthError('`slow_down`: too many registrations from this address (`RATE_LIMIT_TOKEN_ENDPOINT` per minute).', HEADERS.retryAfter),
       },
       middleware: [jsonOnly, body],
       handler: async (ctx) => {
+        if (deps.registrations.enabled && (await overLimit(ctx, limits, `register:${ctx.ip}`, 'Too many registrations from this address: try again later.'))) return;
         const registered = await deps.registrations.register(bearer(ctx), ctx.request.body);
         if (!registered.ok) return refuse(ctx, registered.error);
         ctx.status = 201;

@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { RateLimit, RateLimiter } from '../../../application/ports/rate-limiter.port.js';
 import { HEADERS, json } from '../openapi/route-description.js';
 import { object, ref, str } from '../openapi/schemas.js';
 import type { StandaloneRouteDefinition } from '../routes.js';
 import type { IdentityUseCases } from '../identity.routes.js';
-import { BASIC_CHALLENGE, bodyOf, clientCredentials, clientForm, FORM, oauthError, oauthFailure, oauthForm, OPTIONAL_CLIENT, singleParams, UNREADABLE_BODY } from './oauth-http.js';
+import { BASIC_CHALLENGE, bodyOf, clientCredentials, clientForm, FORM, keyOf, oauthError, oauthFailure, oauthForm, OPTIONAL_CLIENT, overLimit, singleParams, UNREADABLE_BODY } from './oauth-http.js';
 
 const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
@@ -28,12 +27,14 @@ export function tokenRoutes(
         200: json('The codes.', ref('DeviceAuthorization'), HEADERS.noStore),
         ...UNREADABLE_BODY,
         401: oauthError('`invalid_client`.', BASIC_CHALLENGE),
+        429: oauthError('`slow_down`: too many requests from this client and address (`RATE_LIMIT_TOKEN_ENDPOINT` per minute).', HEADERS.retryAfter),
       },
       middleware: [form],
       handler: async (ctx) => {
         const form = clientForm(ctx);
         if (!form) return;
         const { params, presented } = form;
+        if (await overLimit(ctx, limits, `device:${keyOf(presented.clientId)}:${ctx.ip}`, 'Too many device authorization requests from this client and address: try again later.')) return;
         const client = await deps.authenticateClient.execute(presented);
         if (!client.ok) return oauthFailure(ctx, client.error);
         const started = await deps.startDevice.execute(client.value, params['scope']);
@@ -64,18 +65,8 @@ export function tokenRoutes(
         const form = clientForm(ctx, ctx.request.body);
         if (!form) return;
         const { params, presented } = form;
-        if (limits.tokenEndpoint.limit > 0) {
-          // The client id is untrusted here (checked just below): its hash keeps the key short whatever was sent.
-          const client = presented.clientId === undefined ? '-' : createHash('sha256').update(presented.clientId).digest('base64url').slice(0, 22);
-          const decision = await limits.limiter.attempt(`token:${client}:${ctx.ip}`, limits.tokenEndpoint, new Date());
-          if (!decision.allowed) {
-            ctx.set('Retry-After', String(Math.max(1, Math.ceil(decision.resetMs / 1000))));
-            ctx.status = 429;
-            ctx.set('Cache-Control', 'no-store');
-            ctx.body = { error: 'slow_down', error_description: 'Too many token requests from this client and address: try again later.' };
-            return;
-          }
-        }
+        // The client id is untrusted here (checked just below): its hash keeps the key short whatever was sent.
+        if (await overLimit(ctx, limits, `token:${keyOf(presented.clientId)}:${ctx.ip}`, 'Too many token requests from this client and address: try again later.')) return;
         const client = await deps.authenticateClient.execute(presented);
         if (!client.ok) return oauthFailure(ctx, client.error);
         const grantType = params['grant_type'];
