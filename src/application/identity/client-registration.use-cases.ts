@@ -45,8 +45,8 @@ const metadataError = (error: MetadataError): RegistrationError => ({ kind: 'Inv
 const clientError = (error: OAuthClientError): RegistrationError =>
   metadataError({ error: error.field === 'redirectUri' ? 'invalid_redirect_uri' : 'invalid_client_metadata', description: `${{ redirectUri: 'redirect_uris', postLogoutRedirectUri: 'post_logout_redirect_uris', name: 'client_name' }[error.field] ?? error.field}: ${error.message}` });
 
-function registrationOf(metadata: ClientMetadata, accessTokenHash: string): ClientRegistration {
-  return { tokenEndpointAuthMethod: metadata.tokenEndpointAuthMethod, grantTypes: metadata.grantTypes, responseTypes: metadata.responseTypes, scope: metadata.scope, accessTokenHash };
+function registrationOf(metadata: ClientMetadata): Omit<ClientRegistration, 'accessTokenHash'> {
+  return { tokenEndpointAuthMethod: metadata.tokenEndpointAuthMethod, grantTypes: metadata.grantTypes, responseTypes: metadata.responseTypes, scope: metadata.scope };
 }
 
 /**
@@ -87,7 +87,7 @@ export class ClientRegistrations {
         secretHash: secret?.hash ?? null,
         redirectUris: metadata.value.redirectUris,
         postLogoutRedirectUris: metadata.value.postLogoutRedirectUris,
-        registration: registrationOf(metadata.value, management.hash),
+        registration: { ...registrationOf(metadata.value), accessTokenHash: management.hash },
       },
       now,
     );
@@ -123,7 +123,7 @@ export class ClientRegistrations {
       }
       const updated = client.reregister(
         { name: metadata.value.name, redirectUris: metadata.value.redirectUris, postLogoutRedirectUris: metadata.value.postLogoutRedirectUris },
-        registrationOf(metadata.value, ''),
+        registrationOf(metadata.value),
       );
       if (!updated.ok) return err(clientError(updated.error));
       await tx.oauthClients.save(updated.value);
@@ -137,7 +137,7 @@ export class ClientRegistrations {
     return this.uow.run(async (tx: Transaction): Promise<Result<void, RegistrationError>> => {
       const client = await this.authenticated(tx.oauthClients, clientId, accessToken);
       if (!client) return err({ kind: 'InvalidToken' });
-      await tx.grants.revokeAllOfClient(clientId, this.clock.now());
+      // Its grants and their tokens go with it (the repository's delete).
       await tx.oauthClients.delete(clientId);
       return ok();
     });

@@ -74,19 +74,15 @@ export class UpdateOAuthClient {
 }
 
 /**
- * Deletes a client (`specbase client delete`): its grants are revoked in the same transaction and
- * go with it, so every access, refresh and ID token it holds is refused from the next request, and
- * its credentials authenticate nothing.
+ * Deletes a client (`specbase client delete`): its grants, codes, refresh tokens, device codes and
+ * consents go with it (the repository's delete), so every access, refresh and ID token it holds is
+ * refused from the next request, and its credentials authenticate nothing.
  */
 export class DeleteOAuthClient {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly uow: UnitOfWork) {}
 
   async execute(clientId: OAuthClientId): Promise<Result<{ readonly clientId: OAuthClientId; readonly deleted: true }, ApplicationError>> {
     return this.uow.run(async (tx): Promise<Result<{ readonly clientId: OAuthClientId; readonly deleted: true }, ApplicationError>> => {
-      await tx.grants.revokeAllOfClient(clientId, this.clock.now());
       if (!(await tx.oauthClients.delete(clientId))) return err(notFound('client'));
       return ok({ clientId, deleted: true });
     });

@@ -1,6 +1,6 @@
 import { checkCodeRedemption, checkRefresh, type Grant, type RefreshToken } from '../../domain/identity/grant.js';
 import { checkDevicePoll, SLOW_DOWN_STEP_S } from '../../domain/identity/device-authorization.js';
-import type { OAuthClient } from '../../domain/identity/oauth-client.js';
+import type { GrantType, OAuthClient } from '../../domain/identity/oauth-client.js';
 import { isSubScope } from '../../domain/identity/oauth-scope.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { Clock } from '../ports/clock.port.js';
@@ -50,6 +50,9 @@ export class AuthenticateClient {
   }
 }
 
+/** A registered client uses only the grant types it registered (RFC 7591 2). */
+const unregistered = (grantType: GrantType): OAuthError => oauthError('unauthorized_client', `This application did not register the grant type ${grantType}.`);
+
 type Outcome = { readonly issued: TokenResponse } | { readonly refused: OAuthError };
 
 /**
@@ -68,6 +71,7 @@ export class IssueTokens {
 
   async authorizationCode(client: OAuthClient, params: { readonly code?: string | undefined; readonly redirectUri?: string | undefined; readonly codeVerifier?: string | undefined }): Promise<Result<TokenResponse, OAuthError>> {
     const invalid = (description: string): Outcome => ({ refused: oauthError('invalid_grant', description) });
+    if (!client.allowsGrantType('authorization_code')) return err(unregistered('authorization_code'));
     if (!params.code || params.code.length > 200) return err(oauthError('invalid_request', 'code is required.'));
     const verifier = params.codeVerifier;
     if (verifier !== undefined && !/^[A-Za-z0-9._~-]{43,128}$/.test(verifier)) return err(oauthError('invalid_request', 'code_verifier must be 43-128 characters of A-Z, a-z, 0-9 and -._~ (RFC 7636 4.1).'));
@@ -110,6 +114,7 @@ export class IssueTokens {
 
   async refreshToken(client: OAuthClient, params: { readonly refreshToken?: string | undefined; readonly scope?: string | undefined }): Promise<Result<TokenResponse, OAuthError>> {
     const invalid = (description: string): Outcome => ({ refused: oauthError('invalid_grant', description) });
+    if (!client.allowsGrantType('refresh_token')) return err(unregistered('refresh_token'));
     if (!params.refreshToken || params.refreshToken.length > 200) return err(oauthError('invalid_request', 'refresh_token is required.'));
     const tokenHash = this.generator.hash(params.refreshToken);
     const now = this.clock.now();
@@ -150,6 +155,7 @@ export class IssueTokens {
    * client is `invalid_grant`. Polls are recorded in the same transaction as their answer.
    */
   async deviceCode(client: OAuthClient, params: { readonly deviceCode?: string | undefined }): Promise<Result<TokenResponse, OAuthError>> {
+    if (!client.allowsGrantType('urn:ietf:params:oauth:grant-type:device_code')) return err(unregistered('urn:ietf:params:oauth:grant-type:device_code'));
     if (!params.deviceCode || params.deviceCode.length > 200) return err(oauthError('invalid_request', 'device_code is required.'));
     const deviceCodeHash = this.generator.hash(params.deviceCode);
     const now = this.clock.now();

@@ -58,7 +58,7 @@ export function identityModule(config: Config): ContainerModule {
     construct(bind, RegisterOAuthClient, [UnitOfWork, IdGenerator, TokenGenerator, Clock]);
     construct(bind, ListOAuthClients, [OAuthClientRepository]);
     construct(bind, UpdateOAuthClient, [UnitOfWork]);
-    construct(bind, DeleteOAuthClient, [UnitOfWork, Clock]);
+    construct(bind, DeleteOAuthClient, [UnitOfWork]);
     construct(bind, RotateOAuthClientSecret, [UnitOfWork, TokenGenerator, Clock]);
     bind(IdentityUseCasesToken).toResolvedValue(
       (

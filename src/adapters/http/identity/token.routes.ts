@@ -70,9 +70,6 @@ export function tokenRoutes(
         const client = await deps.authenticateClient.execute(presented);
         if (!client.ok) return oauthFailure(ctx, client.error);
         const grantType = params['grant_type'];
-        if ((grantType === 'authorization_code' || grantType === 'refresh_token' || grantType === DEVICE_CODE_GRANT) && !client.value.allowsGrantType(grantType)) {
-          return oauthFailure(ctx, { error: 'unauthorized_client', description: `This application did not register the grant type ${grantType}.` });
-        }
         const result =
           grantType === 'authorization_code'
             ? await deps.issueTokens.authorizationCode(client.value, { code: params['code'], redirectUri: params['redirect_uri'], codeVerifier: params['code_verifier'] })
