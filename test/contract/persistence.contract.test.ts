@@ -538,7 +538,9 @@ forEachImplementation('persistence contract', (make) => {
     const aDelivery = (webhook: Webhook, eventId = uuid(), at = T0) =>
       Delivery.schedule({ id: uuid(), webhookId: webhook.id, accountId: webhook.accountId, eventId, event: 'api.created', payload: `{"id":"${eventId}"}` }, at);
     const add = (delivery: Delivery, key: string | null) => f.uow.run(async (tx) => ok(await tx.deliveries.add(delivery, key)));
-    const claim = (now: Date, limit = 10) => f.uow.run(async (tx) => ok(await tx.deliveries.claimDue(now, new Date(now.getTime() + 30_000), limit)));
+    /** A lease of 30 s from `now`, with a token of its own (or `token`). */
+    const leaseFrom = (now: Date, token: string = uuid()) => ({ token, until: new Date(now.getTime() + 30_000) });
+    const claim = (now: Date, limit = 10) => f.uow.run(async (tx) => ok(await tx.deliveries.claimDue(now, leaseFrom(now), limit)));
 
     it('stores webhooks per account and finds the active subscribers of an event', async () => {
       const a = await seedUser(f, 'a@example.com');
@@ -622,8 +624,8 @@ forEachImplementation('persistence contract', (make) => {
       expect(afterLease.ok && afterLease.value.map((d) => d.id).sort()).to.deep.equal([d2.id, d3.id].sort(), 'an expired lease is claimed again');
     });
 
-    const claimRun = (now: Date, limit: number, perWebhook: number) =>
-      f.uow.run(async (tx) => ok((await tx.deliveries.claimDue(now, new Date(now.getTime() + 30_000), limit, perWebhook)).map((d) => d.id)));
+    const claimRun = (now: Date, limit: number, perWebhook: number, token: string = uuid()) =>
+      f.uow.run(async (tx) => ok((await tx.deliveries.claimDue(now, leaseFrom(now, token), limit, perWebhook)).map((d) => d.id)));
     const succeeded = (d: Delivery) => d.recordAttempt({ status: 204, durationMs: 3, responseBody: '', error: null }, T1, policy, 0.5);
 
     it('claims several due deliveries per webhook in event order, nothing of a webhook while one is leased, and releases', async () => {
@@ -634,12 +636,13 @@ forEachImplementation('persistence contract', (make) => {
       const d4 = aDelivery(w2);
       const future = aDelivery(w1, uuid(), new Date(T1.getTime() + 3600_000));
       for (const d of [d1, d2, d3, d4, future]) await add(d, null);
-      expect(await claimRun(T1, 10, 2)).to.deep.equal({ ok: true, value: [d1.id, d2.id, d4.id] });
+      const token = uuid();
+      expect(await claimRun(T1, 10, 2, token)).to.deep.equal({ ok: true, value: [d1.id, d2.id, d4.id] });
       expect(await claimRun(T1, 10, 2), 'every webhook has one leased').to.deep.equal({ ok: true, value: [] });
       succeeded(d1);
       await f.uow.run(async (tx) => {
-        await tx.deliveries.saveAll([d1]);
-        await tx.deliveries.release([d2.id]);
+        await tx.deliveries.saveAll([d1], token);
+        await tx.deliveries.release([d2.id], token);
         return ok(undefined);
       });
       expect(await claimRun(T1, 10, 5), 'released at once; w2 still leased').to.deep.equal({ ok: true, value: [d2.id, d3.id] });
@@ -654,17 +657,19 @@ forEachImplementation('persistence contract', (make) => {
       const other = aDelivery(w2);
       const future = aDelivery(w1, uuid(), new Date(T1.getTime() + 3600_000));
       for (const d of [d1, d2, d3, d4, other, future]) await add(d, null);
-      expect(await claimRun(T1, 10, 1)).to.deep.equal({ ok: true, value: [d1.id, other.id] });
+      let token = uuid();
+      expect(await claimRun(T1, 10, 1, token)).to.deep.equal({ ok: true, value: [d1.id, other.id] });
       const recordAndClaim = (done: Delivery[], limit: number) =>
         f.uow.run(async (tx) => {
           for (const d of done) succeeded(d);
-          await tx.deliveries.saveAll(done);
-          return ok((await tx.deliveries.claimNext(w1.id, T1, new Date(T1.getTime() + 30_000), limit)).map((d) => d.id));
+          await tx.deliveries.saveAll(done, token);
+          token = uuid();
+          return ok((await tx.deliveries.claimNext(w1.id, T1, leaseFrom(T1, token), limit)).map((d) => d.id));
         });
       expect(await recordAndClaim([d1], 2), 'the next two of w1 only, oldest first').to.deep.equal({ ok: true, value: [d2.id, d3.id] });
       expect(await claimRun(T1, 10, 5), 'w1 stays leased; w2 is held too').to.deep.equal({ ok: true, value: [] });
       expect(
-        await f.uow.run(async (tx) => ok(await tx.deliveries.claimNext(w1.id, T1, new Date(T1.getTime() + 30_000), 5))),
+        await f.uow.run(async (tx) => ok(await tx.deliveries.claimNext(w1.id, T1, leaseFrom(T1), 5))),
         'nothing while a lease of w1 is live',
       ).to.deep.equal({ ok: true, value: [] });
       expect(await recordAndClaim([d2, d3], 5), 'the one not in the future').to.deep.equal({ ok: true, value: [d4.id] });
@@ -677,14 +682,15 @@ forEachImplementation('persistence contract', (make) => {
       const webhook = await aWebhook(a.accountId);
       const batch = [aDelivery(webhook), aDelivery(webhook), aDelivery(webhook)];
       for (const d of batch) await add(d, null);
-      expect(await claimRun(T1, 10, 10)).to.deep.equal({ ok: true, value: batch.map((d) => d.id) });
+      const token = uuid();
+      expect(await claimRun(T1, 10, 10, token)).to.deep.equal({ ok: true, value: batch.map((d) => d.id) });
       const recorded = await f.uow.run(async (tx) => {
-        const locked = await tx.deliveries.getManyForUpdate([batch[2]!.id, batch[0]!.id, batch[1]!.id, uuid()]);
+        const locked = await tx.deliveries.getLeasedForUpdate([batch[2]!.id, batch[0]!.id, batch[1]!.id, uuid()], token);
         const byId = new Map(locked.map((d) => [d.id, d]));
         byId.get(batch[0]!.id)!.recordAttempt({ status: 204, durationMs: 3, responseBody: 'ok', error: null }, T1, policy, 0.5);
         byId.get(batch[1]!.id)!.recordAttempt({ status: 500, durationMs: 4, responseBody: 'no', error: null }, T1, policy, 0.5);
         byId.get(batch[2]!.id)!.abandon('the webhook is inactive', T1);
-        await tx.deliveries.saveAll([...byId.values()]);
+        expect(await tx.deliveries.saveAll([...byId.values()], token)).to.equal(3);
         return ok([...byId.values()].map((d) => d.snapshot()));
       });
       expect(recorded.ok && recorded.value.map((d) => d.id).sort()).to.deep.equal(batch.map((d) => d.id).sort());
@@ -692,6 +698,31 @@ forEachImplementation('persistence contract', (make) => {
       const retry = recorded.ok ? recorded.value.find((d) => d.id === batch[1]!.id)!.nextAttemptDate! : T1;
       expect(await claimRun(new Date(retry.getTime() - 1), 10, 10), 'leases ended; the retry is not due yet').to.deep.equal({ ok: true, value: [] });
       expect(await claimRun(retry, 10, 10)).to.deep.equal({ ok: true, value: [batch[1]!.id] });
+    });
+
+    it("fences a run's writes with its lease: once another claim took its deliveries, it reads, saves and releases none of them", async () => {
+      const a = await seedUser(f);
+      const webhook = await aWebhook(a.accountId);
+      const [d1, d2] = [aDelivery(webhook), aDelivery(webhook)];
+      for (const d of [d1, d2]) await add(d, null);
+      const stale = uuid();
+      expect(await claimRun(T1, 10, 10, stale)).to.deep.equal({ ok: true, value: [d1.id, d2.id] });
+      // The lease runs out before the run is recorded; another worker claims both.
+      const fresh = uuid();
+      expect(await claimRun(new Date(T1.getTime() + 31_000), 10, 10, fresh)).to.deep.equal({ ok: true, value: [d1.id, d2.id] });
+      const late = await f.uow.run(async (tx) => {
+        const held = await tx.deliveries.getLeasedForUpdate([d1.id, d2.id], stale);
+        succeeded(d1);
+        return ok({ held: held.length, saved: await tx.deliveries.saveAll([d1], stale), released: await tx.deliveries.release([d2.id], stale) });
+      });
+      expect(late).to.deep.equal({ ok: true, value: { held: 0, saved: 0, released: 0 } });
+      expect((await f.repos.deliveries.get(webhook.id, d1.id))?.snapshot().state, 'the stale outcome was not written').to.equal('pending');
+      expect(await claimRun(new Date(T1.getTime() + 32_000), 10, 10), "the new claim's lease stands").to.deep.equal({ ok: true, value: [] });
+      const current = await f.uow.run(async (tx) => {
+        const held = await tx.deliveries.getLeasedForUpdate([d1.id, d2.id], fresh);
+        return ok({ held: held.map((d) => d.id).sort(), released: await tx.deliveries.release([d1.id, d2.id], fresh) });
+      });
+      expect(current).to.deep.equal({ ok: true, value: { held: [d1.id, d2.id].sort(), released: 2 } });
     });
 
     it('fans out many deliveries at once, each (webhook, event) once', async () => {
@@ -715,7 +746,7 @@ forEachImplementation('persistence contract', (make) => {
       // The first claimer holds its transaction open a while (on PostgreSQL: its row locks, its
       // leases not yet visible); meanwhile more of w1's deliveries arrive and a second claimer runs.
       const first = f.uow.run(async (tx) => {
-        const got = await tx.deliveries.claimDue(T1, new Date(T1.getTime() + 30_000), 10, 2);
+        const got = await tx.deliveries.claimDue(T1, leaseFrom(T1), 10, 2);
         await new Promise((resolve) => setTimeout(resolve, 150));
         return ok(got.map((d) => d.id));
       });

@@ -487,6 +487,40 @@ describe('ThreadedWebhookSender: its threads', () => {
     await sender.close();
   });
 
+  for (const how of ['hang', 'stall'] as const) {
+    it(`replaces a thread whose run does not report by its deadline (${how}): the run ends, its attempt in flight failed, the rest released`, async () => {
+      const errors: string[] = [];
+      let started = 0;
+      const start = tsWorker(DYING);
+      const sender = new ThreadedWebhookSender({
+        threads: 1,
+        start: (options) => (started++, start(options)),
+        data: { timeoutMs: 300, allowPrivateTargets: true },
+        fallback: inProcess(),
+        watchdogSlackMs: 200,
+        onError: (_e, what) => errors.push(what),
+      });
+      expect(await sender.send(attempt('warm')), 'the thread is up').to.include({ status: 299 });
+      const now = new Date();
+      // The run's deadline: its last start (now + 100 ms) plus one attempt (300 ms) plus the slack (200 ms).
+      const deadlineMs = 600;
+      const run: OutgoingRun = { targetUrl: 'http://127.0.0.1:9/', secret: SECRET, deliveries: ['ok', how, 'never'].map((body, i) => ({ eventId: `e${i}`, body, lastAttempt: false })), startBy: new Date(now.getTime() + 100), now };
+      const began = performance.now();
+      const attempts = await sender.sendRun(run);
+      const tookMs = performance.now() - began;
+      expect(tookMs, 'not before its deadline').to.be.at.least(deadlineMs - 20);
+      // Widest margin its meaning allows: recovered, not waiting forever (a loaded machine is slow to start a thread).
+      expect(tookMs, 'recovered soon after it').to.be.below(deadlineMs + 5_000);
+      expect(attempts.map((a) => [a.outcome.status, a.outcome.error])).to.deep.equal([
+        [null, 'the webhook sender thread did not answer in time'],
+      ], 'the first attempt was never reported (reports come 16 at a time), so it counts as the one in flight; the rest are released');
+      expect(errors).to.deep.equal(['a webhook sender thread hung; it was ended and will be replaced']);
+      expect(await sender.send(attempt('after')), 'a new thread answers').to.include({ status: 299, responseBody: 'after' });
+      expect(started, 'the hung thread was replaced').to.equal(2);
+      await sender.close();
+    });
+  }
+
   it('sends in this thread once closed', async () => {
     const fallback = inProcess();
     const sender = new ThreadedWebhookSender({ threads: 1, start: tsWorker(DYING), data: { timeoutMs: 1000, allowPrivateTargets: true }, fallback });

@@ -80,12 +80,14 @@ forEachDatabase('GET /metrics', (target) => {
       [HISTOGRAM]: 'histogram',
       [DELIVERIES]: 'counter',
       [AUTHENTICATIONS]: 'counter',
+      specbase_webhook_stale_run_writes_total: 'counter',
       specbase_outbox_pending_events: 'gauge',
       specbase_outbox_oldest_pending_age_seconds: 'gauge',
       specbase_webhooks_active: 'gauge',
     });
     for (const outcome of ['success', 'failure', 'gave_up', 'abandoned']) expect(first.samples.get(series(DELIVERIES, { outcome })), outcome).to.equal(0);
     for (const source of ['cache', 'database']) expect(first.samples.get(series(AUTHENTICATIONS, { source })), source).to.equal(0);
+    expect(first.samples.get(series('specbase_webhook_stale_run_writes_total'))).to.equal(0);
     expect(first.samples.get(series('specbase_webhooks_active'))).to.equal(0);
     expect(first.samples.get(series('specbase_outbox_pending_events'))).to.equal(0);
     expect(first.samples.get(series('specbase_outbox_oldest_pending_age_seconds'))).to.equal(0);

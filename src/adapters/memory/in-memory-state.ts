@@ -55,7 +55,7 @@ export class InMemoryState {
   deviceCodes = new Map<string, DeviceAuthorization>();
   initialAccessTokens = new Map<string, InitialAccessToken & { readonly useDate: Date | null }>();
   signingKeys: StoredSigningKey[] = [];
-  deliveries = new Map<string, { readonly state: DeliveryState; readonly dispatchKey: string | null; readonly leaseUntil: Date | null }>();
+  deliveries = new Map<string, { readonly state: DeliveryState; readonly dispatchKey: string | null; readonly leaseUntil: Date | null; readonly leaseToken: string | null }>();
 
   /** Rows are immutable snapshots, so copying the collections is enough. */
   clone(): InMemoryState {

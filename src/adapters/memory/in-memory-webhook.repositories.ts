@@ -1,6 +1,6 @@
 import type { AccountId } from '../../domain/account/account.js';
 import type { Page, PageRequest } from '../../application/shared/page.js';
-import type { DeliveryRepository } from '../../application/ports/delivery-repository.port.js';
+import type { DeliveryRepository, Lease } from '../../application/ports/delivery-repository.port.js';
 import type { WebhookRepository } from '../../application/ports/webhook-repository.port.js';
 import type { EventName } from '../../domain/events/domain-event.js';
 import { Delivery, type DeliveryId } from '../../domain/webhook/delivery.aggregate.js';
@@ -60,7 +60,7 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     const s = this.state();
     const state = delivery.snapshot();
     if (dispatchKey !== null && [...s.deliveries.values()].some((d) => d.state.webhookId === state.webhookId && d.dispatchKey === dispatchKey)) return false;
-    s.deliveries.set(state.id, { state, dispatchKey, leaseUntil: null });
+    s.deliveries.set(state.id, { state, dispatchKey, leaseUntil: null, leaseToken: null });
     return true;
   }
 
@@ -88,30 +88,37 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
   async save(delivery: Delivery): Promise<void> {
     const s = this.state();
     const row = s.deliveries.get(delivery.id);
-    if (row) s.deliveries.set(delivery.id, { ...row, state: delivery.snapshot(), leaseUntil: null });
+    if (row) s.deliveries.set(delivery.id, { ...row, state: delivery.snapshot(), leaseUntil: null, leaseToken: null });
   }
 
-  async getManyForUpdate(ids: readonly DeliveryId[]): Promise<Delivery[]> {
+  async getLeasedForUpdate(ids: readonly DeliveryId[], leaseToken: string): Promise<Delivery[]> {
+    return this.leased(ids, leaseToken).map((row) => Delivery.rehydrate(row.state));
+  }
+
+  async saveAll(deliveries: readonly Delivery[], leaseToken: string): Promise<number> {
+    const held = new Set(this.leased(deliveries.map((d) => d.id), leaseToken).map((row) => row.state.id));
+    const mine = deliveries.filter((d) => held.has(d.id));
+    for (const delivery of mine) await this.save(delivery);
+    return mine.length;
+  }
+
+  async release(ids: readonly DeliveryId[], leaseToken: string): Promise<number> {
+    const s = this.state();
+    const held = this.leased(ids, leaseToken);
+    for (const row of held) s.deliveries.set(row.state.id, { ...row, leaseUntil: null, leaseToken: null });
+    return held.length;
+  }
+
+  /** The rows of `ids` that are pending and held by the lease `token`. */
+  private leased(ids: readonly DeliveryId[], token: string) {
     const s = this.state();
     return ids.flatMap((id) => {
       const row = s.deliveries.get(id);
-      return row ? [Delivery.rehydrate(row.state)] : [];
+      return row && row.state.state === 'pending' && row.leaseToken === token ? [row] : [];
     });
   }
 
-  async saveAll(deliveries: readonly Delivery[]): Promise<void> {
-    for (const delivery of deliveries) await this.save(delivery);
-  }
-
-  async release(ids: readonly DeliveryId[]): Promise<void> {
-    const s = this.state();
-    for (const id of ids) {
-      const row = s.deliveries.get(id);
-      if (row && row.state.state === 'pending') s.deliveries.set(id, { ...row, leaseUntil: null });
-    }
-  }
-
-  async claimDue(now: Date, leaseUntil: Date, limit: number, perWebhook = 1): Promise<Delivery[]> {
+  async claimDue(now: Date, lease: Lease, limit: number, perWebhook = 1): Promise<Delivery[]> {
     const s = this.state();
     const due = this.dueUnleased(now, () => true);
     const taken = new Map<string, number>();
@@ -122,14 +129,14 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
         return count < perWebhook;
       })
       .slice(0, limit);
-    for (const d of claimed) s.deliveries.set(d.state.id, { ...d, leaseUntil });
+    for (const d of claimed) s.deliveries.set(d.state.id, { ...d, leaseUntil: lease.until, leaseToken: lease.token });
     return claimed.map((d) => Delivery.rehydrate(d.state));
   }
 
-  async claimNext(webhookId: WebhookId, now: Date, leaseUntil: Date, limit: number): Promise<Delivery[]> {
+  async claimNext(webhookId: WebhookId, now: Date, lease: Lease, limit: number): Promise<Delivery[]> {
     const s = this.state();
     const claimed = this.dueUnleased(now, (id) => id === webhookId).slice(0, limit);
-    for (const d of claimed) s.deliveries.set(d.state.id, { ...d, leaseUntil });
+    for (const d of claimed) s.deliveries.set(d.state.id, { ...d, leaseUntil: lease.until, leaseToken: lease.token });
     return claimed.map((d) => Delivery.rehydrate(d.state));
   }
 

@@ -50,6 +50,7 @@ export class PromMetrics implements Metrics {
   private readonly databaseRegistry = new Registry();
   private readonly durations: Histogram<'route' | 'method' | 'status_class'>;
   private readonly deliveries: Counter<'outcome'>;
+  private readonly staleWrites: Counter;
   private readonly tokenAuthentications: Counter<'source'>;
   private readonly outboxPending: Gauge;
   private readonly outboxAge: Gauge;
@@ -71,6 +72,11 @@ export class PromMetrics implements Metrics {
     });
     // Every outcome from the start, so a rate over the first failure is not lost to a missing series.
     for (const outcome of OUTCOMES) this.deliveries.inc({ outcome }, 0);
+    this.staleWrites = new Counter({
+      name: 'specbase_webhook_stale_run_writes_total',
+      help: 'Deliveries whose outcome a run recorded after its lease ran out and another claim took them: the write was refused (the delivery is sent by the claim that holds it).',
+      registers: [this.registry],
+    });
     this.tokenAuthentications = new Counter({
       name: 'specbase_token_authentications_total',
       help: 'API tokens authenticated, by where the token was found: cache (the token cache, no database read) or database.',
@@ -98,6 +104,10 @@ export class PromMetrics implements Metrics {
 
   deliveryRecorded(outcome: DeliveryOutcomeKind): void {
     this.deliveries.inc({ outcome });
+  }
+
+  staleRunWrites(count: number): void {
+    this.staleWrites.inc(count);
   }
 
   tokenAuthenticated(source: 'cache' | 'database'): void {

@@ -59,3 +59,12 @@ export function nullableDateOf(value: Date | string | null): Date | null {
 export function storedKey<Id extends IntegerKey<string>>(value: number | string): Id {
   return Number(value) as Id;
 }
+
+/**
+ * The rows an `UPDATE ... RETURNING` or `DELETE ... RETURNING` statement gave back: TypeORM answers
+ * `[rows, count]` for those on PostgreSQL, the rows on SQLite.
+ */
+export async function updated<Row = { id: string }>(m: EntityManager, sql: string, parameters: readonly unknown[]): Promise<Row[]> {
+  const result = await m.query<Row[] | [Row[], number]>(sql, [...parameters]);
+  return dialectOf(m) === 'postgres' ? ((result as [Row[], number])[0] ?? []) : (result as Row[]);
+}

@@ -220,6 +220,7 @@ export function schemas(dialect: Dialect): Schemas {
       attempts: json('attempts'),
       nextAttemptDate: timestamp('next_attempt_date', true),
       leaseUntil: timestamp('lease_until', true),
+      leaseToken: text('lease_token', true),
       creationDate: timestamp('creation_date'),
     },
   });

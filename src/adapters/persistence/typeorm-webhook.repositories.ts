@@ -1,6 +1,6 @@
 import type { AccountId } from '../../domain/account/account.js';
 import type { EntityManager } from 'typeorm';
-import type { DeliveryRepository } from '../../application/ports/delivery-repository.port.js';
+import type { DeliveryRepository, Lease } from '../../application/ports/delivery-repository.port.js';
 import type { WebhookRepository } from '../../application/ports/webhook-repository.port.js';
 import type { Page, PageRequest } from '../../application/shared/page.js';
 import type { EventName } from '../../domain/events/domain-event.js';
@@ -9,7 +9,7 @@ import { Webhook, type WebhookId } from '../../domain/webhook/webhook.aggregate.
 import type { Dialect } from './dialect.js';
 import type { DeliveryRow, WebhookRow } from './rows.js';
 import type { Schemas } from './schema.js';
-import { dateOf, forDialect, nullableDateOf, placeholderList, storedKey, tableOf } from './raw-sql.js';
+import { dateOf, forDialect, nullableDateOf, placeholderList, storedKey, tableOf, updated } from './raw-sql.js';
 import type { Run } from './typeorm-database.js';
 
 function webhookFromRow(row: WebhookRow): Webhook {
@@ -96,7 +96,7 @@ export class TypeOrmWebhookRepository implements WebhookRepository {
 }
 
 /** What a delivery is made of: a row but for its dispatch key and lease. */
-type DeliveryFields = Omit<DeliveryRow, 'dispatchKey' | 'leaseUntil'>;
+type DeliveryFields = Omit<DeliveryRow, 'dispatchKey' | 'leaseUntil' | 'leaseToken'>;
 
 function deliveryFromRow(row: DeliveryFields): Delivery {
   return Delivery.rehydrate({
@@ -113,7 +113,7 @@ function deliveryFromRow(row: DeliveryFields): Delivery {
   });
 }
 
-function deliveryColumns(delivery: Delivery): Omit<DeliveryRow, 'dispatchKey' | 'leaseUntil'> {
+function deliveryColumns(delivery: Delivery): DeliveryFields {
   const s = delivery.snapshot();
   return { ...s, attempts: s.attempts.map((a) => ({ ...a, date: a.date.toISOString() })) };
 }
@@ -129,7 +129,7 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
   add(delivery: Delivery, dispatchKey: string | null): Promise<boolean> {
     this.work.value = true;
     return this.run(async (m) => {
-      const row = { ...deliveryColumns(delivery), dispatchKey, leaseUntil: null };
+      const row = { ...deliveryColumns(delivery), dispatchKey, leaseUntil: null, leaseToken: null };
       if (dispatchKey === null) {
         await m.getRepository(this.s.deliveries).insert(row);
         return true;
@@ -194,25 +194,25 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
   save(delivery: Delivery): Promise<void> {
     return this.run(async (m) => {
       const { id, ...columns } = deliveryColumns(delivery);
-      await m.getRepository(this.s.deliveries).update({ id }, { ...columns, leaseUntil: null });
+      await m.getRepository(this.s.deliveries).update({ id }, { ...columns, leaseUntil: null, leaseToken: null });
     });
   }
 
-  getManyForUpdate(ids: readonly DeliveryId[]): Promise<Delivery[]> {
-    const wanted = ids;
-    if (wanted.length === 0) return Promise.resolve([]);
+  getLeasedForUpdate(ids: readonly DeliveryId[], leaseToken: string): Promise<Delivery[]> {
+    if (ids.length === 0) return Promise.resolve([]);
     return this.run(async (m) => {
       const lock = this.dialect === 'postgres' ? ' FOR UPDATE' : '';
-      const rows = await m.query<RawDelivery[]>(forDialect(this.dialect, `SELECT ${DELIVERY_COLUMNS} FROM ${tableOf(m, this.s.deliveries)} e WHERE e.id IN (${placeholderList(wanted.length)})${lock}`), wanted);
-      return rows.map(deliveryFromRaw);
+      const sql = `SELECT ${DELIVERY_COLUMNS} FROM ${tableOf(m, this.s.deliveries)} e WHERE e.id IN (${placeholderList(ids.length)}) AND e.state = 'pending' AND e.lease_token = ?${lock}`;
+      return (await m.query<RawDelivery[]>(forDialect(this.dialect, sql), [...ids, leaseToken])).map(deliveryFromRaw);
     });
   }
 
-  saveAll(deliveries: readonly Delivery[]): Promise<void> {
-    if (deliveries.length === 0) return Promise.resolve();
+  saveAll(deliveries: readonly Delivery[], leaseToken: string): Promise<number> {
+    if (deliveries.length === 0) return Promise.resolve(0);
     return this.run(async (m) => {
       const table = tableOf(m, this.s.deliveries);
       const pg = this.dialect === 'postgres';
+      let written = 0;
       for (let i = 0; i < deliveries.length; i += SAVE_CHUNK) {
         const chunk = deliveries.slice(i, i + SAVE_CHUNK);
         const values: unknown[] = [];
@@ -220,22 +220,23 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
           const c = deliveryColumns(delivery);
           values.push(c.id, c.state, JSON.stringify(c.attempts), c.nextAttemptDate?.toISOString() ?? null);
         }
-        // One statement for the chunk: a CTE of the new values joined to the rows (UPDATE ... FROM).
+        // One statement for the chunk: a CTE of the new values joined to the rows (UPDATE ... FROM),
+        // each row written only while it holds the run's lease.
         const sql =
           `WITH v(id, state, attempts, next) AS (VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}) ` +
-          `UPDATE ${table} AS t SET state = v.state, attempts = v.attempts, next_attempt_date = v.next${pg ? '::timestamptz' : ''}, lease_until = NULL ` +
-          `FROM v WHERE t.id = v.id${pg ? '::uuid' : ''}`;
-        await m.query(forDialect(this.dialect, sql), values);
+          `UPDATE ${table} AS t SET state = v.state, attempts = v.attempts, next_attempt_date = v.next${pg ? '::timestamptz' : ''}, lease_until = NULL, lease_token = NULL ` +
+          `FROM v WHERE t.id = v.id${pg ? '::uuid' : ''} AND t.lease_token = ? RETURNING ${pg ? 't.id' : 'id'}`;
+        written += (await updated(m, forDialect(this.dialect, sql), [...values, leaseToken])).length;
       }
+      return written;
     });
   }
 
-  release(ids: readonly DeliveryId[]): Promise<void> {
-    const wanted = ids;
-    if (wanted.length === 0) return Promise.resolve();
+  release(ids: readonly DeliveryId[], leaseToken: string): Promise<number> {
+    if (ids.length === 0) return Promise.resolve(0);
     return this.run(async (m) => {
-      const sql = `UPDATE ${tableOf(m, this.s.deliveries)} SET lease_until = NULL WHERE id IN (${placeholderList(wanted.length)}) AND state = 'pending'`;
-      await m.query(forDialect(this.dialect, sql), wanted);
+      const sql = `UPDATE ${tableOf(m, this.s.deliveries)} SET lease_until = NULL, lease_token = NULL WHERE id IN (${placeholderList(ids.length)}) AND state = 'pending' AND lease_token = ? RETURNING id`;
+      return (await updated(m, forDialect(this.dialect, sql), [...ids, leaseToken])).length;
     });
   }
 
@@ -246,7 +247,7 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
    * webhooks and, having the lock, see each other's committed leases in the next statement; then
    * each webhook's first `perWebhook` due deliveries, rechecked for leases, and the lease.
    */
-  claimDue(now: Date, leaseUntil: Date, limit: number, perWebhook = 1): Promise<Delivery[]> {
+  claimDue(now: Date, lease: Lease, limit: number, perWebhook = 1): Promise<Delivery[]> {
     return this.run(async (m) => {
       const at = now.toISOString();
       const d = tableOf(m, this.s.deliveries);
@@ -272,16 +273,16 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
         rows.push(...(await this.dueUnleased(m, webhookIds.slice(i, i + UNION_CHUNK), at, perWebhook)));
       }
       const claimed = rows.sort(byEvent).slice(0, limit);
-      await this.lease(m, claimed, leaseUntil);
+      await this.lease(m, claimed, lease);
       return claimed.map(deliveryFromRaw);
     });
   }
 
-  claimNext(webhookId: WebhookId, now: Date, leaseUntil: Date, limit: number): Promise<Delivery[]> {
+  claimNext(webhookId: WebhookId, now: Date, lease: Lease, limit: number): Promise<Delivery[]> {
     return this.run(async (m) => {
       // Sorted here: the outer SELECT of the UNION keeps no order of its own.
       const claimed = (await this.dueUnleased(m, [webhookId], now.toISOString(), limit)).sort(byEvent);
-      await this.lease(m, claimed, leaseUntil);
+      await this.lease(m, claimed, lease);
       return claimed.map(deliveryFromRaw);
     });
   }
@@ -297,10 +298,11 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
     return m.query<RawDelivery[]>(forDialect(this.dialect, sql), webhookIds.flatMap((id) => [id, at, id, at, perWebhook]));
   }
 
-  private async lease(m: EntityManager, rows: readonly RawDelivery[], leaseUntil: Date): Promise<void> {
+  private async lease(m: EntityManager, rows: readonly RawDelivery[], lease: Lease): Promise<void> {
     if (rows.length === 0) return;
     const ids = rows.map((r) => r.id);
-    await m.query(forDialect(this.dialect, `UPDATE ${tableOf(m, this.s.deliveries)} SET lease_until = ? WHERE id IN (${placeholderList(ids.length)})`), [leaseUntil.toISOString(), ...ids]);
+    const sql = `UPDATE ${tableOf(m, this.s.deliveries)} SET lease_until = ?, lease_token = ? WHERE id IN (${placeholderList(ids.length)})`;
+    await m.query(forDialect(this.dialect, sql), [lease.until.toISOString(), lease.token, ...ids]);
   }
 }
 

@@ -19,6 +19,12 @@ export interface ThreadedWebhookSenderOptions {
   readonly fallback: Pick<HttpWebhookSender, 'send' | 'sendRun'>;
   /** Told of a thread that failed to start or died; the sender carries on regardless. */
   readonly onError?: (error: unknown, what: string) => void;
+  /**
+   * The watchdog's allowance beyond a request's deadline (default 2000 ms): a run must have reported
+   * its end by its last start (`startBy`) plus one attempt's timeout plus this, a single attempt by
+   * its timeout plus this, or its thread is taken for hung: ended and replaced.
+   */
+  readonly watchdogSlackMs?: number;
   /** Heap limits of each thread: attempts hold at most 1 KiB of a response, so little is needed. */
   readonly resourceLimits?: { readonly maxOldGenerationSizeMb?: number; readonly maxYoungGenerationSizeMb?: number };
 }
@@ -30,6 +36,9 @@ export interface ThreadedWebhookSenderOptions {
  */
 const DEFAULT_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 2 };
 
+/** How long past its deadline a request may go unanswered before its thread is taken for hung. */
+const DEFAULT_WATCHDOG_SLACK_MS = 2_000;
+
 /** A request in flight in a thread, and how to settle it: with the reply, or when the thread is gone. */
 interface Waiting {
   /** A run's attempts, reported as they ended. */
@@ -38,6 +47,8 @@ interface Waiting {
   readonly answer: (reply: Reply) => void;
   /** Settles without the thread: in this thread if it never started, else with `error` as the outcome. */
   readonly orphaned: (neverStarted: boolean, error: string) => void;
+  /** The watchdog: fires when the request is not answered in time. */
+  watchdog?: NodeJS.Timeout;
 }
 
 /**
@@ -53,6 +64,12 @@ interface Waiting {
  * receiver: retried, at least once); of a run, the attempts it reported stand (it reports them 16
  * at a time), the first unreported one gets that error outcome and the rest is released (sent
  * again: at least once). It is started again for the next request.
+ *
+ * A thread that hangs without dying (a loop that never yields, a promise that never settles) is
+ * caught by a watchdog: each request has a deadline (a run: its last start, `startBy`, plus one
+ * attempt's timeout; one attempt: its timeout; each plus `watchdogSlackMs`), and a thread with a
+ * request unanswered past it is ended and replaced, its requests settled as if it had died. So a
+ * run always ends, and the worker's `stop()` never waits on a thread forever.
  */
 export class ThreadedWebhookSender implements WebhookSender {
   private readonly threads: SenderThread[];
@@ -114,6 +131,13 @@ function whenAborted(signal: AbortSignal, handler: () => void): () => void {
   return () => void handlers.delete(handler);
 }
 
+/** The error outcome of an attempt in flight when its thread went away, by how it went. */
+const STOPPED = {
+  died: 'the webhook sender thread stopped',
+  closed: 'the webhook sender was closed',
+  hung: 'the webhook sender thread did not answer in time',
+} as const;
+
 const failed = (started: number, error: string): DeliveryOutcome => ({ status: null, durationMs: Math.round(performance.now() - started), responseBody: '', error });
 
 /** One worker thread and the requests it has in flight; started on demand, again after it died. */
@@ -137,7 +161,7 @@ class SenderThread {
     const { attemptDate, ...rest } = attempt;
     const started = performance.now();
     return new Promise((resolve) => {
-      this.request((id) => ({ kind: 'send', id, attempt: { ...rest, attemptMs: attemptDate.getTime() } }), {
+      this.request((id) => ({ kind: 'send', id, attempt: { ...rest, attemptMs: attemptDate.getTime() } }), this.options.data.timeoutMs, {
         answer: (reply) => resolve('outcome' in reply ? reply.outcome : failed(started, 'the webhook sender thread answered out of turn')),
         orphaned: (neverStarted, error) => resolve(neverStarted ? this.options.fallback.send(attempt) : failed(started, error)),
       });
@@ -156,7 +180,9 @@ class SenderThread {
         unsubscribe();
         resolve(result);
       };
-      const id = this.request((id) => ({ kind: 'run', id, run: { ...rest, startByMs: startBy.getTime(), offsetMs } }), {
+      // No attempt starts after startBy, and each ends within the timeout.
+      const deadlineMs = Math.max(0, startBy.getTime() - now.getTime()) + this.options.data.timeoutMs;
+      const id = this.request((id) => ({ kind: 'run', id, run: { ...rest, startByMs: startBy.getTime(), offsetMs } }), deadlineMs, {
         attempted: (reported) => reported.forEach(({ attemptMs, outcome }) => attempts.push({ attemptDate: new Date(attemptMs), outcome })),
         answer: () => done(attempts),
         orphaned: (neverStarted, error) => {
@@ -182,11 +208,16 @@ class SenderThread {
     await worker.terminate();
   }
 
-  /** Posts the request `make(id)` builds to the thread (started if need be); `waiting` settles it. */
-  private request(make: (id: number) => Request, waiting: Waiting): number {
+  /**
+   * Posts the request `make(id)` builds to the thread (started if need be); `waiting` settles it.
+   * Unanswered `deadlineMs` (plus the slack) later, the thread is taken for hung.
+   */
+  private request(make: (id: number) => Request, deadlineMs: number, waiting: Waiting): number {
     const worker = this.worker ?? this.start();
     const id = ++this.nextId;
     if (this.waiting.size === 0) worker.ref();
+    waiting.watchdog = setTimeout(() => this.hung(worker), deadlineMs + (this.options.watchdogSlackMs ?? DEFAULT_WATCHDOG_SLACK_MS));
+    waiting.watchdog.unref();
     this.waiting.set(id, waiting);
     this.sent += 1;
     worker.postMessage(make(id));
@@ -210,6 +241,7 @@ class SenderThread {
       if (waiting === undefined) return;
       if ('attempts' in message) waiting.attempted?.(message.attempts);
       if ('attempts' in message && !message.done) return;
+      clearTimeout(waiting.watchdog);
       this.waiting.delete(message.id);
       if (this.waiting.size === 0) worker.unref();
       waiting.answer(message);
@@ -224,18 +256,29 @@ class SenderThread {
     return worker;
   }
 
+  /** The watchdog: `worker` left a request unanswered past its deadline. It is ended; the next request starts another. */
+  private hung(worker: Worker): void {
+    if (this.worker !== worker) return;
+    this.options.onError?.(new Error('a request went unanswered past its deadline'), 'a webhook sender thread hung; it was ended and will be replaced');
+    this.stopped(worker, 'hung');
+    void worker.terminate();
+  }
+
   /**
    * Settles what `worker` had in flight. A thread that died before it was ready sent nothing: its
    * work goes to the fallback, as all later work will. Otherwise each ends with an error outcome.
    */
-  private stopped(worker: Worker, how: 'died' | 'closed'): void {
+  private stopped(worker: Worker, how: 'died' | 'closed' | 'hung'): void {
     if (this.worker !== worker) return;
     this.worker = undefined;
     const neverStarted = how === 'died' && !this.ready;
     if (neverStarted) this.onStartFailed();
     const waiting = [...this.waiting.values()];
     this.waiting.clear();
-    const error = how === 'closed' ? 'the webhook sender was closed' : 'the webhook sender thread stopped';
-    for (const w of waiting) w.orphaned(neverStarted, error);
+    const error = STOPPED[how];
+    for (const w of waiting) {
+      clearTimeout(w.watchdog);
+      w.orphaned(neverStarted, error);
+    }
   }
 }

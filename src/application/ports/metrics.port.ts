@@ -14,10 +14,15 @@ export type DeliveryOutcomeKind = 'success' | 'failure' | 'gave_up' | 'abandoned
 export interface Metrics {
   /** One delivery attempt (or abandonment) was recorded, i.e. its transaction committed. */
   deliveryRecorded(outcome: DeliveryOutcomeKind): void;
+  /**
+   * A run was recorded after another claim took `count` of its deliveries (its lease had run out):
+   * their outcomes were refused, the deliveries left to the claim that holds them.
+   */
+  staleRunWrites(count: number): void;
   /** An API token was authenticated from the token cache (`cache`) or with a database read (`database`). */
   tokenAuthenticated(source: 'cache' | 'database'): void;
 }
 export const Metrics = token<Metrics>('Metrics');
 
 /** Counts nothing: the default of whoever builds the use cases without a metrics adapter. */
-export const NO_METRICS: Metrics = { deliveryRecorded: () => undefined, tokenAuthenticated: () => undefined };
+export const NO_METRICS: Metrics = { deliveryRecorded: () => undefined, staleRunWrites: () => undefined, tokenAuthenticated: () => undefined };

@@ -4,6 +4,8 @@ import { isSuccess, type Delivery, type DeliveryId, type DeliveryStatus } from '
 import type { Webhook, WebhookId } from '../../domain/webhook/webhook.aggregate.js';
 import { retrySpanMs, type RetryPolicy } from '../../domain/webhook/retry-policy.js';
 import type { Clock } from '../ports/clock.port.js';
+import type { Lease } from '../ports/delivery-repository.port.js';
+import type { IdGenerator } from '../ports/id-generator.port.js';
 import type { Random } from '../ports/random.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import type { DeliveryOutcome, WebhookSender } from '../ports/webhook-sender.port.js';
@@ -53,8 +55,8 @@ type Step =
 
 /** A lane's run, to be recorded: what it attempted or abandoned, in order, and what it left unsent. */
 interface RunResult {
-  /** Until when the run's deliveries were leased. */
-  readonly leaseUntil: Date;
+  /** The claim that leased the run's deliveries: its writes go to those still holding it. */
+  readonly lease: Lease;
   readonly accountId: AccountId;
   readonly webhookId: WebhookId;
   readonly steps: readonly Step[];
@@ -64,7 +66,7 @@ interface RunResult {
 /** A lane's next run, claimed in the transaction that recorded the last one. */
 interface NextRun {
   readonly run: readonly Delivery[];
-  readonly leaseUntil: Date;
+  readonly lease: Lease;
   /** The webhook as that transaction read it, under lock: its URL, secret and state now. */
   readonly target: Webhook | undefined;
 }
@@ -95,6 +97,7 @@ export class DeliverDue {
     private readonly sender: WebhookSender,
     private readonly clock: Clock,
     private readonly random: Random,
+    private readonly ids: IdGenerator,
     private readonly settings: DeliverySettings,
     private readonly metrics: Metrics = NO_METRICS,
   ) {}
@@ -104,14 +107,14 @@ export class DeliverDue {
     const free = this.settings.lanes - this.lanes;
     if (free <= 0 || options.stop?.aborted) return { claimed: 0, done: Promise.resolve(0) };
     const now = this.clock.now();
-    const leaseUntil = new Date(now.getTime() + this.settings.leaseMs);
+    const lease = this.newLease(now);
     // The free slots are held while claiming, so passes claiming side by side never exceed them.
     this.lanes += free;
     const runs = new Map<string, Delivery[]>();
     let claimed: Result<Delivery[], never>;
     try {
       // At most `free` deliveries in all, so at most `free` webhooks; a lane's later runs are full ones.
-      claimed = await this.uow.run(async (tx) => ok(await tx.deliveries.claimDue(now, leaseUntil, free, this.perRun)));
+      claimed = await this.uow.run(async (tx) => ok(await tx.deliveries.claimDue(now, lease, free, this.perRun)));
       for (const delivery of claimed.ok ? claimed.value : []) {
         const run = runs.get(delivery.webhookId);
         if (run) run.push(delivery);
@@ -121,7 +124,7 @@ export class DeliverDue {
       this.lanes -= free - runs.size;
     }
     const lanes = [...runs.values()].map((run) =>
-      this.lane(run, leaseUntil, options).then(
+      this.lane(run, lease, options).then(
         ({ handled, gaveBack }) => {
           // Its slot free first: a claim made when told finds room.
           this.lanes -= 1;
@@ -137,6 +140,11 @@ export class DeliverDue {
     return { claimed: claimed.ok ? claimed.value.length : 0, done: settle(lanes) };
   }
 
+  /** A lease from `now` with a token of its own: the claim's fence. */
+  private newLease(now: Date): Lease {
+    return { token: this.ids.next(), until: new Date(now.getTime() + this.settings.leaseMs) };
+  }
+
   private get perRun(): number {
     return this.settings.perRun ?? 1;
   }
@@ -145,10 +153,10 @@ export class DeliverDue {
    * One webhook's lane: run after run until nothing is due, it is stopped, or it gives the webhook
    * back (then `gaveBack`: work may be left).
    */
-  private async lane(first: readonly Delivery[], firstLease: Date, options: PassOptions): Promise<{ handled: number; gaveBack: boolean }> {
+  private async lane(first: readonly Delivery[], firstLease: Lease, options: PassOptions): Promise<{ handled: number; gaveBack: boolean }> {
     const head = first[0]!.snapshot();
     // A plain read: the attempts are recorded, and the webhook re-read under lock, afterwards.
-    let next: NextRun | undefined = { run: first, leaseUntil: firstLease, target: await this.webhooks.get(head.accountId, head.webhookId) };
+    let next: NextRun | undefined = { run: first, lease: firstLease, target: await this.webhooks.get(head.accountId, head.webhookId) };
     let handled = 0;
     let runs = 0;
     let gaveBack = false;
@@ -170,12 +178,12 @@ export class DeliverDue {
    * abandoned instead, but for its pings (they go out whatever the webhook's state): those are sent
    * as a run of their own.
    */
-  private async send({ run, leaseUntil, target }: NextRun, stop: AbortSignal | undefined): Promise<RunResult> {
+  private async send({ run, lease, target }: NextRun, stop: AbortSignal | undefined): Promise<RunResult> {
     const head = run[0]!.snapshot();
     const steps: Step[] = [];
     const result = (): RunResult => {
       const handled = new Set(steps.map((step) => step.delivery.id));
-      return { leaseUntil, accountId: head.accountId, webhookId: head.webhookId, steps, unsent: run.filter((d) => !handled.has(d.id)).map((d) => d.id) };
+      return { lease, accountId: head.accountId, webhookId: head.webhookId, steps, unsent: run.filter((d) => !handled.has(d.id)).map((d) => d.id) };
     };
     if (stop?.aborted) return result();
     const live = target?.active === true;
@@ -193,7 +201,7 @@ export class DeliverDue {
         // A ping is attempted once, whatever it answers; a delivery's last attempt, failed, ends the run.
         deliveries: outgoing.map((delivery) => ({ eventId: delivery.eventId, body: delivery.payload, lastAttempt: live && delivery.snapshot().attempts.length + 1 >= this.settings.retry.maxAttempts })),
         // No attempt starts that could outlast the lease.
-        startBy: new Date(leaseUntil.getTime() - this.settings.attemptTimeoutMs),
+        startBy: new Date(lease.until.getTime() - this.settings.attemptTimeoutMs),
         now: this.clock.now(),
       },
       stop,
@@ -207,16 +215,24 @@ export class DeliverDue {
    * claims the webhook's next run in the same one.
    */
   private async record(result: RunResult, claimMore: boolean): Promise<NextRun | undefined> {
-    const recorded = await this.uow.run(async (tx): Promise<Result<{ kinds: DeliveryOutcomeKind[]; next: NextRun | undefined }, never>> => {
+    const { token } = result.lease;
+    const recorded = await this.uow.run(async (tx): Promise<Result<{ kinds: DeliveryOutcomeKind[]; stale: number; next: NextRun | undefined }, never>> => {
       const webhook = await tx.webhooks.getForUpdate(result.accountId, result.webhookId);
-      const current = new Map((await tx.deliveries.getManyForUpdate(result.steps.map((step) => step.delivery.id))).map((d) => [d.id, d]));
+      // Only what still holds this run's lease: a delivery another claim took after the lease ran
+      // out (or recorded since) is theirs, and this run's outcome for it is refused.
+      const held = new Map((await tx.deliveries.getLeasedForUpdate(result.steps.map((step) => step.delivery.id), token)).map((d) => [d.id, d]));
       const now = this.clock.now();
       const changed: Delivery[] = [];
       const kinds: DeliveryOutcomeKind[] = [];
+      let stale = 0;
       let responded = false;
       for (const step of result.steps) {
-        const delivery = current.get(step.delivery.id);
-        if (delivery?.status !== 'pending') continue;
+        const delivery = held.get(step.delivery.id);
+        if (delivery === undefined) {
+          // Deliveries of a deleted webhook went with it: nothing was taken over.
+          if (webhook) stale += 1;
+          continue;
+        }
         changed.push(delivery);
         if (step.kind === 'abandoned') {
           delivery.abandon(step.reason, now);
@@ -237,19 +253,21 @@ export class DeliverDue {
           webhook.deactivate(`deactivated after ${delivery.snapshot().attempts.length} failed attempts over about ${describeSpan(retrySpanMs(this.settings.retry))} without a successful delivery; last: ${outcome.error ?? `HTTP ${outcome.status}`}`, now);
         }
       }
-      await tx.deliveries.saveAll(changed);
-      await tx.deliveries.release(result.unsent);
+      // Under the row locks just taken nothing else can change these rows: every one is written.
+      await tx.deliveries.saveAll(changed, token);
+      await tx.deliveries.release(result.unsent, token);
       if (webhook && responded) await tx.webhooks.save(webhook);
       // A run recorded after its lease ran out may have been claimed again elsewhere meanwhile: the
       // lane ends there rather than claim on (the claims that follow sort it out).
-      if (!claimMore || !webhook || now.getTime() >= result.leaseUntil.getTime()) return ok({ kinds, next: undefined });
-      const leaseUntil = new Date(now.getTime() + this.settings.leaseMs);
-      const run = await tx.deliveries.claimNext(result.webhookId, now, leaseUntil, this.perRun);
-      return ok({ kinds, next: { run, leaseUntil, target: webhook } });
+      if (!claimMore || !webhook || stale > 0 || now.getTime() >= result.lease.until.getTime()) return ok({ kinds, stale, next: undefined });
+      const lease = this.newLease(now);
+      const run = await tx.deliveries.claimNext(result.webhookId, now, lease, this.perRun);
+      return ok({ kinds, stale, next: { run, lease, target: webhook } });
     });
     // Counted once committed: a rolled-back recording is attempted again and counted then.
     if (!recorded.ok) return undefined;
     for (const kind of recorded.value.kinds) this.metrics.deliveryRecorded(kind);
+    if (recorded.value.stale > 0) this.metrics.staleRunWrites(recorded.value.stale);
     return recorded.value.next;
   }
 }

@@ -62,9 +62,9 @@ export function webhooksModule(config: Config): ContainerModule {
     construct(bind, Redeliver, [UnitOfWork, IdGenerator, Clock]);
     construct(bind, DispatchEvents, [UnitOfWork, IdGenerator, Clock]);
     bind(DeliverDue).toResolvedValue(
-      (uow: UnitOfWork, webhooks: WebhookRepository, sender: WebhookSender, clock: Clock, random: Random, metrics: Metrics) =>
-        new DeliverDue(uow, webhooks, sender, clock, random, { retry, leaseMs: config.webhooks.timeoutMs + 5_000, attemptTimeoutMs: config.webhooks.timeoutMs, lanes: DELIVERY_LANES, perRun: DELIVERIES_PER_RUN, runsPerLane: DELIVERY_RUNS_PER_LANE }, metrics),
-      [UnitOfWork, WebhookRepository, WebhookSender, Clock, Random, Metrics],
+      (uow: UnitOfWork, webhooks: WebhookRepository, sender: WebhookSender, clock: Clock, random: Random, ids: IdGenerator, metrics: Metrics) =>
+        new DeliverDue(uow, webhooks, sender, clock, random, ids, { retry, leaseMs: config.webhooks.timeoutMs + 5_000, attemptTimeoutMs: config.webhooks.timeoutMs, lanes: DELIVERY_LANES, perRun: DELIVERIES_PER_RUN, runsPerLane: DELIVERY_RUNS_PER_LANE }, metrics),
+      [UnitOfWork, WebhookRepository, WebhookSender, Clock, Random, IdGenerator, Metrics],
     );
     bind(WebhookWorker).toResolvedValue(
       (dispatch: DispatchEvents, deliver: DeliverDue, signal: WorkSignal, log: Logger, reminders: SendTrialReminders, identityCleanup: PurgeIdentity) =>

@@ -110,7 +110,7 @@ async function setup(webhookCount: number) {
     return eventId;
   };
   const deliveries = async (webhook: Webhook) => (await db.repositories.deliveries.list(webhook.id, { limit: 100 })).items.map((d) => d.snapshot()).reverse();
-  const worker = (sender: WebhookSender, settings: DeliverySettings = SETTINGS, uow: UnitOfWork = db) => new DeliverDue(uow, db.repositories.webhooks, sender, clock, { next: () => 0.5 }, settings);
+  const worker = (sender: WebhookSender, settings: DeliverySettings = SETTINGS, uow: UnitOfWork = db) => new DeliverDue(uow, db.repositories.webhooks, sender, clock, { next: () => 0.5 }, ids, settings);
   return { db, clock, webhooks, event, deliveries, worker };
 }
 

@@ -16,6 +16,10 @@ class RecordingMetrics implements Metrics {
   deliveryRecorded(outcome: DeliveryOutcomeKind): void {
     this.recorded.push(outcome);
   }
+  readonly stale: number[] = [];
+  staleRunWrites(count: number): void {
+    this.stale.push(count);
+  }
   tokenAuthenticated(): void {
     // Not what these tests look at.
   }
@@ -47,7 +51,7 @@ async function setup(statuses: (number | null)[]) {
     const delivery = Delivery.schedule({ id: ids.next(), webhookId: webhook.id, accountId: accountId(1), eventId, event: 'api.created', payload: `{"id":"${eventId}"}` }, clock.now());
     await db.run(async (tx) => ok(await tx.deliveries.add(delivery, eventId)));
   };
-  const deliver = new DeliverDue(db, db.repositories.webhooks, new ScriptedSender(statuses), clock, { next: () => 0.5 }, { retry: { baseMs: 1000, capMs: 60_000, maxAttempts: 2 }, leaseMs: 15_000, attemptTimeoutMs: 10_000, lanes: 10 }, metrics);
+  const deliver = new DeliverDue(db, db.repositories.webhooks, new ScriptedSender(statuses), clock, { next: () => 0.5 }, ids, { retry: { baseMs: 1000, capMs: 60_000, maxAttempts: 2 }, leaseMs: 15_000, attemptTimeoutMs: 10_000, lanes: 10 }, metrics);
   return { db, clock, metrics, webhook, schedule, deliver };
 }
 
@@ -87,7 +91,7 @@ describe('DeliverDue reports each recorded delivery to the Metrics port', () => 
   it('counts nothing by default, without a Metrics adapter', async () => {
     const s = await setup([204]);
     await s.schedule();
-    const plain = new DeliverDue(s.db, s.db.repositories.webhooks, new ScriptedSender([204]), s.clock, { next: () => 0.5 }, { retry: { baseMs: 1000, capMs: 60_000, maxAttempts: 2 }, leaseMs: 15_000, attemptTimeoutMs: 10_000, lanes: 10 });
+    const plain = new DeliverDue(s.db, s.db.repositories.webhooks, new ScriptedSender([204]), s.clock, { next: () => 0.5 }, new SequentialIds(), { retry: { baseMs: 1000, capMs: 60_000, maxAttempts: 2 }, leaseMs: 15_000, attemptTimeoutMs: 10_000, lanes: 10 });
     expect(await pass(plain)).to.equal(1);
     expect(s.metrics.recorded).to.deep.equal([]);
   });
