@@ -1,6 +1,7 @@
 import type { RegistrationMode } from '../application/identity/client-registration.use-cases.js';
 import { resolve } from 'node:path';
 import { DEFAULT_TOKEN_CACHE } from '../application/auth/token-cache.js';
+import { DEFAULT_RETENTION, type RetentionSettings } from '../application/maintenance/purge-retained.js';
 import { DEFAULT_SQLITE_CACHE_MB, type DatabaseConfig } from '../adapters/persistence/typeorm-database.js';
 import { MAX_TRIAL_DAYS, type PlanName } from '../domain/account/account.aggregate.js';
 import { DEFAULT_PLAN_ALLOWANCES, QUOTAS, type PlanAllowance, type PlanAllowances, type Quota } from '../domain/account/plan-allowance.js';
@@ -64,9 +65,37 @@ export interface Config {
     /** `WEBHOOK_SENDER_THREADS`: worker threads that make the attempts (ThreadedWebhookSender); 0 sends in the main thread. */
     readonly senderThreads: number;
   };
+  /** How long finished rows are kept (`*_RETENTION`, durations such as `30d`), and how often the worker deletes the rest (`RETENTION_INTERVAL_MS`). */
+  readonly retention: RetentionSettings & { readonly intervalMs: number };
 }
 
 export class ConfigError extends Error {}
+
+const DURATION_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3600_000, d: 86_400_000 };
+
+/**
+ * A duration such as `90s`, `15m`, `12h` or `30d` (a whole number and a unit), in milliseconds;
+ * `forever` (where `allowForever`) is null.
+ */
+function duration(env: NodeJS.ProcessEnv, name: string, fallback: number | null, allowForever = false): number | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (allowForever && raw === 'forever') return null;
+  const match = /^([0-9]{1,6})([smhd])$/.exec(raw);
+  if (!match || Number(match[1]) === 0) throw new ConfigError(`${name} must be a duration such as 90s, 15m, 12h or 30d${allowForever ? ', or forever' : ''}, not "${raw}"`);
+  return Number(match[1]) * DURATION_UNITS[match[2]!]!;
+}
+
+function retention(env: NodeJS.ProcessEnv): Config['retention'] {
+  const required = (name: string, fallback: number) => duration(env, name, fallback) ?? fallback;
+  return {
+    deliveriesMs: required('DELIVERY_RETENTION', DEFAULT_RETENTION.deliveriesMs),
+    dispatchedEventsMs: required('OUTBOX_RETENTION', DEFAULT_RETENTION.dispatchedEventsMs),
+    rateLimitCountersMs: required('RATE_LIMIT_COUNTER_RETENTION', DEFAULT_RETENTION.rateLimitCountersMs),
+    specHistoryMs: duration(env, 'SPEC_HISTORY_RETENTION', DEFAULT_RETENTION.specHistoryMs, true),
+    intervalMs: integer(env, 'RETENTION_INTERVAL_MS', 3_600_000, 1000, 86_400_000),
+  };
+}
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -208,5 +237,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 10, 600_000),
       senderThreads: integer(env, 'WEBHOOK_SENDER_THREADS', 1, 0, 16),
     },
+    retention: retention(env),
   };
 }

@@ -66,6 +66,8 @@ import { Readiness } from './readiness.js';
 import { Metrics } from '../application/ports/metrics.port.js';
 import { OperationalFigures } from '../application/monitoring/operational-figures.service.js';
 import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
+import { RetentionPurge } from '../application/ports/retention-purge.port.js';
+import { TypeOrmRetentionPurge } from '../adapters/persistence/typeorm-retention-purge.js';
 
 /** Opening, migrating, checking and closing whatever stores the data. */
 export interface Storage {
@@ -210,6 +212,7 @@ function bindTypeOrm(c: Container, config: Config): void {
     [TypeOrmDatabase, IdGenerator, WorkSignal],
   );
   c.bind(IdentityPurge).toResolvedValue((db: TypeOrmDatabase) => new TypeOrmIdentityPurge(db.read, db.schemas), [TypeOrmDatabase]);
+  c.bind(RetentionPurge).toResolvedValue((db: TypeOrmDatabase) => new TypeOrmRetentionPurge(db), [TypeOrmDatabase]);
 }
 
 function bindInMemory(c: Container): void {
@@ -226,6 +229,7 @@ function bindInMemory(c: Container): void {
   c.bind(RepositoriesToken).toResolvedValue((db: InMemoryDatabase) => db.repositories, [InMemoryDatabase]);
   c.bind(UnitOfWork).toResolvedValue((db: InMemoryDatabase) => db, [InMemoryDatabase]);
   c.bind(IdentityPurge).toResolvedValue((db: InMemoryDatabase) => db.identityPurge, [InMemoryDatabase]);
+  c.bind(RetentionPurge).toResolvedValue((db: InMemoryDatabase) => db.retentionPurge, [InMemoryDatabase]);
 }
 
 /** The identity service's adapters: the token signer, the key generator, its repositories. */

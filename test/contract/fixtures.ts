@@ -1,5 +1,8 @@
 import type { IdentityPurge } from '../../src/application/ports/identity-repositories.port.js';
 import { TypeOrmIdentityPurge } from '../../src/adapters/persistence/typeorm-identity-purge.js';
+import { forDialect } from '../../src/adapters/persistence/raw-sql.js';
+import { TypeOrmRetentionPurge } from '../../src/adapters/persistence/typeorm-retention-purge.js';
+import type { RetentionPurge } from '../../src/application/ports/retention-purge.port.js';
 import type { AccountId } from '../../src/domain/account/account.js';
 import type { Transaction, UnitOfWork } from '../../src/application/ports/unit-of-work.port.js';
 import { InMemoryDatabase } from '../../src/adapters/memory/in-memory-unit-of-work.js';
@@ -16,6 +19,12 @@ export interface PersistenceFixture {
   readonly repos: Transaction;
   /** The identity tables' cleanup, outside transactions as the worker runs it. */
   readonly purge: IdentityPurge;
+  /** The retention cleanup, likewise. */
+  readonly retention: RetentionPurge;
+  /** Runs plain SQL, `?` placeholders, on the database (undefined in memory): what a test checks beneath the ports. */
+  readonly sql?: (text: string, parameters?: unknown[]) => Promise<unknown[]>;
+  /** A table's name as plain SQL writes it (in DATABASE_SCHEMA if one is set). */
+  readonly table?: (name: string) => string;
   dispose(): Promise<void>;
 }
 
@@ -24,7 +33,7 @@ export function forEachImplementation(name: string, suite: (make: () => Promise<
   describe(`${name} [in-memory]`, () =>
     suite(async () => {
       const db = new InMemoryDatabase(new SequentialIds());
-      return { uow: db, repos: db.repositories, purge: db.identityPurge, dispose: async () => undefined };
+      return { uow: db, repos: db.repositories, purge: db.identityPurge, retention: db.retentionPurge, dispose: async () => undefined };
     }),
   );
   forEachDatabase(name, (target) =>
@@ -39,6 +48,9 @@ export function forEachImplementation(name: string, suite: (make: () => Promise<
         // As the server builds them: reads outside transactions go through the read cache.
         repos: typeOrmRepositories(db, db.read, ids, undefined, new ReadCache(() => db.changeVersion())),
         purge: new TypeOrmIdentityPurge(db.read, db.schemas),
+        retention: new TypeOrmRetentionPurge(db),
+        sql: (text, parameters = []) => db.read((m) => m.query(forDialect(db.dialect, text), parameters)),
+        table: (name) => (db.schemaName ? `"${db.schemaName}"."${name}"` : `"${name}"`),
         dispose: async () => {
           await db.close();
           await dispose();

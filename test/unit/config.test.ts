@@ -49,6 +49,13 @@ describe('configuration', () => {
     expect(loadConfig({ METRICS_TOKEN: 'x'.repeat(256), SHUTDOWN_DRAIN_MS: '600000' }).shutdownDrainMs).to.equal(600_000);
   });
 
+  it('reads the retention periods as durations (s, m, h, d), the spec history kept unless one is given', () => {
+    expect(loadConfig({}).retention).to.deep.equal({ deliveriesMs: 30 * 86_400_000, dispatchedEventsMs: 7 * 86_400_000, rateLimitCountersMs: 3_600_000, specHistoryMs: null, intervalMs: 3_600_000 });
+    const set = loadConfig({ DELIVERY_RETENTION: '90s', OUTBOX_RETENTION: '15m', RATE_LIMIT_COUNTER_RETENTION: '2h', SPEC_HISTORY_RETENTION: '365d', RETENTION_INTERVAL_MS: '5000' }).retention;
+    expect(set).to.deep.equal({ deliveriesMs: 90_000, dispatchedEventsMs: 900_000, rateLimitCountersMs: 7_200_000, specHistoryMs: 365 * 86_400_000, intervalMs: 5000 });
+    expect(loadConfig({ SPEC_HISTORY_RETENTION: 'forever' }).retention.specHistoryMs).to.equal(null);
+  });
+
   it('reads the plans: a 14-day trial and the documented allowances by default, each overridable, unlimited too', () => {
     const defaults = loadConfig({}).plans;
     expect(defaults.trialDays).to.equal(14);
@@ -82,6 +89,10 @@ describe('configuration', () => {
     ['TRUST_PROXY', 'yes please'],
     ['MAILER', 'smtp'],
     ['PUBLIC_URL', 'docs.example.com'],
+    ['DELIVERY_RETENTION', '30'],
+    ['DELIVERY_RETENTION', '0d'],
+    ['OUTBOX_RETENTION', 'forever'],
+    ['SPEC_HISTORY_RETENTION', '1 year'],
   ] as const) {
     it(`refuses a malformed ${name} (${value.length > 30 ? `${value.length} characters` : JSON.stringify(value)}), naming it`, () => {
       expect(() => loadConfig({ [name]: value })).to.throw(ConfigError, name);

@@ -13,14 +13,15 @@ export class InMemoryEventOutbox implements EventOutbox {
     const s = this.state();
     for (const event of events) {
       const id = this.ids.next();
-      s.outbox.push({ id, accountId: event.accountId, payload: eventPayload(id, event), dispatched: false });
+      s.outbox.push({ id, accountId: event.accountId, payload: eventPayload(id, event), dispatchedAt: null });
     }
   }
 
   async pending(limit: number): Promise<OutboxEvent[]> {
     return this.state()
-      .outbox.filter((e) => !e.dispatched)
-      .slice(0, limit);
+      .outbox.filter((e) => e.dispatchedAt === null)
+      .slice(0, limit)
+      .map(({ dispatchedAt, ...event }) => ({ ...event, dispatched: dispatchedAt !== null }));
   }
 
   /** In-memory transactions run one at a time: nothing to skip. */
@@ -28,14 +29,14 @@ export class InMemoryEventOutbox implements EventOutbox {
     return this.pending(limit);
   }
 
-  async markDispatched(ids: readonly string[]): Promise<void> {
+  async markDispatched(ids: readonly string[], at: Date): Promise<void> {
     const s = this.state();
     const done = new Set(ids);
-    s.outbox = s.outbox.map((e) => (done.has(e.id) ? { ...e, dispatched: true } : e));
+    s.outbox = s.outbox.map((e) => (done.has(e.id) ? { ...e, dispatchedAt: at } : e));
   }
 
   async backlog(): Promise<OutboxBacklog> {
-    const pending = this.state().outbox.filter((e) => !e.dispatched);
+    const pending = this.state().outbox.filter((e) => e.dispatchedAt === null);
     return { pending: pending.length, oldestOccurredAt: pending[0] ? new Date(pending[0].payload.timestamp) : null };
   }
 }

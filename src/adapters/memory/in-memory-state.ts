@@ -24,7 +24,7 @@ export interface StoredEvent {
   readonly id: string;
   readonly accountId: AccountId;
   readonly payload: EventPayload;
-  readonly dispatched: boolean;
+  readonly dispatchedAt: Date | null;
 }
 
 /** Everything the in-memory adapters keep; a transaction works on a copy and swaps it in on commit. */

@@ -1,5 +1,7 @@
 import type { IdentityPurge } from '../../application/ports/identity-repositories.port.js';
 import { InMemoryIdentityPurge } from './in-memory-identity-purge.js';
+import type { RetentionPurge } from '../../application/ports/retention-purge.port.js';
+import { InMemoryRetentionPurge } from './in-memory-retention-purge.js';
 import type { IdGenerator } from '../../application/ports/id-generator.port.js';
 import type { Transaction, UnitOfWork } from '../../application/ports/unit-of-work.port.js';
 import type { Result } from '../../domain/shared/result.js';
@@ -64,6 +66,7 @@ export class InMemoryDatabase implements UnitOfWork {
   private readonly lock = new Mutex();
   readonly repositories: Transaction;
   readonly identityPurge: IdentityPurge;
+  readonly retentionPurge: RetentionPurge;
 
   /** @param onWork called after a commit that stored outbox events or deliveries. */
   constructor(
@@ -76,6 +79,11 @@ export class InMemoryDatabase implements UnitOfWork {
     this.identityPurge = {
       purge: (cutoffs, batchSize) => this.lock.run(() => purge.purge(cutoffs, batchSize)),
       counts: () => purge.counts(),
+    };
+    const retention = new InMemoryRetentionPurge(() => this.committed);
+    this.retentionPurge = {
+      purge: (cutoffs) => this.lock.run(() => retention.purge(cutoffs)),
+      counts: () => retention.counts(),
     };
   }
 

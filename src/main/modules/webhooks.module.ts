@@ -13,6 +13,8 @@ import { UnitOfWork } from '../../application/ports/unit-of-work.port.js';
 import { WebhookRepository } from '../../application/ports/webhook-repository.port.js';
 import { WebhookSender, WebhookTargetPolicy } from '../../application/ports/webhook-sender.port.js';
 import { DeliverDue } from '../../application/webhooks/deliver-due.service.js';
+import { PurgeRetained } from '../../application/maintenance/purge-retained.js';
+import { RetentionPurge } from '../../application/ports/retention-purge.port.js';
 import { GetDelivery, ListDeliveries, PingWebhook, Redeliver } from '../../application/webhooks/deliveries.use-cases.js';
 import { DispatchEvents } from '../../application/webhooks/dispatch-events.service.js';
 import { CreateWebhook, DeleteWebhook, GetWebhook, ListWebhooks, SetWebhookActive, UpdateWebhook } from '../../application/webhooks/webhook-management.use-cases.js';
@@ -61,22 +63,24 @@ export function webhooksModule(config: Config): ContainerModule {
     construct(bind, GetDelivery, [WebhookRepository, DeliveryRepository]);
     construct(bind, Redeliver, [UnitOfWork, IdGenerator, Clock]);
     construct(bind, DispatchEvents, [UnitOfWork, IdGenerator, Clock]);
+    bind(PurgeRetained).toResolvedValue((store: RetentionPurge, clock: Clock) => new PurgeRetained(store, clock, config.retention), [RetentionPurge, Clock]);
     bind(DeliverDue).toResolvedValue(
       (uow: UnitOfWork, webhooks: WebhookRepository, sender: WebhookSender, clock: Clock, random: Random, ids: IdGenerator, metrics: Metrics) =>
         new DeliverDue(uow, webhooks, sender, clock, random, ids, { retry, leaseMs: config.webhooks.timeoutMs + 5_000, attemptTimeoutMs: config.webhooks.timeoutMs, lanes: DELIVERY_LANES, perRun: DELIVERIES_PER_RUN, runsPerLane: DELIVERY_RUNS_PER_LANE }, metrics),
       [UnitOfWork, WebhookRepository, WebhookSender, Clock, Random, IdGenerator, Metrics],
     );
     bind(WebhookWorker).toResolvedValue(
-      (dispatch: DispatchEvents, deliver: DeliverDue, signal: WorkSignal, log: Logger, reminders: SendTrialReminders, identityCleanup: PurgeIdentity) =>
+      (dispatch: DispatchEvents, deliver: DeliverDue, signal: WorkSignal, log: Logger, reminders: SendTrialReminders, identityCleanup: PurgeIdentity, retention: PurgeRetained) =>
         new WebhookWorker(dispatch, deliver, signal, log, {
           pollMs: config.webhooks.pollMs,
           dispatchBatch: 100,
           chores: [
             { name: 'trial reminders', everyMs: config.plans.reminderIntervalMs, run: () => reminders.execute() },
             { name: 'identity cleanup', everyMs: config.identity.cleanupIntervalMs, run: () => identityCleanup.execute() },
+            { name: 'retention', everyMs: config.retention.intervalMs, run: () => retention.execute() },
           ],
         }),
-      [DispatchEvents, DeliverDue, WorkSignal, LoggerToken, SendTrialReminders, PurgeIdentity],
+      [DispatchEvents, DeliverDue, WorkSignal, LoggerToken, SendTrialReminders, PurgeIdentity, PurgeRetained],
     );
     bind(WebhookUseCasesToken).toResolvedValue(
       (create: CreateWebhook, list: ListWebhooks, get: GetWebhook, update: UpdateWebhook, remove: DeleteWebhook, setActive: SetWebhookActive, ping: PingWebhook, deliveries: ListDeliveries, delivery: GetDelivery, redeliver: Redeliver) =>

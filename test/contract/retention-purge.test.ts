@@ -1,0 +1,137 @@
+import { expect } from 'chai';
+import { retentionCutoffs, type RetentionSettings } from '../../src/application/maintenance/purge-retained.js';
+import { Account } from '../../src/domain/account/account.aggregate.js';
+import { Api } from '../../src/domain/api/api.aggregate.js';
+import { Release } from '../../src/domain/release/release.aggregate.js';
+import { ok } from '../../src/domain/shared/result.js';
+import { deriveResources } from '../../src/domain/spec/derived-resources.js';
+import type { JsonObject } from '../../src/domain/spec/spec-document.js';
+import { Delivery } from '../../src/domain/webhook/delivery.aggregate.js';
+import { Webhook } from '../../src/domain/webhook/webhook.aggregate.js';
+import type { Uuid } from '../../src/domain/shared/ids.js';
+import { UuidV7IdGenerator } from '../../src/adapters/crypto/uuid-v7-id-generator.js';
+import { aNewUser, forEachImplementation, type PersistenceFixture } from './fixtures.js';
+
+const ids = new UuidV7IdGenerator();
+const uuid = <Id extends Uuid<string>>(): Id => ids.next<Id>();
+const DAY = 24 * 3600_000;
+const T0 = new Date('2026-10-01T00:00:00.000Z');
+const at = (days: number) => new Date(T0.getTime() + days * DAY);
+const SETTINGS: RetentionSettings = { deliveriesMs: 30 * DAY, dispatchedEventsMs: 7 * DAY, rateLimitCountersMs: 3600_000, specHistoryMs: 10 * DAY };
+
+/**
+ * The retention cleanup of issue 14 on each store: what finished before its retention period goes,
+ * in batches; what is pending, current, released or recent stays, and a kept revision still reads
+ * back whole after the chunks of the others went.
+ */
+forEachImplementation('retention cleanup', (make) => {
+  let f: PersistenceFixture;
+  beforeEach(async () => {
+    f = await make();
+  });
+  afterEach(async () => f.dispose());
+
+  async function seed() {
+    const result = await f.uow.run(async (tx) => {
+      const accountId = await tx.accounts.create(Account.open(T0, 14));
+      const user = await tx.users.add(aNewUser(accountId, 'ada@example.com'));
+      if (!user.ok) throw new Error('user');
+      const webhook = Webhook.create({ id: uuid(), accountId, targetUrl: 'https://hooks.example.com/in', events: ['api.created'], secret: 's'.repeat(20), active: true }, T0);
+      if (!webhook.ok) throw new Error('webhook');
+      await tx.webhooks.save(webhook.value);
+      const api = Api.create({ id: uuid(), accountId, owner: { id: user.value.id, nickname: user.value.nickname }, name: 'Pets', nickname: 'pets' }, T0);
+      if (!api.ok) throw new Error('api');
+      await tx.apis.save(api.value);
+      return ok({ accountId, webhook: webhook.value, api: api.value, actor: { id: user.value.id, nickname: user.value.nickname } });
+    });
+    if (!result.ok) throw new Error('seed');
+    return result.value;
+  }
+
+  it('deletes finished deliveries past their retention, never a pending one, in batches', async () => {
+    const { webhook } = await seed();
+    const delivery = (created: Date, outcome: 'succeeded' | 'failed' | 'pending') => {
+      const eventId = uuid();
+      const d = Delivery.schedule({ id: uuid(), webhookId: webhook.id, accountId: webhook.accountId, eventId, event: 'api.created', payload: '{}' }, created);
+      if (outcome !== 'pending') d.recordAttempt({ status: outcome === 'succeeded' ? 204 : 500, durationMs: 1, responseBody: '', error: null }, created, { baseMs: 1000, capMs: 1000, maxAttempts: 1 }, 0.5);
+      return d;
+    };
+    const old = [...Array.from({ length: 5 }, () => delivery(at(1), 'succeeded')), delivery(at(2), 'failed')];
+    const kept = [delivery(at(1), 'pending'), delivery(at(40), 'succeeded')];
+    await f.uow.run(async (tx) => ok(await tx.deliveries.addFanOut([...old, ...kept])));
+    const gone = await f.retention.purge(retentionCutoffs(at(45), SETTINGS), 2);
+    expect(gone.deliveries, 'the six finished more than 30 days ago, 2 at a time').to.equal(6);
+    const left = (await f.repos.deliveries.list(webhook.id, { limit: 100 })).items.map((d) => d.id).sort();
+    expect(left).to.deep.equal(kept.map((d) => d.id).sort());
+    expect((await f.retention.counts()).deliveries).to.equal(2);
+  });
+
+  it('deletes outbox events dispatched before their retention, never an undispatched one', async () => {
+    const { accountId, actor } = await seed();
+    // Three APIs made: three api.created events.
+    for (const nickname of ['one', 'two', 'three']) {
+      const api = Api.create({ id: uuid(), accountId, owner: actor, name: nickname, nickname }, at(1));
+      if (!api.ok) throw new Error('api');
+      await f.uow.run(async (tx) => {
+        await tx.apis.save(api.value);
+        return ok(await tx.outbox.append(api.value.pullEvents()));
+      });
+    }
+    const first = await f.uow.run(async (tx) => ok(await tx.outbox.claimPending(2)));
+    const dispatched = first.ok ? first.value.map((e) => e.id) : [];
+    await f.uow.run(async (tx) => ok(await tx.outbox.markDispatched(dispatched.slice(0, 1), at(1))));
+    await f.uow.run(async (tx) => ok(await tx.outbox.markDispatched(dispatched.slice(1), at(20))));
+    expect((await f.retention.purge(retentionCutoffs(at(10), SETTINGS), 10)).outboxEvents, 'dispatched on day 1, kept 7 days').to.equal(1);
+    expect((await f.retention.counts()).outboxEvents).to.equal(2);
+    expect((await f.retention.purge(retentionCutoffs(at(400), SETTINGS), 10)).outboxEvents, 'the other dispatched one; the undispatched stays').to.equal(1);
+    expect((await f.repos.outbox.backlog()).pending).to.equal(1);
+  });
+
+  it('keeps the spec history by default; with a retention, deletes old revisions but the current and released ones, and the chunks only they used', async () => {
+    const { api, actor } = await seed();
+    const text = (n: number) => JSON.stringify({ swagger: '2.0', info: { title: 'Pets', version: `${n}` }, paths: {}, 'x-pad': `${n} `.repeat(20_000) });
+    for (const n of [1, 2, 3, 4]) {
+      await f.uow.run(async (tx) =>
+        ok(await tx.specs.save(api.id, { syntax: 'json', source: text(n), documentJson: text(n) }, deriveResources(JSON.parse(text(n)) as JsonObject), { revision: n, creationDate: at(n), actor, specFormat: 'swagger-2.0', changes: null, reason: null })),
+      );
+      if (n === 2) {
+        const release = Release.release({ id: uuid(), api: api.asReleased(), version: '1.0.0', actor }, at(2));
+        if (!release.ok) throw new Error('release');
+        const NO_CHANGES = { since: null, counts: { breaking: 0, warning: 0, info: 0 }, items: [] };
+        await f.uow.run((tx) => tx.releases.add(release.value, { syntax: 'json', source: text(2), documentJson: text(2) }, 2, NO_CHANGES));
+      }
+    }
+    const before = await f.retention.counts();
+    expect((await f.retention.purge(retentionCutoffs(at(100), { ...SETTINGS, specHistoryMs: null }), 10)).specRevisions, 'kept by default').to.equal(0);
+    const gone = await f.retention.purge(retentionCutoffs(at(100), SETTINGS), 1);
+    expect(gone.specRevisions, 'revisions 1 and 3: 2 is released, 4 is current').to.equal(2);
+    const revisions = (await f.repos.revisions.list(api.id, { limit: 10 })).items.map((r) => r.revision);
+    expect(revisions).to.deep.equal([4, 2]);
+    expect((await f.repos.revisions.get(api.id, 2))?.spec.source, 'a kept revision reads back whole').to.equal(text(2));
+    expect((await f.repos.revisions.get(api.id, 1)), 'a deleted one is gone').to.equal(undefined);
+    const after = await f.retention.counts();
+    expect(after.specChunks, 'the chunks only 1 and 3 listed went').to.equal(before.specChunks - gone.specChunks);
+    if (f.sql) expect(gone.specChunks).to.be.greaterThan(0);
+  });
+});
+
+/** The rate limiter's counters live in the database on SQLite and PostgreSQL (in memory it bounds its own windows). */
+forEachImplementation('retention cleanup of rate-limit counters', (make) => {
+  it('deletes the counters whose window ended before their retention', async () => {
+    const f = await make();
+    try {
+      if (!f.sql || !f.table) {
+        expect((await f.retention.purge(retentionCutoffs(at(2), SETTINGS), 1)).rateLimitCounters, 'none kept in memory').to.equal(0);
+        return;
+      }
+      for (const [key, end] of [['old-1', at(1)], ['old-2', at(1)], ['live', at(2)]] as const) {
+        await f.sql(`INSERT INTO ${f.table('rate_limits')} (key, window_end, count) VALUES (?, ?, 1)`, [key, end.toISOString()]);
+      }
+      const gone = await f.retention.purge(retentionCutoffs(new Date(at(2).getTime() - 1000), SETTINGS), 1);
+      expect(gone.rateLimitCounters).to.equal(2);
+      expect((await f.retention.counts()).rateLimitCounters).to.equal(1);
+    } finally {
+      await f.dispose();
+    }
+  });
+});
