@@ -242,7 +242,8 @@ export async function prepareBackend(backend: Backend, prefix: string): Promise<
   const specbaseEnv: NodeJS.ProcessEnv =
     backend.databaseUrl === undefined
       ? { ...baseEnv, DATABASE_URL: '', DATABASE_SCHEMA: '', BENCH_SQLITE_PATH: join(tmp, 'specbase.sqlite') }
-      : { ...baseEnv, DATABASE_URL: backend.databaseUrl, DATABASE_SCHEMA: schema };
+      : // PostgreSQL needs an operator key for the secrets at rest: a throw-away one per run.
+        { ...baseEnv, DATABASE_URL: backend.databaseUrl, DATABASE_SCHEMA: schema, SECRETS_KEY: randomBytes(32).toString('base64') };
   return {
     tmp,
     schema,

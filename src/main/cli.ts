@@ -12,6 +12,12 @@ import type { Result } from '../domain/shared/result.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { buildContainer, closeWebhookSender, LoggerToken, StorageToken, type Storage } from './container.js';
 import { startServer } from './server.js';
+import { backupSqlite } from './backup.js';
+import { secretBoxFor } from './secrets.js';
+import { generateSecretsKey, SecretsKeyError } from '../adapters/crypto/secret-box.js';
+import { StoredSecrets } from '../adapters/persistence/stored-secrets.js';
+import { TypeOrmDatabase } from '../adapters/persistence/typeorm-database.js';
+import { resolve } from 'node:path';
 import { DeleteOAuthClient, ListOAuthClients, RegisterOAuthClient, RotateOAuthClientSecret, UpdateOAuthClient } from '../application/identity/clients.use-cases.js';
 import { SigningKeys } from '../application/identity/signing-keys.js';
 import { WebhookWorker } from './webhook-worker.js';
@@ -36,6 +42,10 @@ const USAGE = `Usage: specbase <command>
                                          a new secret, shown once; the old one works S seconds more (default 0)
   client registration-token              an initial access token for one dynamic registration within 24 hours (CLIENT_REGISTRATION=token)
   keys rotate                            add a signing key: published now, signing 6 minutes later; the old one stays published until its tokens expire
+  secrets generate-key                   a new operator key for SECRETS_KEY (printed, stored nowhere)
+  secrets rotate                         re-seal every webhook secret and signing key with the current key (SECRETS_KEY),
+                                         reading with it and SECRETS_PREVIOUS_KEYS
+  backup --to FILE                       copy the SQLite database to FILE while the server runs (online backup)
   account plan --account A --plan free|private [--trial-days N]
                                          put an account on a plan (private with --trial-days: a trial of N days from now)
 
@@ -189,7 +199,8 @@ async function main(argv: string[]): Promise<void> {
   const print = (object: unknown): void => {
     process.stdout.write(JSON.stringify(object) + '\n');
   };
-  switch (`${command} ${['serve', 'migrate', 'worker'].includes(command) ? '' : (sub ?? '')}`.trim()) {
+  if (command === 'backup' && sub !== undefined) rest.unshift(sub);
+  switch (`${command} ${['serve', 'migrate', 'worker', 'backup'].includes(command) ? '' : (sub ?? '')}`.trim()) {
     case 'serve':
       return serve(config);
     case 'worker':
@@ -269,6 +280,28 @@ async function main(argv: string[]): Promise<void> {
       const rotated = await withStorage(config, (c) => c.get(SigningKeys).rotate());
       return print({ kid: rotated.kid, activationDate: rotated.activationDate.toISOString() });
     }
+    case 'secrets generate-key': {
+      options(rest, {});
+      const made = generateSecretsKey();
+      return print({ key: made.text, keyId: made.key.id });
+    }
+    case 'secrets rotate': {
+      options(rest, {});
+      const rotated = await withStorage(config, async (c) => {
+        const db = c.get(TypeOrmDatabase);
+        return { keyId: db.secrets.keyId, rewrapped: await new StoredSecrets(db).rotate() };
+      });
+      return print(rotated);
+    }
+    case 'backup': {
+      const v = options(rest, { to: { type: 'string' } });
+      const to = resolve(required(v, 'to'));
+      if (config.database.kind !== 'sqlite') throw new UsageError('backup copies a SQLite database; on PostgreSQL use pg_dump (docs/operations.md)');
+      const database = config.database.path;
+      const keyId = secretBoxFor(config, (message, file) => process.stderr.write(`specbase: ${message} (${file})\n`)).keyId;
+      const { bytes } = await backupSqlite(database, to).catch((error: Error) => Promise.reject(new UsageError(error.message)));
+      return print({ file: to, bytes, secretsKeyId: keyId });
+    }
     case 'account plan': {
       const v = options(rest, { account: { type: 'string' }, plan: { type: 'string' }, 'trial-days': { type: 'string' } });
       const account = required(v, 'account');
@@ -286,7 +319,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  const known = error instanceof UsageError || error instanceof ConfigError;
+  const known = error instanceof UsageError || error instanceof ConfigError || error instanceof SecretsKeyError;
   process.stderr.write(`specbase: ${known ? (error).message : String((error as Error)?.stack ?? error)}\n`);
   process.exit(known ? 2 : 1);
 });

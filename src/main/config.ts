@@ -65,6 +65,12 @@ export interface Config {
     /** `WEBHOOK_SENDER_THREADS`: worker threads that make the attempts (ThreadedWebhookSender); 0 sends in the main thread. */
     readonly senderThreads: number;
   };
+  /**
+   * The operator key that seals secrets at rest (`SECRETS_KEY`, or the file `SECRETS_KEY_FILE`
+   * names), and earlier keys still accepted for reading (`SECRETS_PREVIOUS_KEYS`, comma-separated).
+   * Resolved into a key by src/main/secrets.ts: without one, on SQLite, a key file beside the database.
+   */
+  readonly secrets: { readonly key: string | null; readonly keyFile: string | null; readonly previousKeys: readonly string[] };
   /** How long finished rows are kept (`*_RETENTION`, durations such as `30d`), and how often the worker deletes the rest (`RETENTION_INTERVAL_MS`). */
   readonly retention: RetentionSettings & { readonly intervalMs: number };
 }
@@ -238,5 +244,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       senderThreads: integer(env, 'WEBHOOK_SENDER_THREADS', 1, 0, 16),
     },
     retention: retention(env),
+    secrets: {
+      key: env['SECRETS_KEY'] || null,
+      keyFile: env['SECRETS_KEY_FILE'] ? resolve(env['SECRETS_KEY_FILE']) : null,
+      previousKeys: (env['SECRETS_PREVIOUS_KEYS'] ?? '').split(',').map((k) => k.trim()).filter(Boolean),
+    },
   };
 }

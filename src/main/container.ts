@@ -68,6 +68,7 @@ import { OperationalFigures } from '../application/monitoring/operational-figure
 import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
 import { RetentionPurge } from '../application/ports/retention-purge.port.js';
 import { TypeOrmRetentionPurge } from '../adapters/persistence/typeorm-retention-purge.js';
+import { secretBoxFor } from './secrets.js';
 
 /** Opening, migrating, checking and closing whatever stores the data. */
 export interface Storage {
@@ -190,6 +191,7 @@ function bindTypeOrm(c: Container, config: Config): void {
       new TypeOrmDatabase(config.database, {
         trackChanges: config.readCacheSize > 0,
         changes: { onError: (error) => log.warn({ err: error, component: 'read-cache' }, 'not listening for PostgreSQL changes: reads are not cached until it reconnects') },
+        secrets: secretBoxFor(config, (message, file) => log.warn({ file }, message)),
       }),
     [LoggerToken],
   );

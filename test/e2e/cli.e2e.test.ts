@@ -1,9 +1,13 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { verifyServiceSignature } from '../../src/adapters/webhooks/signatures.js';
 import { BIN, ensureBuilt, ROOT } from '../support/built-cli.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 const CLI = [BIN];
 
@@ -212,9 +216,95 @@ describe('e2e: the specbase command', function () {
   it('migrate applies the migrations once', async () => {
     const env = baseEnv(join(dir, 'specbase.sqlite'));
     const first = await cli(['migrate'], env);
-    expect(JSON.parse(first.stdout)).to.deep.equal({ applied: ['Initial1763780000000', 'SpecsAndReleases1763790000000', 'Webhooks1763800000000', 'Pages1763810000000', 'Shares1763820000000', 'EmailVerifications1763830000000', 'Identity1763840000000', 'RateLimits1763850000000', 'ChangeNotifications1763860000000', 'DeliveryLeases1763870000000', 'SpecFormat1763880000000', 'SpecHistory1763890000000', 'Plans1763900000000', 'IdentityClients1763910000000', 'DeviceCodes1763920000000', 'ClientRegistration1763930000000', 'IdentityIndexes1763940000000'] });
+    expect(JSON.parse(first.stdout)).to.deep.equal({ applied: ['Initial1763780000000', 'SpecsAndReleases1763790000000', 'Webhooks1763800000000', 'Pages1763810000000', 'Shares1763820000000', 'EmailVerifications1763830000000', 'Identity1763840000000', 'RateLimits1763850000000', 'ChangeNotifications1763860000000', 'DeliveryLeases1763870000000', 'SpecFormat1763880000000', 'SpecHistory1763890000000', 'Plans1763900000000', 'IdentityClients1763910000000', 'DeviceCodes1763920000000', 'ClientRegistration1763930000000', 'IdentityIndexes1763940000000', 'Reliability1763950000000'] });
     const second = await cli(['migrate'], env);
     expect(JSON.parse(second.stdout)).to.deep.equal({ applied: [] });
+  });
+
+  it('seals secrets at rest with a key made beside the database; backup, rotation and an old backup read with the old key', async function () {
+    this.timeout(120_000);
+    const receiver = new WebhookReceiver();
+    const base = await receiver.start();
+    try {
+      const path = join(dir, 'live', 'specbase.sqlite');
+      const env = baseEnv(path, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_POLL_MS: '50' });
+      const secret = `at-rest-${randomBytes(12).toString('hex')}`;
+
+      // First start: no key configured, so one is made beside the database, and the log says so.
+      const first = await serve(env);
+      const keyFile = `${path}.key`;
+      expect(first.output()).to.include('made a key to seal webhook secrets and signing keys at rest');
+      expect(statSync(keyFile).mode & 0o777, 'readable by its owner only').to.equal(0o600);
+      const oldKey = readFileSync(keyFile, 'utf8').trim();
+      const token = /^API token: (sbt_[A-Za-z0-9_-]{43})$/m.exec(first.output())![1]!;
+      const accountId = /^ {2}account: {2}(\d+)$/m.exec(first.output())![1]!;
+      const auth = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+      const hook = await fetch(`${first.url}/webhooks/${accountId}`, { method: 'POST', headers: auth, body: JSON.stringify({ targetUrl: `${base}/hook`, events: ['api.created'], secret }) });
+      expect(hook.status).to.equal(201);
+      const webhookId = ((await hook.json()) as { id: string }).id;
+      const pinged = async (url: string, count: number) => {
+        expect((await fetch(`${url}/webhooks/${accountId}/${webhookId}/ping`, { method: 'POST', headers: auth })).status).to.equal(202);
+        await receiver.waitFor(count, '/hook');
+        const last = receiver.at('/hook')[count - 1]!;
+        return verifyServiceSignature(secret, `${base}/hook`, last.body, String(last.headers['x-service-signature']));
+      };
+      expect(await pinged(first.url, 1), 'signed with the secret as given').to.equal(true);
+
+      // An online backup while the server runs.
+      const backup = join(dir, 'backup.sqlite');
+      const backedUp = await cli(['backup', '--to', backup], env);
+      expect(backedUp.code, backedUp.stderr).to.equal(0);
+      const oldKeyId = (JSON.parse(backedUp.stdout) as { file: string; bytes: number; secretsKeyId: string }).secretsKeyId;
+      expect(JSON.parse(backedUp.stdout)).to.deep.include({ file: backup });
+      expect((await cli(['backup', '--to', backup], env)).stderr, 'never over a file').to.include('exists');
+      first.child.kill('SIGTERM');
+      expect(await exited(first.child)).to.equal(0);
+
+      // Beneath the service: neither the secret nor a private key anywhere in the files, the rows sealed.
+      for (const file of readdirSync(join(dir, 'live')).filter((name) => name.startsWith('specbase.sqlite') && !name.endsWith('.key'))) {
+        const bytes = readFileSync(join(dir, 'live', file));
+        expect(bytes.includes(secret), `${file} holds the webhook secret`).to.equal(false);
+        expect(bytes.includes('PRIVATE KEY'), `${file} holds a PEM private key`).to.equal(false);
+      }
+      const stored = (file: string) => {
+        const db = new Database(file, { readonly: true });
+        try {
+          return { secrets: db.prepare('SELECT secret FROM webhooks').pluck().all() as string[], keys: db.prepare('SELECT private_key_pem FROM signing_keys').pluck().all() as string[] };
+        } finally {
+          db.close();
+        }
+      };
+      for (const value of [...stored(path).secrets, ...stored(path).keys]) expect(value).to.match(new RegExp(`^sb1\\.${oldKeyId}\\.`));
+      for (const value of [...stored(backup).secrets, ...stored(backup).keys]) expect(value, 'the backup too').to.match(/^sb1\./);
+
+      // Rotation: a new key, then every secret re-sealed with it (the key file beside is read as the old one).
+      const generated = await cli(['secrets', 'generate-key'], env);
+      const { key: newKey, keyId: newKeyId } = JSON.parse(generated.stdout) as { key: string; keyId: string };
+      expect(newKeyId).to.match(/^[0-9a-f]{16}$/).and.not.equal(oldKeyId);
+      const rotated = await cli(['secrets', 'rotate'], { ...env, SECRETS_KEY: newKey });
+      expect(rotated.code, rotated.stderr).to.equal(0);
+      expect(JSON.parse(rotated.stdout)).to.deep.equal({ keyId: newKeyId, rewrapped: { webhooks: 1, signingKeys: stored(path).keys.length } });
+      for (const value of [...stored(path).secrets, ...stored(path).keys]) expect(value, 're-sealed').to.match(new RegExp(`^sb1\\.${newKeyId}\\.`));
+      rmSync(keyFile);
+      const second = await serve({ ...env, SECRETS_KEY: newKey });
+      expect(await pinged(second.url, 2), 'the secret opens with the new key alone').to.equal(true);
+      second.child.kill('SIGTERM');
+      expect(await exited(second.child)).to.equal(0);
+
+      // The old backup, restored: refused with the new key alone, read with the old key given.
+      const restored = join(dir, 'restored', 'specbase.sqlite');
+      mkdirSync(join(dir, 'restored'));
+      copyFileSync(backup, restored);
+      const refused = await cli(['migrate'], baseEnv(restored, { SECRETS_KEY: newKey }));
+      expect(refused.code).to.equal(2);
+      expect(refused.stderr).to.include(`sealed with key ${oldKeyId}, which this process was not given`);
+      const third = await serve(baseEnv(restored, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_POLL_MS: '50', SECRETS_KEY: newKey, SECRETS_PREVIOUS_KEYS: oldKey }));
+      expect(await pinged(third.url, 3), 'the old backup reads with the old key given').to.equal(true);
+      third.child.kill('SIGTERM');
+      expect(await exited(third.child)).to.equal(0);
+    } finally {
+      await receiver.stop();
+    }
   });
 
   for (const [label, args, extra, message] of [

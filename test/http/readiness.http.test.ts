@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/main/config.js';
 import { buildContainer, StorageToken, type Storage } from '../../src/main/container.js';
 import { createApp } from '../../src/main/server.js';
 import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database.js';
-import { forEachDatabase } from '../support/databases.js';
+import { forEachDatabase, TEST_SECRETS_KEY } from '../support/databases.js';
 import { startTestServerOn } from '../support/http-server.js';
 
 async function readyz(url: string): Promise<{ status: number; body: unknown; cacheControl: string | null; connection: string | null }> {
@@ -28,7 +28,7 @@ forEachDatabase('GET /readyz', (target) => {
 
   it('is 503 while migrations are pending, 200 after they ran, 503 when one is missing', async () => {
     const db = await target.create();
-    const container = buildContainer({ ...loadConfig({ LOG_LEVEL: 'silent' }), database: db.config });
+    const container = buildContainer({ ...loadConfig({ LOG_LEVEL: 'silent', SECRETS_KEY: TEST_SECRETS_KEY }), database: db.config });
     const storage = container.get<Storage>(StorageToken);
     await storage.open();
     const host = createServer(createApp(container).callback());

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { BIN, ROOT } from './built-cli.js';
+import { TEST_SECRETS_KEY } from './databases.js';
 
 /*
  * The built command (`specbase serve`, `specbase worker`, one-shot commands) run as child
@@ -154,7 +155,7 @@ export function environment(schema: string, extra: Record<string, string> = {}):
   const env: NodeJS.ProcessEnv = {};
   // Nothing of the caller's own configuration leaks into the children.
   for (const [key, value] of Object.entries(process.env)) {
-    if (!/^(WEBHOOK_|DATABASE_|SQLITE_|SPECBASE_|PORT$|HOST$|PUBLIC_URL$|LOG_LEVEL$|SCOPE_BASE$)/.test(key)) env[key] = value;
+    if (!/^(WEBHOOK_|DATABASE_|SQLITE_|SPECBASE_|SECRETS_|PORT$|HOST$|PUBLIC_URL$|LOG_LEVEL$|SCOPE_BASE$)/.test(key)) env[key] = value;
   }
   return {
     ...env,
@@ -165,6 +166,7 @@ export function environment(schema: string, extra: Record<string, string> = {}):
     LOG_LEVEL: 'warn',
     SPECBASE_NO_BOOTSTRAP: 'true',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    SECRETS_KEY: TEST_SECRETS_KEY,
     ...extra,
   };
 }

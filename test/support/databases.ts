@@ -12,6 +12,12 @@ export interface DatabaseTarget {
 }
 
 const postgresUrl = process.env['TEST_DATABASE_URL'] ?? '';
+
+/**
+ * The operator key the tests' servers seal secrets with (SECRETS_KEY): PostgreSQL needs one given,
+ * and processes sharing a database must share it. Never a production key.
+ */
+export const TEST_SECRETS_KEY = 'dGVzdHMtb25seS1ub3QtYS1yZWFsLWtleS0zMi1ieXQ=';
 const requirePostgres = process.env['SPECBASE_REQUIRE_POSTGRES'] === 'true';
 
 /** A fresh SQLite file: for suites whose subject does not depend on the database. */

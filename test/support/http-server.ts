@@ -1,6 +1,6 @@
 import type { AccountId, UserId } from '../../src/domain/account/account.js';
 import type { DatabaseConfig } from '../../src/adapters/persistence/typeorm-database.js';
-import type { DatabaseTarget } from './databases.js';
+import { TEST_SECRETS_KEY, type DatabaseTarget } from './databases.js';
 import { RegisterUser } from '../../src/application/users/register-user.use-case.js';
 import { CreateApiToken } from '../../src/application/tokens/create-api-token.use-case.js';
 import { loadConfig } from '../../src/main/config.js';
@@ -49,7 +49,7 @@ export const TEST_KEEP_ALIVE_MS = 120_000;
 export async function startTestServer(database: DatabaseConfig, env: Record<string, string> = {}, rebind?: (container: Container) => void): Promise<TestServer> {
   const port = env['PORT'] ?? String(await freePort());
   const config = {
-    ...loadConfig({ PORT: port, PUBLIC_URL: `http://127.0.0.1:${port}`, HOST: '127.0.0.1', LOG_LEVEL: 'silent', SPECBASE_NO_BOOTSTRAP: 'true', JSON_MAX_BYTES: '4096', WEBHOOK_WORKER: 'false', ...env }),
+    ...loadConfig({ PORT: port, PUBLIC_URL: `http://127.0.0.1:${port}`, HOST: '127.0.0.1', LOG_LEVEL: 'silent', SPECBASE_NO_BOOTSTRAP: 'true', JSON_MAX_BYTES: '4096', WEBHOOK_WORKER: 'false', SECRETS_KEY: TEST_SECRETS_KEY, ...env }),
     database,
   };
   // Deliveries go through sender threads, as in production (the entry module from source).

@@ -4,6 +4,8 @@ import pg from 'pg';
 import { DataSource, type AfterQueryEvent, type DataSourceOptions, type EntityManager, type EntitySubscriberInterface } from 'typeorm';
 import { Mutex } from '../shared/mutex.js';
 import type { Dialect } from './dialect.js';
+import { generateSecretsKey, SecretBox } from '../crypto/secret-box.js';
+import { StoredSecrets } from './stored-secrets.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { PostgresChangeVersion, type PostgresChangeVersionOptions } from './postgres-change-version.js';
 import { schemas, type Schemas } from './schema.js';
@@ -23,6 +25,11 @@ export interface TypeOrmDatabaseOptions {
    */
   readonly trackChanges?: boolean;
   readonly changes?: PostgresChangeVersionOptions;
+  /**
+   * Seals webhook secrets and private signing keys at rest with the operator's key. Default: a
+   * key made for this instance alone, which nothing after it can read (tests, throwaway databases).
+   */
+  readonly secrets?: SecretBox;
 }
 
 /** SQLite's page cache per connection unless SQLITE_CACHE_MB says otherwise. */
@@ -59,6 +66,7 @@ export class TypeOrmDatabase {
   readonly dialect: Dialect;
   readonly schemas: Schemas;
   readonly dataSource: DataSource;
+  readonly secrets: SecretBox;
   private readonly lock: Mutex | undefined;
   private readonly changes: PostgresChangeVersion | undefined;
   private untracked = 0;
@@ -69,6 +77,7 @@ export class TypeOrmDatabase {
   ) {
     this.dialect = config.kind;
     this.schemas = schemas(this.dialect);
+    this.secrets = tracking.secrets ?? new SecretBox(generateSecretsKey().key);
     const entities = Object.values(this.schemas);
     const options: DataSourceOptions =
       config.kind === 'sqlite'
@@ -167,10 +176,15 @@ export class TypeOrmDatabase {
     }
   }
 
-  /** Applies pending migrations; returns their names. Safe with several instances starting at once. */
+  /**
+   * Applies pending migrations and returns their names; then seals the secrets stored in clear
+   * (before issue 14) and checks that every stored secret opens with a key this process was given,
+   * throwing SecretsKeyError if not. Safe with several instances starting at once.
+   */
   async migrate(): Promise<string[]> {
     if (this.dialect === 'sqlite') {
       const applied = await this.exclusive(() => this.dataSource.runMigrations({ transaction: 'all' }));
+      await new StoredSecrets(this).sealAndCheck();
       return applied.map((m) => m.name);
     }
     const runner = this.dataSource.createQueryRunner();
@@ -178,6 +192,7 @@ export class TypeOrmDatabase {
     try {
       await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
       const applied = await this.dataSource.runMigrations({ transaction: 'all' });
+      await new StoredSecrets(this).sealAndCheck();
       return applied.map((m) => m.name);
     } finally {
       await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);

@@ -20,6 +20,7 @@ import type { CodeRow, ConsentRow, DeviceCodeRow, GrantRow, OAuthClientRow, Refr
 import type { DeviceAuthorization } from '../../domain/identity/device-authorization.js';
 import type { Schemas } from './schema.js';
 import { isStorableText, type Run } from './typeorm-database.js';
+import type { SecretBox } from '../crypto/secret-box.js';
 import { dateOf, dialectOf, forDialect, nullableDateOf, storedKey, tableOf } from './raw-sql.js';
 
 export class TypeOrmOAuthClientRepository implements OAuthClientRepository {
@@ -245,19 +246,26 @@ export class TypeOrmConsentRepository implements ConsentRepository {
 
 const consentFromRow = (row: ConsentRow): Consent => ({ ...row, userId: storedKey(row.userId) });
 
+/** The private key's column sealed by the operator key (secret-box.ts): never stored in clear. */
+export const signingKeyContext = (kid: string): string => `signing_keys.private_key_pem:${kid}`;
+
 export class TypeOrmSigningKeyRepository implements SigningKeyRepository {
   constructor(
     private readonly run: Run,
     private readonly s: Schemas,
+    private readonly secrets: SecretBox,
   ) {}
 
   list(): Promise<StoredSigningKey[]> {
-    return this.run((m) => m.getRepository(this.s.signingKeys).find({ order: { activationDate: 'DESC', creationDate: 'DESC' } }));
+    return this.run(async (m) => {
+      const rows = await m.getRepository(this.s.signingKeys).find({ order: { activationDate: 'DESC', creationDate: 'DESC' } });
+      return rows.map((row) => ({ ...row, privateKeyPem: this.secrets.open(row.privateKeyPem, signingKeyContext(row.kid)) }));
+    });
   }
 
   add(key: StoredSigningKey): Promise<void> {
     return this.run(async (m) => {
-      await m.getRepository(this.s.signingKeys).insert({ ...key, publicJwk: { ...key.publicJwk } });
+      await m.getRepository(this.s.signingKeys).insert({ ...key, privateKeyPem: this.secrets.seal(key.privateKeyPem, signingKeyContext(key.kid)), publicJwk: { ...key.publicJwk } });
     });
   }
 }

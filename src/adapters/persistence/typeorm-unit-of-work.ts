@@ -48,7 +48,7 @@ export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenera
     revisions: new TypeOrmSpecRevisionRepository(run, db.schemas, db.dialect),
     releases: new TypeOrmReleaseRepository(run, db.schemas, db.dialect),
     outbox: new TypeOrmEventOutbox(run, db.schemas, ids, db.dialect, work),
-    webhooks: new TypeOrmWebhookRepository(run, db.schemas, db.dialect),
+    webhooks: new TypeOrmWebhookRepository(run, db.schemas, db.dialect, db.secrets),
     deliveries: new TypeOrmDeliveryRepository(run, db.schemas, db.dialect, work),
     pages: new TypeOrmPageRepository(run, db.schemas),
     shares: new TypeOrmShareRepository(run, db.schemas),
@@ -61,7 +61,7 @@ export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenera
     consents: new TypeOrmConsentRepository(run, db.schemas),
     deviceAuthorizations: new TypeOrmDeviceAuthorizationRepository(run, db.schemas),
     initialAccessTokens: new TypeOrmInitialAccessTokenRepository(run, db.schemas),
-    signingKeys: new TypeOrmSigningKeyRepository(run, db.schemas),
+    signingKeys: new TypeOrmSigningKeyRepository(run, db.schemas, db.secrets),
   };
 }
 

@@ -10,15 +10,19 @@ import type { Dialect } from './dialect.js';
 import type { DeliveryRow, WebhookRow } from './rows.js';
 import type { Schemas } from './schema.js';
 import { dateOf, forDialect, nullableDateOf, placeholderList, storedKey, tableOf, updated } from './raw-sql.js';
+import type { SecretBox } from '../crypto/secret-box.js';
 import type { Run } from './typeorm-database.js';
 
-function webhookFromRow(row: WebhookRow): Webhook {
+/** The secret's column sealed by the operator key (secret-box.ts): never stored in clear. */
+export const webhookSecretContext = (id: string): string => `webhooks.secret:${id}`;
+
+function webhookFromRow(row: WebhookRow, secrets: SecretBox): Webhook {
   return Webhook.rehydrate({
     id: row.id,
     accountId: storedKey(row.accountId),
     targetUrl: row.targetUrl,
     events: row.events as EventName[],
-    secret: row.secret,
+    secret: secrets.open(row.secret, webhookSecretContext(row.id)),
     active: Boolean(row.active),
     creationDate: row.creationDate,
     updateDate: row.updateDate,
@@ -28,16 +32,19 @@ function webhookFromRow(row: WebhookRow): Webhook {
   });
 }
 
-function webhookToRow(webhook: Webhook): WebhookRow {
+function webhookToRow(webhook: Webhook, secrets: SecretBox): WebhookRow {
   const s = webhook.snapshot();
-  return { ...s, events: [...s.events], lastResponse: s.lastResponse && { ...s.lastResponse, date: s.lastResponse.date.toISOString() } };
+  return { ...s, secret: secrets.seal(s.secret, webhookSecretContext(s.id)), events: [...s.events], lastResponse: s.lastResponse && { ...s.lastResponse, date: s.lastResponse.date.toISOString() } };
 }
 
 export class TypeOrmWebhookRepository implements WebhookRepository {
+  private readonly fromRow = (row: WebhookRow): Webhook => webhookFromRow(row, this.secrets);
+
   constructor(
     private readonly run: Run,
     private readonly s: Schemas,
     private readonly dialect: Dialect,
+    private readonly secrets: SecretBox,
   ) {}
 
   get(accountId: AccountId, id: WebhookId): Promise<Webhook | undefined> {
@@ -53,7 +60,7 @@ export class TypeOrmWebhookRepository implements WebhookRepository {
       const query = m.createQueryBuilder(this.s.webhooks, 'w').where('w.id = :id AND w.account_id = :accountId', { id, accountId });
       if (lock) query.setLock('pessimistic_write');
       const row = await query.getOne();
-      return row ? webhookFromRow(row) : undefined;
+      return row ? this.fromRow(row) : undefined;
     });
   }
 
@@ -70,7 +77,7 @@ export class TypeOrmWebhookRepository implements WebhookRepository {
       const query = m.createQueryBuilder(this.s.webhooks, 'w').where('w.account_id = :accountId', { accountId });
       if (page.after !== undefined) query.andWhere('w.id > :after', { after: page.after });
       const rows = await query.orderBy('w.id', 'ASC').limit(page.limit + 1).getMany();
-      const items = rows.slice(0, page.limit).map(webhookFromRow);
+      const items = rows.slice(0, page.limit).map(this.fromRow);
       return { items, next: rows.length > page.limit ? (items.at(-1)?.id ?? null) : null };
     });
   }
@@ -78,13 +85,14 @@ export class TypeOrmWebhookRepository implements WebhookRepository {
   subscribers(accountId: AccountId, event: EventName): Promise<Webhook[]> {
     return this.run(async (m) => {
       const rows = await m.getRepository(this.s.webhooks).find({ where: { accountId, active: true }, order: { id: 'ASC' } });
-      return rows.map(webhookFromRow).filter((w) => w.subscribesTo(event));
+      // Only the subscribers' secrets are opened.
+      return rows.filter((row) => (row.events as EventName[]).includes(event)).map(this.fromRow);
     });
   }
 
   save(webhook: Webhook): Promise<void> {
     return this.run(async (m) => {
-      await m.getRepository(this.s.webhooks).upsert(webhookToRow(webhook), ['id']);
+      await m.getRepository(this.s.webhooks).upsert(webhookToRow(webhook, this.secrets), ['id']);
     });
   }
 
