@@ -37,6 +37,7 @@ export * from './application/ports/share-repository.port.js';
 export * from './application/ports/spec-codec.port.js';
 export * from './application/ports/spec-repository.port.js';
 export * from './application/ports/spec-revision-repository.port.js';
+export * from './application/ports/retention-purge.port.js';
 export * from './application/ports/token-generator.port.js';
 export * from './application/ports/token-signer.port.js';
 export * from './application/ports/unit-of-work.port.js';

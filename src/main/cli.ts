@@ -14,7 +14,7 @@ import { buildContainer, closeWebhookSender, LoggerToken, StorageToken, type Sto
 import { startServer } from './server.js';
 import { backupSqlite } from './backup.js';
 import { secretBoxFor } from './secrets.js';
-import { generateSecretsKey, SecretsKeyError } from '../adapters/crypto/secret-box.js';
+import { generateSecretsKey, SecretsKeyError } from '../adapters/persistence/secret-box.js';
 import { StoredSecrets } from '../adapters/persistence/stored-secrets.js';
 import { TypeOrmDatabase } from '../adapters/persistence/typeorm-database.js';
 import { resolve } from 'node:path';
@@ -107,7 +107,7 @@ function withoutReadCache(config: Config): Config {
 
 /** Runs a one-shot command against the migrated database, then closes it. */
 async function withStorage<T>(config: Config, work: (c: Container) => Promise<T>): Promise<T> {
-  const container = buildContainer(withoutReadCache(config));
+  const container = buildContainer(withoutReadCache(config), { logTo: 'stderr' });
   const storage = container.get<Storage>(StorageToken);
   await storage.open();
   try {
@@ -119,7 +119,7 @@ async function withStorage<T>(config: Config, work: (c: Container) => Promise<T>
 }
 
 async function migrate(config: Config): Promise<string[]> {
-  const storage = buildContainer(withoutReadCache(config)).get<Storage>(StorageToken);
+  const storage = buildContainer(withoutReadCache(config), { logTo: 'stderr' }).get<Storage>(StorageToken);
   await storage.open();
   try {
     return await storage.migrate();

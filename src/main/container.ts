@@ -65,6 +65,7 @@ import type { Config } from './config.js';
 import { Readiness } from './readiness.js';
 import { Metrics } from '../application/ports/metrics.port.js';
 import { OperationalFigures } from '../application/monitoring/operational-figures.service.js';
+import pino from 'pino';
 import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
 import { RetentionPurge } from '../application/ports/retention-purge.port.js';
 import { TypeOrmRetentionPurge } from '../adapters/persistence/typeorm-retention-purge.js';
@@ -97,6 +98,8 @@ export interface ContainerOptions {
    * give one that loads TypeScript), and deliveries are then sent in the main thread.
    */
   readonly startSenderThread?: (options: WorkerOptions) => Worker;
+  /** Where log lines go: stdout (the default, a server's), or stderr (a one-shot command's, whose stdout is its answer). */
+  readonly logTo?: 'stdout' | 'stderr';
 }
 
 /**
@@ -107,7 +110,7 @@ export function buildContainer(config: Config, options: ContainerOptions = {}): 
   const c = new Container({ defaultScope: 'Singleton' });
   c.bind(ConfigToken).toConstantValue(config);
   c.bind(PlanSettings).toConstantValue({ trialDays: config.plans.trialDays, allowances: config.plans.allowances });
-  c.bind(LoggerToken).toResolvedValue(() => createLogger(config.logLevel));
+  c.bind(LoggerToken).toResolvedValue(() => createLogger(config.logLevel, options.logTo === 'stderr' ? pino.destination(2) : undefined));
   c.bind(Clock).toResolvedValue(() => new SystemClock());
   c.bind(IdGenerator).toResolvedValue(() => new UuidV7IdGenerator());
   c.bind(PasswordHasher).toResolvedValue(() => new ScryptPasswordHasher());

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { generateSecretsKey, parseSecretsKey, SecretBox, SecretsKeyError, type SecretsKey } from '../adapters/crypto/secret-box.js';
+import { generateSecretsKey, parseSecretsKey, SecretBox, SecretsKeyError, type SecretsKey } from '../adapters/persistence/secret-box.js';
 import type { Config } from './config.js';
 
 /** Where a SQLite database's key file goes when no key is configured: beside the database file. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { generateSecretsKey, SecretBox, SecretsKeyError } from '../../src/adapters/crypto/secret-box.js';
+import { generateSecretsKey, SecretBox, SecretsKeyError } from '../../src/adapters/persistence/secret-box.js';
 import { forDialect } from '../../src/adapters/persistence/raw-sql.js';
 import { StoredSecrets } from '../../src/adapters/persistence/stored-secrets.js';
 import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database.js';

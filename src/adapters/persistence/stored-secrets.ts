@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { type SecretBox, SecretsKeyError, SEALED_PREFIX } from '../crypto/secret-box.js';
+import { type SecretBox, SecretsKeyError, SEALED_PREFIX } from './secret-box.js';
 import { forDialect, tableOf } from './raw-sql.js';
 import type { TypeOrmDatabase } from './typeorm-database.js';
 import { signingKeyContext } from './typeorm-identity.repositories.js';

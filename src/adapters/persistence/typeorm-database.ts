@@ -4,7 +4,7 @@ import pg from 'pg';
 import { DataSource, type AfterQueryEvent, type DataSourceOptions, type EntityManager, type EntitySubscriberInterface } from 'typeorm';
 import { Mutex } from '../shared/mutex.js';
 import type { Dialect } from './dialect.js';
-import { generateSecretsKey, SecretBox } from '../crypto/secret-box.js';
+import { generateSecretsKey, SecretBox } from './secret-box.js';
 import { StoredSecrets } from './stored-secrets.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { PostgresChangeVersion, type PostgresChangeVersionOptions } from './postgres-change-version.js';

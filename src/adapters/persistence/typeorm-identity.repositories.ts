@@ -20,7 +20,7 @@ import type { CodeRow, ConsentRow, DeviceCodeRow, GrantRow, OAuthClientRow, Refr
 import type { DeviceAuthorization } from '../../domain/identity/device-authorization.js';
 import type { Schemas } from './schema.js';
 import { isStorableText, type Run } from './typeorm-database.js';
-import type { SecretBox } from '../crypto/secret-box.js';
+import type { SecretBox } from './secret-box.js';
 import { dateOf, dialectOf, forDialect, nullableDateOf, storedKey, tableOf } from './raw-sql.js';
 
 export class TypeOrmOAuthClientRepository implements OAuthClientRepository {

@@ -10,7 +10,7 @@ import type { Dialect } from './dialect.js';
 import type { DeliveryRow, WebhookRow } from './rows.js';
 import type { Schemas } from './schema.js';
 import { dateOf, forDialect, nullableDateOf, placeholderList, storedKey, tableOf, updated } from './raw-sql.js';
-import type { SecretBox } from '../crypto/secret-box.js';
+import type { SecretBox } from './secret-box.js';
 import type { Run } from './typeorm-database.js';
 
 /** The secret's column sealed by the operator key (secret-box.ts): never stored in clear. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { generateSecretsKey, parseSecretsKey, SecretBox, SecretsKeyError } from '../../../src/adapters/crypto/secret-box.js';
+import { generateSecretsKey, parseSecretsKey, SecretBox, SecretsKeyError } from '../../../src/adapters/persistence/secret-box.js';
 
 describe('SecretBox: envelope encryption of secrets at rest', () => {
   const k1 = generateSecretsKey();
