@@ -14,6 +14,7 @@ import { buildContainer, closeWebhookSender, LoggerToken, StorageToken, type Sto
 import { startServer } from './server.js';
 import { backupSqlite } from './backup.js';
 import { secretBoxFor } from './secrets.js';
+import { DatabaseMonitor } from './database-monitor.js';
 import { generateSecretsKey, SecretsKeyError } from '../adapters/persistence/secret-box.js';
 import { StoredSecrets } from '../adapters/persistence/stored-secrets.js';
 import { TypeOrmDatabase } from '../adapters/persistence/typeorm-database.js';
@@ -172,11 +173,14 @@ async function runWorker(config: Config): Promise<void> {
   await storage.migrate();
   const worker = container.get(WebhookWorker);
   const log = container.get<Logger>(LoggerToken);
+  const monitor = container.get(DatabaseMonitor);
+  if (config.database.kind === 'postgres') monitor.start();
   worker.start();
   log.info({ database: config.database.kind }, 'webhook worker started');
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       log.info({ signal }, 'webhook worker stopping');
+      monitor.stop();
       void worker
         .stop()
         .then(() => closeWebhookSender(container))

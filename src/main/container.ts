@@ -70,6 +70,7 @@ import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
 import { RetentionPurge } from '../application/ports/retention-purge.port.js';
 import { TypeOrmRetentionPurge } from '../adapters/persistence/typeorm-retention-purge.js';
 import { secretBoxFor } from './secrets.js';
+import { DatabaseMonitor } from './database-monitor.js';
 
 /** Opening, migrating, checking and closing whatever stores the data. */
 export interface Storage {
@@ -172,6 +173,18 @@ export function buildContainer(config: Config, options: ContainerOptions = {}): 
     [ApiTokenRepository],
   );
 
+  c.bind(DatabaseMonitor).toResolvedValue(
+    (storage: Storage, log: Logger, signal: WorkSignal) =>
+      new DatabaseMonitor(() => storage.ping(), {
+        away: () => log.warn({ component: 'database' }, 'the database does not answer: requests that need it get 503 until it does'),
+        back: (awayMs) => {
+          log.info({ component: 'database', awayMs }, 'the database answers again');
+          // The worker's back-off may have grown while it was away: it goes on now.
+          signal.notify();
+        },
+      }),
+    [StorageToken, LoggerToken, WorkSignal],
+  );
   bindMonitoring(c);
   bindIdentityAdapters(c, config);
   // The features: each module binds its use cases and what its routes need.

@@ -24,6 +24,7 @@ import { buildContainer, closeWebhookSender, ConfigToken, LoggerToken, StorageTo
 import { SigningKeys } from '../application/identity/signing-keys.js';
 import { ApiRateLimiter, RateLimiter, RateLimits } from '../application/ports/rate-limiter.port.js';
 import { Readiness } from './readiness.js';
+import { DatabaseMonitor } from './database-monitor.js';
 import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
 
 /** package.json's version: src/main and dist/main both sit two levels below it. */
@@ -34,6 +35,7 @@ export function createApp(container: Container): Koa {
   const config = container.get<Config>(ConfigToken);
   const storage = container.get<Storage>(StorageToken);
   const readiness = container.get(Readiness);
+  const monitor = container.get(DatabaseMonitor);
   return createHttpApp({
     logger: container.get<Logger>(LoggerToken),
     publicUrl: config.publicUrl,
@@ -42,9 +44,10 @@ export function createApp(container: Container): Koa {
     trustProxy: config.trustProxy,
     hsts: config.publicUrl.startsWith('https:'),
     importMaxBytes: config.importMaxBytes,
-    health: () => storage.ping(),
-    ready: () => storage.ready(),
+    health: () => monitor.answers(() => storage.ping()),
+    ready: () => monitor.answers(() => storage.ready()),
     draining: () => readiness.draining,
+    databaseAway: () => !monitor.available,
     metrics: container.get(PromMetrics),
     metricsToken: config.metricsToken,
     authenticate: container.get(AuthenticateToken),
@@ -101,6 +104,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       if (!bootstrapped.ok) throw new Error(`bootstrap failed: ${bootstrapped.error.kind}`);
       demo = bootstrapped.value;
     }
+    // PostgreSQL can go away and come back while the server runs; a SQLite file cannot.
+    if (config.database.kind === 'postgres') container.get(DatabaseMonitor).start();
     if (config.webhooks.worker) container.get(WebhookWorker).start();
     server = createApp(container).listen(config.port, config.host);
     server.keepAliveTimeout = 5_000;
@@ -169,6 +174,7 @@ async function stop(server: Server, container: Container, graceMs: number): Prom
   const timer = setTimeout(() => server.closeAllConnections(), graceMs);
   await Promise.all([closed, worker.stop()]);
   clearTimeout(timer);
+  container.get(DatabaseMonitor).stop();
   await closeWebhookSender(container);
   await storage.close();
 }

@@ -39,6 +39,8 @@ export interface Child {
   readonly name: string;
   readonly process: ChildProcess;
   output(): string;
+  /** Its warning and error log lines (level 40 and above), all of them, however long the output. */
+  warnings(): string[];
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -55,16 +57,19 @@ export function alive(child: Child): boolean {
 export function start(name: string, args: string[], env: NodeJS.ProcessEnv): Child {
   const proc = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
+  const warnings: string[] = [];
   const keep = (chunk: Buffer): void => {
-    output += chunk.toString();
+    const text = chunk.toString();
+    output += text;
     if (output.length > 64_000) output = output.slice(-32_000);
+    for (const line of text.split('\n')) if (/"level":(4|5|6)0/.test(line)) warnings.push(line);
   };
   proc.stdout.on('data', keep);
   proc.stderr.on('data', keep);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolvePromise) =>
     proc.once('exit', (code, signal) => resolvePromise({ code, signal })),
   );
-  const child: Child = { name, process: proc, output: () => output, exited };
+  const child: Child = { name, process: proc, output: () => output, warnings: () => warnings, exited };
   children.add(child);
   void exited.then(() => children.delete(child));
   return child;

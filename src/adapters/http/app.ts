@@ -20,7 +20,7 @@ import { rateLimit } from './rate-limit.js';
 import { routeByFirstSegment } from './dispatch.js';
 import type { RateLimit, RateLimiter } from '../../application/ports/rate-limiter.port.js';
 import type { HttpLogger } from './http-logger.js';
-import { requestContext } from './middleware.js';
+import { failFastWhileDatabaseAway, requestContext } from './middleware.js';
 import type { HttpMetrics } from './http-metrics.js';
 import { mountRoutes, standaloneRouter, type RouteDefinition, type StandaloneRouteDefinition } from './routes.js';
 import { JSON_MEDIA_TYPES } from './validation.js';
@@ -48,6 +48,8 @@ export interface HttpDependencies {
   readonly ready: () => Promise<boolean>;
   /** The instance is shutting down: `/readyz` says so and answers close their connection. */
   readonly draining: () => boolean;
+  /** The database stopped answering (the monitor says so): requests that need it get 503 at once. */
+  readonly databaseAway?: () => boolean;
   /** Request durations, and the exposition `GET /metrics` serves. */
   readonly metrics: HttpMetrics;
   /** When set, `GET /metrics` wants `Authorization: Bearer <it>`; `null`: open to whoever reaches it. */
@@ -122,6 +124,7 @@ export function createHttpApp(deps: HttpDependencies): Koa {
     if (deps.draining()) ctx.set('Connection', 'close');
     await next();
   });
+  if (deps.databaseAway !== undefined) app.use(failFastWhileDatabaseAway(deps.databaseAway));
 
   const table = protectedRoutes(deps);
   // The description describes the routes that serve it: read when the first request asks for it.

@@ -3,6 +3,7 @@ import type { Context, Middleware, Next } from 'koa';
 import type { HttpLogger } from './http-logger.js';
 import type { HttpMetrics } from './http-metrics.js';
 import { HttpProblem, problemOf, problemType, type Problem } from './problem.js';
+import { StorageUnavailableError } from '../../application/ports/unit-of-work.port.js';
 
 const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -80,6 +81,29 @@ export function requestContext(logger: HttpLogger, metrics?: Pick<HttpMetrics, '
   };
 }
 
+/** Seconds a client is told to wait when the database is away. */
+const RETRY_AFTER_S = 5;
+
+/** 503 `database_unavailable`, with `Retry-After`. */
+export function databaseUnavailable(ctx: Context): Problem {
+  ctx.set('Retry-After', String(RETRY_AFTER_S));
+  return problemOf('database_unavailable', `The database does not answer; try again in ${RETRY_AFTER_S} seconds.`);
+}
+
+/** The service's own routes, which answer without the database or say it is away. */
+const ANSWERS_WITHOUT_DATABASE = new Set(['/healthz', '/readyz', '/metrics', '/openapi.json', '/swagger.yaml']);
+
+/**
+ * While `away()` (the database monitor saw the database stop answering), every request that needs
+ * the database is answered 503 at once instead of waiting on a connection that may not come.
+ */
+export function failFastWhileDatabaseAway(away: () => boolean): Middleware {
+  return async (ctx: Context, next: Next) => {
+    if (away() && !ANSWERS_WITHOUT_DATABASE.has(ctx.path)) throw new HttpProblem(databaseUnavailable(ctx));
+    await next();
+  };
+}
+
 /** An error status the router set without a body (unknown path, method not allowed or not known). */
 function routingProblem(ctx: Context): Problem {
   switch (ctx.status) {
@@ -112,6 +136,10 @@ function problemOfThrown(error: unknown, ctx: Context, log: HttpLogger): Problem
   }
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return problemOf('invalid_request', 'The request could not be read.');
+  }
+  if (error instanceof StorageUnavailableError) {
+    log.warn({ err: error, method: ctx.method, path: ctx.path }, 'the database did not answer');
+    return databaseUnavailable(ctx);
   }
   log.error({ err: error, method: ctx.method, path: ctx.path }, 'unhandled error');
   return problemOf('internal_error', 'An unexpected error occurred.');

@@ -6,6 +6,8 @@ import { Mutex } from '../shared/mutex.js';
 import type { Dialect } from './dialect.js';
 import { generateSecretsKey, SecretBox } from './secret-box.js';
 import { StoredSecrets } from './stored-secrets.js';
+import { isConnectionFailure } from './connection-errors.js';
+import { StorageUnavailableError } from '../../application/ports/unit-of-work.port.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { PostgresChangeVersion, type PostgresChangeVersionOptions } from './postgres-change-version.js';
 import { schemas, type Schemas } from './schema.js';
@@ -102,7 +104,8 @@ export class TypeOrmDatabase {
             ...(config.schema ? { schema: config.schema } : {}),
             entities,
             migrations: MIGRATIONS,
-            extra: { max: config.poolSize ?? 10, types: TEXT_TIMESTAMPS },
+            // A connection that does not come within 5 s fails (a stopped server accepts TCP and never answers).
+            extra: { max: config.poolSize ?? 10, types: TEXT_TIMESTAMPS, connectionTimeoutMillis: 5_000, keepAlive: true },
           };
     this.dataSource = new DataSource(options);
     this.lock = config.kind === 'sqlite' ? new Mutex() : undefined;
@@ -234,13 +237,20 @@ export class TypeOrmDatabase {
     }
   }
 
-  readonly read: Run = (work) => this.exclusive(() => work(this.dataSource.manager));
+  /** Outside a transaction; a connection-level failure becomes StorageUnavailableError. */
+  readonly read: Run = (work) => this.exclusive(() => work(this.dataSource.manager)).catch(unavailable);
 
-  readonly transaction: Run = (work) => this.exclusive(() => this.dataSource.transaction((manager) => work(manager)));
+  /** In one transaction; a connection-level failure becomes StorageUnavailableError. */
+  readonly transaction: Run = (work) => this.exclusive(() => this.dataSource.transaction((manager) => work(manager))).catch(unavailable);
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
     return this.lock ? this.lock.run(work) : work();
   }
+}
+
+/** Rethrows `error`, as StorageUnavailableError when the database did not answer. */
+function unavailable(error: unknown): never {
+  throw isConnectionFailure(error) && !(error instanceof StorageUnavailableError) ? new StorageUnavailableError(error) : error;
 }
 
 /** Command tags of statements that change no row: anything else counts as a write. */

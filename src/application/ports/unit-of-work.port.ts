@@ -59,3 +59,16 @@ export interface UnitOfWork {
   run<T, E>(work: (tx: Transaction) => Promise<Result<T, E>>): Promise<Result<T, E>>;
 }
 export const UnitOfWork = token<UnitOfWork>('UnitOfWork');
+
+/**
+ * The store did not answer (a database restarting, stopped, unreachable, out of connections): not
+ * the request's fault and not a bug. Adapters throw it for connection-level failures, so callers
+ * can answer "try again later" (HTTP 503) instead of an internal error; the write it interrupted
+ * was not committed, or its commit was not confirmed.
+ */
+export class StorageUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`the database is unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'StorageUnavailableError';
+  }
+}

@@ -38,6 +38,7 @@ export const PROBLEM_STATUS = {
   rate_limited: 429,
   internal_error: 500,
   not_implemented: 501,
+  database_unavailable: 503,
 } as const satisfies Record<string, number>;
 
 export type ProblemCode = keyof typeof PROBLEM_STATUS;
@@ -58,6 +59,7 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   429: 'Rate limited',
   500: 'Unexpected error (logged; nothing internal is sent)',
   501: 'Method not known',
+  503: 'The database does not answer: try again after `Retry-After` seconds (nothing was changed, or the change was not confirmed)',
 };
 
 /** Headers that come with a problem of this code. */

@@ -1,0 +1,95 @@
+/** What the monitor reports when the database goes away or comes back. */
+export interface DatabaseMonitorEvents {
+  /** The database stopped answering (a ping failed, or did not answer within the timeout). */
+  readonly away?: () => void;
+  /** It answers again, `awayMs` after it was first seen away. */
+  readonly back?: (awayMs: number) => void;
+}
+
+export interface DatabaseMonitorOptions extends DatabaseMonitorEvents {
+  /** How often to ping (default 1000 ms). */
+  readonly intervalMs?: number;
+  /** A ping unanswered this long counts as away (default 2000 ms). */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * Watches whether the database answers, so that while it does not the service answers fast
+ * (`/healthz` and `/readyz` 503, other requests 503 `database_unavailable` without waiting on a
+ * connection) and, once it answers again, the worker is woken at once instead of at the end of
+ * its back-off. One ping in flight at a time: a server that is stopped (not refusing, just silent)
+ * holds a ping until it resumes, and that ping counts as away once it is `timeoutMs` old.
+ */
+export class DatabaseMonitor {
+  private awaySince: number | undefined;
+  private pingStarted: number | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly ping: () => Promise<boolean>,
+    private readonly options: DatabaseMonitorOptions = {},
+  ) {}
+
+  /** Whether the database answered the last ping (true until a ping says otherwise). */
+  get available(): boolean {
+    return this.awaySince === undefined;
+  }
+
+  start(): void {
+    if (this.timer !== undefined) return;
+    this.timer = setInterval(() => this.probe(), this.options.intervalMs ?? 1000);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /**
+   * `check` if the database is not known to be away, false at once if it is; false too when
+   * `check` has not answered within the timeout (a health check must not hang).
+   */
+  async answers(check: () => Promise<boolean>): Promise<boolean> {
+    // Not watching (SQLite, or an embedder that did not start it): the check as it is.
+    if (this.timer === undefined) return check();
+    if (!this.available) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), this.options.timeoutMs ?? 2000)));
+    try {
+      return await Promise.race([check().catch(() => false), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** One probe: a ping unless one is in flight, which counts as away once it is too old. */
+  probe(): void {
+    const now = Date.now();
+    if (this.pingStarted !== undefined) {
+      if (now - this.pingStarted >= (this.options.timeoutMs ?? 2000)) this.wentAway(now);
+      return;
+    }
+    this.pingStarted = now;
+    void this.ping()
+      .catch(() => false)
+      .then((ok) => {
+        this.pingStarted = undefined;
+        if (ok) this.cameBack();
+        else this.wentAway(Date.now());
+      });
+  }
+
+  private wentAway(now: number): void {
+    if (this.awaySince !== undefined) return;
+    this.awaySince = now;
+    this.options.away?.();
+  }
+
+  private cameBack(): void {
+    if (this.awaySince === undefined) return;
+    const awayMs = Date.now() - this.awaySince;
+    this.awaySince = undefined;
+    this.options.back?.(awayMs);
+  }
+}

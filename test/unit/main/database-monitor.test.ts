@@ -1,0 +1,82 @@
+import { expect } from 'chai';
+import { DatabaseMonitor } from '../../../src/main/database-monitor.js';
+import { isConnectionFailure } from '../../../src/adapters/persistence/connection-errors.js';
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('DatabaseMonitor: whether the database answers, told fast', () => {
+  it('is away when a ping fails or stays unanswered past the timeout, and back (with how long) when one answers', async () => {
+    let answer: (ok: boolean) => void = () => undefined;
+    const events: string[] = [];
+    let pings = 0;
+    const monitor = new DatabaseMonitor(
+      () => {
+        pings += 1;
+        return new Promise<boolean>((resolve) => (answer = resolve));
+      },
+      { timeoutMs: 50, away: () => events.push('away'), back: (ms) => events.push(ms >= 0 ? 'back' : 'never') },
+    );
+    monitor.probe();
+    expect(monitor.available, 'a ping in flight is not yet a failure').to.equal(true);
+    monitor.probe();
+    expect(pings, 'one ping in flight at a time').to.equal(1);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    monitor.probe();
+    expect(monitor.available, 'unanswered past the timeout: a stalled server').to.equal(false);
+    answer(true);
+    await tick();
+    expect(monitor.available).to.equal(true);
+    monitor.probe();
+    answer(false);
+    await tick();
+    expect(monitor.available, 'a failed ping').to.equal(false);
+    monitor.probe();
+    answer(true);
+    await tick();
+    expect(events, 'each change told once').to.deep.equal(['away', 'back', 'away', 'back']);
+  });
+
+  it('answers health checks at once while away, bounds them while watching, and leaves them alone when not watching', async () => {
+    let up = true;
+    const monitor = new DatabaseMonitor(async () => up, { timeoutMs: 50, intervalMs: 10_000 });
+    const hanging = () => new Promise<boolean>(() => undefined);
+    expect(await monitor.answers(async () => true), 'not started: the check as it is').to.equal(true);
+    monitor.start();
+    try {
+      const started = Date.now();
+      expect(await monitor.answers(hanging), 'a check that hangs is false after the timeout').to.equal(false);
+      expect(Date.now() - started).to.be.below(1_000);
+      up = false;
+      monitor.probe();
+      await tick();
+      let called = false;
+      expect(await monitor.answers(async () => (called = true)), 'away: false without asking').to.equal(false);
+      expect(called).to.equal(false);
+    } finally {
+      monitor.stop();
+    }
+  });
+});
+
+describe('isConnectionFailure: the database did not answer, as opposed to refusing a statement', () => {
+  it('recognises refused and reset sockets, a server shutting down or starting, and dead connections', () => {
+    const wrapped = (driverError: object) => Object.assign(new Error('query failed'), { driverError });
+    for (const error of [
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      wrapped(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })),
+      wrapped(Object.assign(new Error('the database system is starting up'), { code: '57P03' })),
+      wrapped(Object.assign(new Error('connection failure'), { code: '08006' })),
+      new Error('Connection terminated unexpectedly'),
+      new Error('timeout exceeded when trying to connect'),
+    ]) {
+      expect(isConnectionFailure(error), error.message).to.equal(true);
+    }
+  });
+
+  it('leaves statement errors alone: a unique violation, a syntax error, a bug', () => {
+    const wrapped = (code: string, message: string) => Object.assign(new Error(message), { driverError: Object.assign(new Error(message), { code }) });
+    for (const error of [wrapped('23505', 'duplicate key value violates unique constraint'), wrapped('42601', 'syntax error'), new TypeError('x is undefined'), 'a string', null]) {
+      expect(isConnectionFailure(error), String(error)).to.equal(false);
+    }
+  });
+});
