@@ -510,9 +510,10 @@ forEachImplementation('persistence contract', (make) => {
       expect(page.items[0]!.creationDate).to.deep.equal(new Date(T0.getTime() + 4000));
       expect((await f.repos.revisions.list(api.id, { limit: 2, after: page.next! })).items.map((r) => [r.revision, r.counts])).to.deep.equal([[1, null]]);
       expect([await f.repos.revisions.previous(api.id, 4), await f.repos.revisions.previous(api.id, 3), await f.repos.revisions.previous(api.id, 1)]).to.deep.equal([3, 1, undefined]);
-      expect(await f.repos.revisions.changes(api.id, 1)).to.equal(null);
-      expect(await f.repos.revisions.changes(api.id, 3)).to.deep.equal({ counts: { breaking: 0, warning: 1, info: 0 }, items: [] });
-      expect(await f.repos.revisions.changes(api.id, 2)).to.equal(undefined);
+      expect(await f.repos.revisions.changes(api.id, 1, 0)).to.equal(null);
+      expect(await f.repos.revisions.changes(api.id, 3, 1)).to.deep.equal({ counts: { breaking: 0, warning: 1, info: 0 }, items: [] });
+      expect(await f.repos.revisions.changes(api.id, 3, 0), 'recorded against revision 1, not another').to.equal(null);
+      expect(await f.repos.revisions.changes(api.id, 2, 1)).to.equal(undefined);
     });
 
     it('goes with its API', async () => {

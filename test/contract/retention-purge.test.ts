@@ -92,7 +92,7 @@ forEachImplementation('retention cleanup', (make) => {
     const text = (n: number) => JSON.stringify({ swagger: '2.0', info: { title: 'Pets', version: `${n}` }, paths: {}, 'x-pad': `${n} `.repeat(20_000) });
     for (const n of [1, 2, 3, 4]) {
       await f.uow.run(async (tx) =>
-        ok(await tx.specs.save(api.id, { syntax: 'json', source: text(n), documentJson: text(n) }, deriveResources(JSON.parse(text(n)) as JsonObject), { revision: n, creationDate: at(n), actor, specFormat: 'swagger-2.0', changes: null, reason: null })),
+        ok(await tx.specs.save(api.id, { syntax: 'json', source: text(n), documentJson: text(n) }, deriveResources(JSON.parse(text(n)) as JsonObject), { revision: n, creationDate: at(n), actor, specFormat: 'swagger-2.0', changes: n === 1 ? null : { counts: { breaking: 0, warning: 0, info: n }, items: [] }, reason: null })),
       );
       if (n === 2) {
         const release = Release.release({ id: uuid(), api: api.asReleased(), version: '1.0.0', actor }, at(2));
@@ -109,6 +109,8 @@ forEachImplementation('retention cleanup', (make) => {
     expect(revisions).to.deep.equal([4, 2]);
     expect((await f.repos.revisions.get(api.id, 2))?.spec.source, 'a kept revision reads back whole').to.equal(text(2));
     expect((await f.repos.revisions.get(api.id, 1)), 'a deleted one is gone').to.equal(undefined);
+    expect(await f.repos.revisions.changes(api.id, 4, 3), 'as recorded, against revision 3').to.deep.equal({ counts: { breaking: 0, warning: 0, info: 4 }, items: [] });
+    expect(await f.repos.revisions.changes(api.id, 4, 2), 'not against 2, the one before it now: those are computed anew').to.equal(null);
     const after = await f.retention.counts();
     expect(after.specChunks, 'the chunks only 1 and 3 listed went').to.equal(before.specChunks - gone.specChunks);
     if (f.sql) expect(gone.specChunks).to.be.greaterThan(0);

@@ -37,8 +37,9 @@ export class InMemorySpecRevisionRepository implements SpecRevisionRepository {
     return row && { summary: this.summary(row), spec: row.spec };
   }
 
-  async changes(apiId: ApiId, revision: number): Promise<StoredChanges | null | undefined> {
-    return this.state().revisions.get(`${apiId} ${revision}`)?.changes;
+  async changes(apiId: ApiId, revision: number, from: number): Promise<StoredChanges | null | undefined> {
+    const entry = this.state().revisions.get(`${apiId} ${revision}`);
+    return entry && (entry.changesFrom === from ? entry.changes : null);
   }
 
   async previous(apiId: ApiId, revision: number): Promise<number | undefined> {

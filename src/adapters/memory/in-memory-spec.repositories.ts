@@ -13,7 +13,9 @@ export class InMemorySpecRepository implements SpecRepository {
   async save(apiId: ApiId, spec: StoredSpec, derived: DerivedResources, revision: SpecRevisionEntry): Promise<void> {
     const s = this.state();
     s.specs.set(apiId, { spec, derived });
-    s.revisions.set(`${apiId} ${revision.revision}`, { ...revision, apiId, spec });
+    // The spec it replaces: the API's newest revision so far.
+    const before = Math.max(0, ...[...s.revisions.values()].filter((r) => r.apiId === apiId).map((r) => r.revision));
+    s.revisions.set(`${apiId} ${revision.revision}`, { ...revision, apiId, spec, changesFrom: before === 0 ? null : before });
   }
 
   async get(apiId: ApiId): Promise<StoredSpec | undefined> {

@@ -38,7 +38,7 @@ export class InMemoryState {
   specs = new Map<string, { readonly spec: StoredSpec; readonly derived: DerivedResources }>();
   releases = new Map<string, { readonly state: ReleaseState; readonly snapshot: StoredSpec; readonly revision: number | null; readonly changes: ReleaseChanges }>();
   /** By `${apiId} ${revision}`. */
-  revisions = new Map<string, SpecRevisionEntry & { readonly apiId: string; readonly spec: StoredSpec }>();
+  revisions = new Map<string, SpecRevisionEntry & { readonly apiId: string; readonly spec: StoredSpec; /** The revision its changes were recorded against. */ readonly changesFrom: number | null }>();
   outbox: StoredEvent[] = [];
   webhooks = new Map<string, WebhookState>();
   pages = new Map<string, PageState>();

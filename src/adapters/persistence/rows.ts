@@ -115,6 +115,8 @@ export interface ApiRevisionRow {
   documentChunks: string | null;
   /** JSON of StoredChanges; null for an API's first spec. */
   changes: string | null;
+  /** The revision `changes` were recorded against (the spec before it then); migration 0018. */
+  changesFrom: number | null;
   reason: string | null;
 }
 

@@ -175,6 +175,7 @@ export function schemas(dialect: Dialect): Schemas {
       sourceChunks: text('source_chunks', true),
       documentChunks: text('document_chunks', true),
       changes: text('changes', true),
+      changesFrom: { ...int('changes_from'), nullable: true },
       reason: text('reason', true),
     },
   });

@@ -98,11 +98,15 @@ export class TypeOrmSpecRevisionRepository implements SpecRevisionRepository {
     });
   }
 
-  changes(apiId: ApiId, revision: number): Promise<StoredChanges | null | undefined> {
+  changes(apiId: ApiId, revision: number, from: number): Promise<StoredChanges | null | undefined> {
     return this.run(async (m) => {
-      const rows = await m.query<{ changes: string | null }[]>(forDialect(this.dialect, `SELECT changes FROM ${tableOf(m, this.s.revisions)} WHERE api_id = ? AND revision = ?`), [apiId, revision]);
-      if (rows[0] === undefined) return undefined;
-      return rows[0].changes === null ? null : (JSON.parse(rows[0].changes) as StoredChanges);
+      const rows = await m.query<{ changes: string | null; changes_from: number | string | null }[]>(
+        forDialect(this.dialect, `SELECT changes, changes_from FROM ${tableOf(m, this.s.revisions)} WHERE api_id = ? AND revision = ?`),
+        [apiId, revision],
+      );
+      const row = rows[0];
+      if (row === undefined) return undefined;
+      return row.changes === null || Number(row.changes_from) !== from ? null : (JSON.parse(row.changes) as StoredChanges);
     });
   }
 
@@ -184,6 +188,7 @@ export async function addRevision(m: EntityManager, s: Schemas, dialect: Dialect
     sourceChunks: null,
     documentChunks: null,
     changes: revision.changes === null ? null : JSON.stringify(revision.changes),
+    changesFrom: current[0]?.revision ?? null,
     reason: revision.reason,
   });
 }

@@ -29,8 +29,13 @@ export interface SpecRevisionRepository {
   list(apiId: ApiId, page: PageRequest<number>): Promise<Page<SpecRevisionSummary, number>>;
   /** undefined when the API has no spec stored at this revision. */
   get(apiId: ApiId, revision: number): Promise<{ readonly summary: SpecRevisionSummary; readonly spec: StoredSpec } | undefined>;
-  /** The changes stored with a revision (null for the first); undefined when there is no such revision. */
-  changes(apiId: ApiId, revision: number): Promise<StoredChanges | null | undefined>;
+  /**
+   * The changes stored with a revision against the spec before it, if that was revision `from`:
+   * null for the first spec, or when they were recorded against a revision since deleted from the
+   * history (SPEC_HISTORY_RETENTION), so `from` is not the one they describe; undefined when there
+   * is no such revision.
+   */
+  changes(apiId: ApiId, revision: number, from: number): Promise<StoredChanges | null | undefined>;
   /** The newest revision before `revision`, if any. */
   previous(apiId: ApiId, revision: number): Promise<number | undefined>;
 }

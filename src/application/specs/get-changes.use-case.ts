@@ -80,7 +80,7 @@ export class GetChanges {
     if (from === null) return ok(view({ breaking: 0, warning: 0, info: 0 }, []));
     // Recorded when `to` was stored, against the revision before it.
     if (from.release === null && to.value.release === null && from.revision !== null && to.value.revision !== null && from.revision === (await this.revisions.previous(api.id, to.value.revision))) {
-      const recorded = await this.revisions.changes(api.id, to.value.revision);
+      const recorded = await this.revisions.changes(api.id, to.value.revision, from.revision);
       if (recorded) return ok(view(recorded.counts, recorded.items));
     }
     const [older, newer] = [await from.spec(), await to.value.spec()];
