@@ -14,6 +14,9 @@ import { ThreadedWebhookSender } from '../../src/adapters/webhooks/threaded-webh
 import { serviceSignature, standardWebhookSignature, verifyServiceSignature } from '../../src/adapters/webhooks/signatures.js';
 import { REFUSALS, SsrfGuard } from '../../src/adapters/webhooks/ssrf-guard.js';
 
+/** The latest a timed-out attempt may end: its timeout plus what a loaded machine adds, widely. */
+const LOADED_MARGIN_MS = 5_000;
+
 interface Received {
   readonly method: string;
   readonly url: string;
@@ -313,8 +316,10 @@ for (const { name, inProcess, make } of SENDERS) {
         const outcome = await sender.send(delivery(receiver.url()));
         const elapsed = performance.now() - started;
         expect(outcome).to.include({ status: null, error: 'timed out after 300 ms', responseBody: '' });
-        expect(outcome.durationMs).to.be.within(290, 800);
-        expect(elapsed).to.be.within(290, 800);
+        // Not before the timeout; after it by whatever a loaded machine adds (1.03 s seen at load
+        // average 9): the bound says the attempt ends, not how fast the machine is.
+        expect(outcome.durationMs).to.be.within(290, LOADED_MARGIN_MS);
+        expect(elapsed).to.be.within(290, LOADED_MARGIN_MS);
         expect(receiver.received).to.have.length(1);
       });
 
@@ -327,7 +332,7 @@ for (const { name, inProcess, make } of SENDERS) {
         const started = performance.now();
         const outcome = await sender.send(delivery(receiver.url()));
         expect(outcome).to.include({ status: 202, error: null, responseBody: 'partial' });
-        expect(performance.now() - started).to.be.within(290, 800);
+        expect(performance.now() - started).to.be.within(290, LOADED_MARGIN_MS);
       });
 
       it('a closed port gives status null and a short error', async () => {
@@ -445,7 +450,7 @@ for (const { name, inProcess, make } of SENDERS) {
         const started = performance.now();
         const outcome = await sender.send(delivery(`http://slow-dns.example.com:${receiver.port}/hook`));
         expect(outcome).to.include({ status: null, error: 'timed out after 200 ms' });
-        expect(performance.now() - started).to.be.within(190, 700);
+        expect(performance.now() - started).to.be.within(190, LOADED_MARGIN_MS);
         expect(receiver.connections).to.equal(0);
       });
     });
@@ -488,7 +493,7 @@ describe('ThreadedWebhookSender: its threads', () => {
   });
 
   for (const how of ['hang', 'stall'] as const) {
-    it(`replaces a thread whose run does not report by its deadline (${how}): the run ends, its attempt in flight failed, the rest released`, async () => {
+    it(`replaces a thread whose run does not report by its deadline (${how}): the run ends, what it did not report released, not counted as attempts`, async () => {
       const errors: string[] = [];
       let started = 0;
       const start = tsWorker(DYING);
@@ -511,9 +516,7 @@ describe('ThreadedWebhookSender: its threads', () => {
       expect(tookMs, 'not before its deadline').to.be.at.least(deadlineMs - 20);
       // Widest margin its meaning allows: recovered, not waiting forever (a loaded machine is slow to start a thread).
       expect(tookMs, 'recovered soon after it').to.be.below(deadlineMs + 5_000);
-      expect(attempts.map((a) => [a.outcome.status, a.outcome.error])).to.deep.equal([
-        [null, 'the webhook sender thread did not answer in time'],
-      ], 'the first attempt was never reported (reports come 16 at a time), so it counts as the one in flight; the rest are released');
+      expect(attempts, 'nothing reported (reports come 16 at a time): all three released, none counted against the webhook').to.deep.equal([]);
       expect(errors).to.deep.equal(['a webhook sender thread hung; it was ended and will be replaced']);
       expect(await sender.send(attempt('after')), 'a new thread answers').to.include({ status: 299, responseBody: 'after' });
       expect(started, 'the hung thread was replaced').to.equal(2);

@@ -45,8 +45,12 @@ interface Waiting {
   readonly attempted?: (attempts: readonly WireAttempt[]) => void;
   /** Settles with the thread's (last) reply. */
   readonly answer: (reply: Reply) => void;
-  /** Settles without the thread: in this thread if it never started, else with `error` as the outcome. */
-  readonly orphaned: (neverStarted: boolean, error: string) => void;
+  /**
+   * Settles without the thread: in this thread if it never started; else, for a run, with `error`
+   * as the outcome of the attempt it may have had in flight, unless the thread `hung` (then that
+   * is the sender's fault, not the receiver's: nothing unreported counts as an attempt).
+   */
+  readonly orphaned: (neverStarted: boolean, error: string, hung: boolean) => void;
   /** The watchdog: fires when the request is not answered in time. */
   watchdog?: NodeJS.Timeout;
 }
@@ -68,8 +72,9 @@ interface Waiting {
  * A thread that hangs without dying (a loop that never yields, a promise that never settles) is
  * caught by a watchdog: each request has a deadline (a run: its last start, `startBy`, plus one
  * attempt's timeout; one attempt: its timeout; each plus `watchdogSlackMs`), and a thread with a
- * request unanswered past it is ended and replaced, its requests settled as if it had died. So a
- * run always ends, and the worker's `stop()` never waits on a thread forever.
+ * request unanswered past it is ended and replaced; what its runs did not report is released
+ * without counting as attempts (the thread's fault, not the receiver's). So a run always ends,
+ * and the worker's `stop()` never waits on a thread forever.
  */
 export class ThreadedWebhookSender implements WebhookSender {
   private readonly threads: SenderThread[];
@@ -185,12 +190,14 @@ class SenderThread {
       const id = this.request((id) => ({ kind: 'run', id, run: { ...rest, startByMs: startBy.getTime(), offsetMs } }), deadlineMs, {
         attempted: (reported) => reported.forEach(({ attemptMs, outcome }) => attempts.push({ attemptDate: new Date(attemptMs), outcome })),
         answer: () => done(attempts),
-        orphaned: (neverStarted, error) => {
+        orphaned: (neverStarted, error, hung) => {
           if (neverStarted) return done(inThisThread());
           // Attempts not yet reported are sent again (at least once). The thread may have had one
           // in flight, which may or may not have reached the receiver: the first not reported ends
           // with an error outcome (retried, with its back-off); the rest is released.
-          if (attempts.length < run.deliveries.length) attempts.push({ attemptDate: clock(), outcome: failed(started, error) });
+          // A hung thread's run is released whole from its first unreported delivery: a thread that
+          // stops answering is Specbase's fault, and must not count against the webhook.
+          if (!hung && attempts.length < run.deliveries.length) attempts.push({ attemptDate: clock(), outcome: failed(started, error) });
           done(attempts);
         },
       });
@@ -278,7 +285,7 @@ class SenderThread {
     const error = STOPPED[how];
     for (const w of waiting) {
       clearTimeout(w.watchdog);
-      w.orphaned(neverStarted, error);
+      w.orphaned(neverStarted, error, how === 'hung');
     }
   }
 }
