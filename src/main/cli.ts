@@ -13,7 +13,6 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { buildContainer, closeWebhookSender, LoggerToken, StorageToken, type Storage } from './container.js';
 import { startServer } from './server.js';
 import { backupSqlite } from './backup.js';
-import { secretBoxFor } from './secrets.js';
 import { DatabaseMonitor } from './database-monitor.js';
 import { generateSecretsKey, SecretsKeyError } from '../adapters/persistence/secret-box.js';
 import { StoredSecrets } from '../adapters/persistence/stored-secrets.js';
@@ -302,9 +301,8 @@ async function main(argv: string[]): Promise<void> {
       const to = resolve(required(v, 'to'));
       if (config.database.kind !== 'sqlite') throw new UsageError('backup copies a SQLite database; on PostgreSQL use pg_dump (docs/operations.md)');
       const database = config.database.path;
-      const keyId = secretBoxFor(config, (message, file) => process.stderr.write(`specbase: ${message} (${file})\n`)).keyId;
-      const { bytes } = await backupSqlite(database, to).catch((error: Error) => Promise.reject(new UsageError(error.message)));
-      return print({ file: to, bytes, secretsKeyId: keyId });
+      const { bytes, secretsKeyIds } = await backupSqlite(database, to).catch((error: Error) => Promise.reject(new UsageError(error.message)));
+      return print({ file: to, bytes, secretsKeyIds });
     }
     case 'account plan': {
       const v = options(rest, { account: { type: 'string' }, plan: { type: 'string' }, 'trial-days': { type: 'string' } });

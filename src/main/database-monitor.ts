@@ -1,3 +1,6 @@
+/** Pings in flight at most: each holds a connection of the pool while the database is silent. */
+const MAX_PINGS = 3;
+
 /** What the monitor reports when the database goes away or comes back. */
 export interface DatabaseMonitorEvents {
   /** The database stopped answering (a ping failed, or did not answer within the timeout). */
@@ -17,12 +20,17 @@ export interface DatabaseMonitorOptions extends DatabaseMonitorEvents {
  * Watches whether the database answers, so that while it does not the service answers fast
  * (`/healthz` and `/readyz` 503, other requests 503 `database_unavailable` without waiting on a
  * connection) and, once it answers again, the worker is woken at once instead of at the end of
- * its back-off. One ping in flight at a time: a server that is stopped (not refusing, just silent)
- * holds a ping until it resumes, and that ping counts as away once it is `timeoutMs` old.
+ * its back-off. A server that is stopped (not refusing, just silent), or a connection gone dead
+ * without a word, holds a ping until it resumes or the socket is found dead: that ping counts as
+ * away once it is `timeoutMs` old, and the next probe sends another (on another connection of the
+ * pool) rather than wait on it, up to MAX_PINGS in flight.
  */
 export class DatabaseMonitor {
   private awaySince: number | undefined;
-  private pingStarted: number | undefined;
+  /** When each ping in flight started. */
+  private readonly pings = new Set<number>();
+  /** When the newest ping that answered started: what older pings say after it no longer counts. */
+  private answeredFrom = -Infinity;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -63,20 +71,27 @@ export class DatabaseMonitor {
     }
   }
 
-  /** One probe: a ping unless one is in flight, which counts as away once it is too old. */
+  /** One probe: a ping, unless a recent one is still in flight; one in flight too long means away. */
   probe(): void {
     const now = Date.now();
-    if (this.pingStarted !== undefined) {
-      if (now - this.pingStarted >= (this.options.timeoutMs ?? 2000)) this.wentAway(now);
-      return;
-    }
-    this.pingStarted = now;
+    const timeoutMs = this.options.timeoutMs ?? 2000;
+    const newest = Math.max(-Infinity, ...this.pings);
+    if (this.pings.size > 0 && now - newest < timeoutMs) return;
+    if (this.pings.size > 0) this.wentAway(now);
+    if (this.pings.size >= MAX_PINGS) return;
+    // A Set of start times: two pings started in the same millisecond count once, which only lets a third start sooner.
+    const started = now;
+    this.pings.add(started);
     void this.ping()
       .catch(() => false)
       .then((ok) => {
-        this.pingStarted = undefined;
-        if (ok) this.cameBack();
-        else this.wentAway(Date.now());
+        this.pings.delete(started);
+        // A ping older than one that has answered was on a connection since replaced: it says nothing now.
+        if (started < this.answeredFrom) return;
+        if (!ok) return this.wentAway(Date.now());
+        this.answeredFrom = started;
+        for (const older of this.pings) if (older <= started) this.pings.delete(older);
+        this.cameBack();
       });
   }
 

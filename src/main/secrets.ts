@@ -24,7 +24,7 @@ export function secretBoxFor(config: Config, told: (message: string, file: strin
   if (secrets.key !== null) current = parseSecretsKey(secrets.key, 'SECRETS_KEY');
   else if (secrets.keyFile !== null) current = readKeyFile(secrets.keyFile, 'SECRETS_KEY_FILE');
   else if (beside !== undefined) current = existsSync(beside) ? readKeyFile(beside, `the key file ${beside}`) : makeKeyFile(beside, told);
-  else if (database.kind === 'sqlite') current = generateSecretsKey().key;
+  else if (database.kind === 'sqlite') return SecretBox.throwaway();
   else throw new SecretsKeyError('SECRETS_KEY or SECRETS_KEY_FILE is required with PostgreSQL: every instance seals and opens webhook secrets and signing keys with the same key (specbase secrets generate-key makes one)');
   if (beside !== undefined && existsSync(beside) && (secrets.key !== null || secrets.keyFile !== null)) {
     const old = readKeyFile(beside, `the key file ${beside}`);

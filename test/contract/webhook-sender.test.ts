@@ -493,7 +493,7 @@ describe('ThreadedWebhookSender: its threads', () => {
   });
 
   for (const how of ['hang', 'stall'] as const) {
-    it(`replaces a thread whose run does not report by its deadline (${how}): the run ends, what it did not report released, not counted as attempts`, async () => {
+    it(`replaces a thread whose run does not report by its deadline (${how}): the run ends, charged one failed attempt, the rest released`, async () => {
       const errors: string[] = [];
       let started = 0;
       const start = tsWorker(DYING);
@@ -516,13 +516,28 @@ describe('ThreadedWebhookSender: its threads', () => {
       expect(tookMs, 'not before its deadline').to.be.at.least(deadlineMs - 20);
       // Widest margin its meaning allows: recovered, not waiting forever (a loaded machine is slow to start a thread).
       expect(tookMs, 'recovered soon after it').to.be.below(deadlineMs + 5_000);
-      expect(attempts, 'nothing reported (reports come 16 at a time): all three released, none counted against the webhook').to.deep.equal([]);
+      expect(attempts.map((a) => [a.outcome.status, a.outcome.error])).to.deep.equal(
+        [[null, 'the webhook sender thread did not answer in time']],
+        'nothing was reported (reports come 16 at a time): the first counts as failed, so a delivery that hangs threads backs off; the rest are released',
+      );
       expect(errors).to.deep.equal(['a webhook sender thread hung; it was ended and will be replaced']);
       expect(await sender.send(attempt('after')), 'a new thread answers').to.include({ status: 299, responseBody: 'after' });
       expect(started, 'the hung thread was replaced').to.equal(2);
       await sender.close();
     });
   }
+
+  it("releases, uncounted, the other runs of a thread replaced because one run was overdue", async () => {
+    const sender = new ThreadedWebhookSender({ threads: 1, start: tsWorker(DYING), data: { timeoutMs: 300, allowPrivateTargets: true }, fallback: inProcess(), watchdogSlackMs: 200 });
+    expect(await sender.send(attempt('warm'))).to.include({ status: 299 });
+    const now = new Date();
+    const run = (eventId: string, startInMs: number): OutgoingRun => ({ targetUrl: 'http://127.0.0.1:9/', secret: SECRET, deliveries: [{ eventId, body: 'stall', lastAttempt: false }], startBy: new Date(now.getTime() + startInMs), now });
+    // Both stall in the one thread; the first is overdue after 100 + 300 + 200 ms, the second would be 60 s later.
+    const [overdue, bystander] = await Promise.all([sender.sendRun(run('a', 100)), sender.sendRun(run('b', 60_000))]);
+    expect(overdue.map((a) => a.outcome.error)).to.deep.equal(['the webhook sender thread did not answer in time']);
+    expect(bystander, 'not its fault: released, no attempt counted').to.deep.equal([]);
+    await sender.close();
+  });
 
   it('sends in this thread once closed', async () => {
     const fallback = inProcess();

@@ -254,8 +254,10 @@ describe('e2e: the specbase command', function () {
       const backup = join(dir, 'backup.sqlite');
       const backedUp = await cli(['backup', '--to', backup], env);
       expect(backedUp.code, backedUp.stderr).to.equal(0);
-      const oldKeyId = (JSON.parse(backedUp.stdout) as { file: string; bytes: number; secretsKeyId: string }).secretsKeyId;
+      const { secretsKeyIds } = JSON.parse(backedUp.stdout) as { file: string; bytes: number; secretsKeyIds: string[] };
       expect(JSON.parse(backedUp.stdout)).to.deep.include({ file: backup });
+      expect(secretsKeyIds, 'one key seals everything in the copy').to.have.length(1);
+      const oldKeyId = secretsKeyIds[0]!;
       expect((await cli(['backup', '--to', backup], env)).stderr, 'never over a file').to.include('exists');
       first.child.kill('SIGTERM');
       expect(await exited(first.child)).to.equal(0);

@@ -97,8 +97,15 @@ export class SecretBox {
   constructor(
     private readonly current: SecretsKey,
     previous: readonly SecretsKey[] = [],
+    /** A key made for this process alone, kept nowhere: what it seals is lost with the process. */
+    readonly throwaway = false,
   ) {
     this.keys = new Map([current, ...previous].map((k) => [k.id, k.key]));
+  }
+
+  /** A box with a key of its own that nothing after this process can read (tests, in-memory SQLite). */
+  static throwaway(): SecretBox {
+    return new SecretBox(generateSecretsKey().key, [], true);
   }
 
   /** The id of the key new values are sealed with. */
@@ -126,7 +133,13 @@ export class SecretBox {
     return this.remember(context, plain, text({ keyId: this.current.id, wrapIv: wrapped.iv, wrappedKey: wrapped.sealed, iv: value.iv, ciphertext: value.sealed }));
   }
 
+  /**
+   * The value `stored` seals, for the row `context` names. A value not sealed at all is returned as
+   * it is: written in clear by an instance of before issue 14 still running beside this one during
+   * an upgrade; the next migrate or save seals it.
+   */
   open(stored: string, context: string): string {
+    if (!SecretBox.isSealed(stored)) return stored;
     const known = this.recent.get(context);
     if (known?.sealed === stored) return known.plain;
     const envelope = envelopeOf(stored);

@@ -42,6 +42,10 @@ export class StoredSecrets {
 
   /** Seals what is stored in clear, then checks every key id in use is one this process holds. */
   async sealAndCheck(): Promise<SecretCounts> {
+    if (this.db.secrets.throwaway && (await this.anyInClear())) {
+      // Sealed with a key nobody keeps, they would be lost: refuse instead.
+      throw new SecretsKeyError('secrets are stored in clear and no key was given to seal them with (SECRETS_KEY, SECRETS_KEY_FILE)');
+    }
     const sealed = await this.rewrite(`{column} NOT LIKE '${SEALED_PREFIX}%'`, (box, value, context) => box.seal(value, context));
     await this.check();
     return sealed;
@@ -50,6 +54,14 @@ export class StoredSecrets {
   /** Re-wraps every sealed secret not under the current key with it; returns how many changed. */
   rotate(): Promise<SecretCounts> {
     return this.rewrite(`{column} NOT LIKE '${SEALED_PREFIX}${this.db.secrets.keyId}.%'`, (box, value, context) => box.rewrap(value, context));
+  }
+
+  private async anyInClear(): Promise<boolean> {
+    for (const c of this.columns) {
+      const rows = await this.db.read((m) => m.query<unknown[]>(`SELECT 1 FROM ${c.table(m)} WHERE ${c.column} NOT LIKE '${SEALED_PREFIX}%' LIMIT 1`));
+      if (rows.length > 0) return true;
+    }
+    return false;
   }
 
   /** Throws SecretsKeyError naming the key ids stored secrets were sealed with that this process lacks. */

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { DataSource, type AfterQueryEvent, type DataSourceOptions, type EntityManager, type EntitySubscriberInterface } from 'typeorm';
 import { Mutex } from '../shared/mutex.js';
 import type { Dialect } from './dialect.js';
-import { generateSecretsKey, SecretBox } from './secret-box.js';
+import { SecretBox } from './secret-box.js';
 import { StoredSecrets } from './stored-secrets.js';
 import { isConnectionFailure } from './connection-errors.js';
 import { StorageUnavailableError } from '../../application/ports/unit-of-work.port.js';
@@ -79,7 +79,7 @@ export class TypeOrmDatabase {
   ) {
     this.dialect = config.kind;
     this.schemas = schemas(this.dialect);
-    this.secrets = tracking.secrets ?? new SecretBox(generateSecretsKey().key);
+    this.secrets = tracking.secrets ?? SecretBox.throwaway();
     const entities = Object.values(this.schemas);
     const options: DataSourceOptions =
       config.kind === 'sqlite'
@@ -104,8 +104,9 @@ export class TypeOrmDatabase {
             ...(config.schema ? { schema: config.schema } : {}),
             entities,
             migrations: MIGRATIONS,
-            // A connection that does not come within 5 s fails (a stopped server accepts TCP and never answers).
-            extra: { max: config.poolSize ?? 10, types: TEXT_TIMESTAMPS, connectionTimeoutMillis: 5_000, keepAlive: true },
+            // A connection that does not come within 5 s fails (a stopped server accepts TCP and never
+            // answers); TCP keepalive from 10 s of silence finds a connection that died without a word.
+            extra: { max: config.poolSize ?? 10, types: TEXT_TIMESTAMPS, connectionTimeoutMillis: 5_000, keepAlive: true, keepAliveInitialDelayMillis: 10_000 },
           };
     this.dataSource = new DataSource(options);
     this.lock = config.kind === 'sqlite' ? new Mutex() : undefined;

@@ -16,19 +16,28 @@ import type { TypeOrmDatabase } from './typeorm-database.js';
 export class TypeOrmRetentionPurge implements RetentionPurge {
   private readonly s;
   private readonly dialect;
+  /** Until when this run may go on (set by `purge`). */
+  private stopAt = Infinity;
 
   constructor(private readonly db: TypeOrmDatabase) {
     this.s = db.schemas;
     this.dialect = db.dialect;
   }
 
-  async purge(cutoffs: RetentionCutoffs, batchSize: number): Promise<RetainedRowCounts> {
+  async purge(cutoffs: RetentionCutoffs, batchSize: number, stopAt: number): Promise<RetainedRowCounts> {
     const n = Math.max(1, Math.floor(batchSize));
-    const deliveries = await this.drain(this.s.deliveries, (t) => `SELECT id FROM ${t} WHERE state <> 'pending' AND creation_date < ? LIMIT ${n}`, [cutoffs.deliveriesCreatedBefore], n);
-    const outboxEvents = await this.drain(this.s.outbox, (t) => `SELECT id FROM ${t} WHERE dispatched_at IS NOT NULL AND dispatched_at < ? LIMIT ${n}`, [cutoffs.eventsDispatchedBefore], n);
+    this.stopAt = stopAt;
+    // The outer conditions repeat the inner ones: a row that changed since it was selected stays.
+    const deliveries = await this.drain(this.s.deliveries, (t) => `SELECT id FROM ${t} WHERE state <> 'pending' AND creation_date < ? LIMIT ${n}`, "state <> 'pending'", [cutoffs.deliveriesCreatedBefore], n);
+    const outboxEvents = await this.drain(this.s.outbox, (t) => `SELECT id FROM ${t} WHERE dispatched_at IS NOT NULL AND dispatched_at < ? LIMIT ${n}`, 'dispatched_at IS NOT NULL', [cutoffs.eventsDispatchedBefore], n);
     const rateLimitCounters = await this.drainRateLimits(cutoffs.rateLimitWindowsEndedBefore, n);
     const history = cutoffs.specRevisionsCreatedBefore === null ? { specRevisions: 0, specChunks: 0 } : await this.purgeHistory(cutoffs.specRevisionsCreatedBefore, n);
     return { deliveries, outboxEvents, rateLimitCounters, ...history };
+  }
+
+  /** Whether a drain whose last batch came back `deleted` of `n` should go on. */
+  private more(deleted: number, n: number): boolean {
+    return deleted >= n && Date.now() < this.stopAt;
   }
 
   counts(): Promise<RetainedRowCounts> {
@@ -45,17 +54,17 @@ export class TypeOrmRetentionPurge implements RetentionPurge {
     });
   }
 
-  /** Deletes the rows `select` (given the quoted table, selecting at most `n` ids) names, batch after batch. */
-  private async drain(schema: EntitySchema, select: (table: string) => string, parameters: readonly Date[], n: number): Promise<number> {
+  /** Deletes the rows `select` (given the quoted table, selecting at most `n` ids) names and that still meet `still`, batch after batch. */
+  private async drain(schema: EntitySchema, select: (table: string) => string, still: string, parameters: readonly Date[], n: number): Promise<number> {
     let total = 0;
     for (;;) {
       const deleted = await this.db.read(async (m) => {
         const table = tableOf(m, schema);
-        const sql = `DELETE FROM ${table} WHERE id IN (${select(table)}) RETURNING id`;
+        const sql = `DELETE FROM ${table} WHERE id IN (${select(table)}) AND ${still} RETURNING id`;
         return (await updated(m, forDialect(this.dialect, sql), parameters.map((d) => d.toISOString()))).length;
       });
       total += deleted;
-      if (deleted < n) return total;
+      if (!this.more(deleted, n)) return total;
     }
   }
 
@@ -65,11 +74,12 @@ export class TypeOrmRetentionPurge implements RetentionPurge {
     for (;;) {
       const deleted = await this.db.read(async (m) => {
         const table = this.rateLimitTable(m);
-        const sql = `DELETE FROM ${table} WHERE key IN (SELECT key FROM ${table} WHERE window_end < ? LIMIT ${n}) RETURNING key`;
-        return (await updated(m, forDialect(this.dialect, sql), [before.toISOString()])).length;
+        // The date again outside: a counter whose window an upsert has just restarted stays.
+        const sql = `DELETE FROM ${table} WHERE key IN (SELECT key FROM ${table} WHERE window_end < ? LIMIT ${n}) AND window_end < ? RETURNING key`;
+        return (await updated(m, forDialect(this.dialect, sql), [before.toISOString(), before.toISOString()])).length;
       });
       total += deleted;
-      if (deleted < n) return total;
+      if (!this.more(deleted, n)) return total;
     }
   }
 
@@ -95,17 +105,23 @@ export class TypeOrmRetentionPurge implements RetentionPurge {
       for (const [apiId, revisions] of byApi) {
         const gone = await this.db.transaction(async (m) => {
           if (this.dialect === 'postgres') await m.query(`SELECT id FROM ${tableOf(m, this.s.apis)} WHERE id = $1 FOR UPDATE`, [apiId]);
+          // Every condition again, under the API's lock: what became current or released meanwhile stays.
+          const r = tableOf(m, this.s.revisions);
           const deleted = await updated(
             m,
-            forDialect(this.dialect, `DELETE FROM ${tableOf(m, this.s.revisions)} WHERE api_id = ? AND revision IN (${placeholderList(revisions.length)}) AND source_chunks IS NOT NULL RETURNING revision`),
-            [apiId, ...revisions],
+            forDialect(
+              this.dialect,
+              `DELETE FROM ${r} WHERE api_id = ? AND revision IN (${placeholderList(revisions.length)}) AND source_chunks IS NOT NULL AND creation_date < ? ` +
+                `AND NOT EXISTS (SELECT 1 FROM ${tableOf(m, this.s.releases)} x WHERE x.api_id = ${r}.api_id AND x.revision = ${r}.revision) RETURNING revision`,
+            ),
+            [apiId, ...revisions, before.toISOString()],
           );
           return { revisions: deleted.length, chunks: deleted.length > 0 ? await this.unusedChunks(m, apiId) : 0 };
         });
         specRevisions += gone.revisions;
         specChunks += gone.chunks;
       }
-      if (candidates.length < n) return { specRevisions, specChunks };
+      if (!this.more(candidates.length, n)) return { specRevisions, specChunks };
     }
   }
 

@@ -85,6 +85,8 @@ export class TypeOrmSpecRevisionRepository implements SpecRevisionRepository {
       const sourceKeys = JSON.parse(row.source_chunks) as string[];
       const documentKeys = JSON.parse(row.document_chunks) as string[];
       const chunks = await chunksOf(m, this.s, apiId, [...new Set([...sourceKeys, ...documentKeys])]);
+      // The retention cleanup may have deleted the revision, and its chunks, since it was read.
+      if ([...sourceKeys, ...documentKeys].some((key) => !chunks.has(key)) && !(await this.exists(m, apiId, revision))) return undefined;
       const text = (keys: readonly string[]) =>
         keys
           .map((key) => {
@@ -108,6 +110,11 @@ export class TypeOrmSpecRevisionRepository implements SpecRevisionRepository {
       if (row === undefined) return undefined;
       return row.changes === null || Number(row.changes_from) !== from ? null : (JSON.parse(row.changes) as StoredChanges);
     });
+  }
+
+  private async exists(m: EntityManager, apiId: ApiId, revision: number): Promise<boolean> {
+    const rows = await m.query<unknown[]>(forDialect(this.dialect, `SELECT 1 FROM ${tableOf(m, this.s.revisions)} WHERE api_id = ? AND revision = ?`), [apiId, revision]);
+    return rows.length > 0;
   }
 
   previous(apiId: ApiId, revision: number): Promise<number | undefined> {

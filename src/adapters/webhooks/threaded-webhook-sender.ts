@@ -47,10 +47,10 @@ interface Waiting {
   readonly answer: (reply: Reply) => void;
   /**
    * Settles without the thread: in this thread if it never started; else, for a run, with `error`
-   * as the outcome of the attempt it may have had in flight, unless the thread `hung` (then that
-   * is the sender's fault, not the receiver's: nothing unreported counts as an attempt).
+   * as the outcome of the attempt it may have had in flight, unless `blameless`: the thread hung
+   * over another request (then nothing unreported of this one counts as an attempt).
    */
-  readonly orphaned: (neverStarted: boolean, error: string, hung: boolean) => void;
+  readonly orphaned: (neverStarted: boolean, error: string, blameless: boolean) => void;
   /** The watchdog: fires when the request is not answered in time. */
   watchdog?: NodeJS.Timeout;
 }
@@ -72,9 +72,10 @@ interface Waiting {
  * A thread that hangs without dying (a loop that never yields, a promise that never settles) is
  * caught by a watchdog: each request has a deadline (a run: its last start, `startBy`, plus one
  * attempt's timeout; one attempt: its timeout; each plus `watchdogSlackMs`), and a thread with a
- * request unanswered past it is ended and replaced; what its runs did not report is released
- * without counting as attempts (the thread's fault, not the receiver's). So a run always ends,
- * and the worker's `stop()` never waits on a thread forever.
+ * request unanswered past it is ended and replaced. The overdue run is settled as if the thread
+ * had died (its first unreported delivery failed, so it backs off); the thread's other runs are
+ * released without counting as attempts. So a run always ends, and the worker's `stop()` never
+ * waits on a thread forever.
  */
 export class ThreadedWebhookSender implements WebhookSender {
   private readonly threads: SenderThread[];
@@ -190,14 +191,15 @@ class SenderThread {
       const id = this.request((id) => ({ kind: 'run', id, run: { ...rest, startByMs: startBy.getTime(), offsetMs } }), deadlineMs, {
         attempted: (reported) => reported.forEach(({ attemptMs, outcome }) => attempts.push({ attemptDate: new Date(attemptMs), outcome })),
         answer: () => done(attempts),
-        orphaned: (neverStarted, error, hung) => {
+        orphaned: (neverStarted, error, blameless) => {
           if (neverStarted) return done(inThisThread());
           // Attempts not yet reported are sent again (at least once). The thread may have had one
           // in flight, which may or may not have reached the receiver: the first not reported ends
           // with an error outcome (retried, with its back-off); the rest is released.
-          // A hung thread's run is released whole from its first unreported delivery: a thread that
-          // stops answering is Specbase's fault, and must not count against the webhook.
-          if (!hung && attempts.length < run.deliveries.length) attempts.push({ attemptDate: clock(), outcome: failed(started, error) });
+          // The run whose deadline passed is charged, so a delivery that hangs the thread backs off
+          // like any failure (and ends failed) instead of hanging thread after thread at once; the
+          // other runs of a hung thread are released uncounted.
+          if (!blameless && attempts.length < run.deliveries.length) attempts.push({ attemptDate: clock(), outcome: failed(started, error) });
           done(attempts);
         },
       });
@@ -223,7 +225,7 @@ class SenderThread {
     const worker = this.worker ?? this.start();
     const id = ++this.nextId;
     if (this.waiting.size === 0) worker.ref();
-    waiting.watchdog = setTimeout(() => this.hung(worker), deadlineMs + (this.options.watchdogSlackMs ?? DEFAULT_WATCHDOG_SLACK_MS));
+    waiting.watchdog = setTimeout(() => this.hung(worker, id), deadlineMs + (this.options.watchdogSlackMs ?? DEFAULT_WATCHDOG_SLACK_MS));
     waiting.watchdog.unref();
     this.waiting.set(id, waiting);
     this.sent += 1;
@@ -264,10 +266,10 @@ class SenderThread {
   }
 
   /** The watchdog: `worker` left a request unanswered past its deadline. It is ended; the next request starts another. */
-  private hung(worker: Worker): void {
+  private hung(worker: Worker, overdue: number): void {
     if (this.worker !== worker) return;
     this.options.onError?.(new Error('a request went unanswered past its deadline'), 'a webhook sender thread hung; it was ended and will be replaced');
-    this.stopped(worker, 'hung');
+    this.stopped(worker, 'hung', overdue);
     void worker.terminate();
   }
 
@@ -275,17 +277,17 @@ class SenderThread {
    * Settles what `worker` had in flight. A thread that died before it was ready sent nothing: its
    * work goes to the fallback, as all later work will. Otherwise each ends with an error outcome.
    */
-  private stopped(worker: Worker, how: 'died' | 'closed' | 'hung'): void {
+  private stopped(worker: Worker, how: 'died' | 'closed' | 'hung', overdue?: number): void {
     if (this.worker !== worker) return;
     this.worker = undefined;
     const neverStarted = how === 'died' && !this.ready;
     if (neverStarted) this.onStartFailed();
-    const waiting = [...this.waiting.values()];
+    const waiting = [...this.waiting.entries()];
     this.waiting.clear();
     const error = STOPPED[how];
-    for (const w of waiting) {
+    for (const [id, w] of waiting) {
       clearTimeout(w.watchdog);
-      w.orphaned(neverStarted, error, how === 'hung');
+      w.orphaned(neverStarted, error, how === 'hung' && id !== overdue);
     }
   }
 }

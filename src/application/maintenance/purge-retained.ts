@@ -3,6 +3,8 @@ import type { RetainedRowCounts, RetentionCutoffs, RetentionPurge } from '../por
 
 /** Rows per delete statement of the cleanup. */
 export const RETENTION_BATCH = 1_000;
+/** How long one run may go on deleting (what is left waits for the next run): the worker's loop waits on it. */
+export const RETENTION_RUN_MS = 10_000;
 
 /**
  * How long finished rows are kept (docs/operations.md, "Retention"): the delivery log a webhook's
@@ -43,6 +45,6 @@ export class PurgeRetained {
   ) {}
 
   execute(): Promise<RetainedRowCounts> {
-    return this.store.purge(retentionCutoffs(this.clock.now(), this.settings), RETENTION_BATCH);
+    return this.store.purge(retentionCutoffs(this.clock.now(), this.settings), RETENTION_BATCH, Date.now() + RETENTION_RUN_MS);
   }
 }

@@ -5,33 +5,35 @@ import { isConnectionFailure } from '../../../src/adapters/persistence/connectio
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('DatabaseMonitor: whether the database answers, told fast', () => {
-  it('is away when a ping fails or stays unanswered past the timeout, and back (with how long) when one answers', async () => {
-    let answer: (ok: boolean) => void = () => undefined;
+  it('is away when a ping fails or stays unanswered past the timeout, back when one answers; a stale ping says nothing', async () => {
+    const answers: ((ok: boolean) => void)[] = [];
     const events: string[] = [];
-    let pings = 0;
-    const monitor = new DatabaseMonitor(
-      () => {
-        pings += 1;
-        return new Promise<boolean>((resolve) => (answer = resolve));
-      },
-      { timeoutMs: 50, away: () => events.push('away'), back: (ms) => events.push(ms >= 0 ? 'back' : 'never') },
-    );
+    const monitor = new DatabaseMonitor(() => new Promise<boolean>((resolve) => answers.push(resolve)), {
+      timeoutMs: 50,
+      away: () => events.push('away'),
+      back: (ms) => events.push(ms >= 0 ? 'back' : 'never'),
+    });
     monitor.probe();
     expect(monitor.available, 'a ping in flight is not yet a failure').to.equal(true);
     monitor.probe();
-    expect(pings, 'one ping in flight at a time').to.equal(1);
+    expect(answers, 'no second ping while the first is recent').to.have.length(1);
     await new Promise((resolve) => setTimeout(resolve, 60));
     monitor.probe();
     expect(monitor.available, 'unanswered past the timeout: a stalled server').to.equal(false);
-    answer(true);
+    expect(answers, 'and another ping, on another connection, rather than wait on a dead one').to.have.length(2);
+    answers[1]!(true);
     await tick();
-    expect(monitor.available).to.equal(true);
+    expect(monitor.available, 'the second answered').to.equal(true);
     monitor.probe();
-    answer(false);
+    expect(answers, 'the stuck first is forgotten: a new probe pings').to.have.length(3);
+    answers[0]!(false);
+    await tick();
+    expect(monitor.available, 'the first failing late (its connection found dead) says nothing now').to.equal(true);
+    answers[2]!(false);
     await tick();
     expect(monitor.available, 'a failed ping').to.equal(false);
     monitor.probe();
-    answer(true);
+    answers[3]!(true);
     await tick();
     expect(events, 'each change told once').to.deep.equal(['away', 'back', 'away', 'back']);
   });
