@@ -34,6 +34,7 @@ import {
   formatTable,
   median,
   positiveIntegerFromEnv,
+  sized,
   prepareBackend,
   profileOptions,
   runIfMain,
@@ -43,8 +44,8 @@ import {
 import { generatedSwagger } from './generated-swagger.js';
 import type { MeasuredMessage, MeasureMessage } from './import-baseline.js';
 
-const RUNS = positiveIntegerFromEnv('BENCH_CHANGES_RUNS', 7);
-const RESOURCES = positiveIntegerFromEnv('BENCH_CHANGES_RESOURCES', 250);
+const RUNS = positiveIntegerFromEnv('BENCH_CHANGES_RUNS', sized(7, 2));
+const RESOURCES = positiveIntegerFromEnv('BENCH_CHANGES_RESOURCES', sized(250, 80));
 const TARGET = 1.0;
 const require = createRequire(import.meta.url);
 

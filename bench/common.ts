@@ -334,6 +334,16 @@ export interface SummaryRow {
 // ---------------------------------------------------------------------------------------------
 // Shared by the benchmark modules
 
+/**
+ * `npm run bench -- --quick` (or BENCH_QUICK=1): every figure once, small and short, for a
+ * developer checking a change in a few minutes; its figures are rougher (one round, smaller
+ * inputs) and never the ones docs/performance.md quotes.
+ */
+export const QUICK = process.argv.includes('--quick') || process.env['BENCH_QUICK'] === '1';
+
+/** `full` in a real run, `quick` in a quick one. */
+export const sized = (full: number, quick: number): number => (QUICK ? quick : full);
+
 /** A positive integer from the environment variable `name`, or `fallback` when it is unset or empty. */
 export function positiveIntegerFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];

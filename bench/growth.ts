@@ -88,6 +88,7 @@ import {
   median,
   onInterrupt,
   positiveIntegerFromEnv,
+  sized,
   prepareBackend,
   type PreparedBackend,
   rate,
@@ -102,22 +103,22 @@ import { generatedSwagger } from './generated-swagger.js';
 import { cpuMs } from './proc-cpu.js';
 
 const SMALL = 100;
-const LARGE = positiveIntegerFromEnv('BENCH_GROWTH_APIS', 100_000);
+const LARGE = positiveIntegerFromEnv('BENCH_GROWTH_APIS', sized(100_000, 10_000));
 if (LARGE % 1_000 !== 0) throw new Error(`BENCH_GROWTH_APIS must be a multiple of 1000, not ${LARGE}`);
 const PAGE_LIMIT = 20;
 /** The deep page starts after this share of the list. */
 const DEPTH = 0.6;
 const CONNECTIONS = 16;
-const DURATION_S = positiveIntegerFromEnv('BENCH_GROWTH_DURATION', 5);
-const PROBE_S = positiveIntegerFromEnv('BENCH_GROWTH_PROBE', 5);
+const DURATION_S = positiveIntegerFromEnv('BENCH_GROWTH_DURATION', sized(5, 2));
+const PROBE_S = positiveIntegerFromEnv('BENCH_GROWTH_PROBE', sized(5, 1));
 const WARMUP_S = 1;
-const ROUNDS = positiveIntegerFromEnv('BENCH_GROWTH_ROUNDS', 3);
+const ROUNDS = positiveIntegerFromEnv('BENCH_GROWTH_ROUNDS', sized(3, 1));
 const SEED_CHUNK = 1_000;
 const LATENCY_TARGET = 1.5;
 
-const IMPORT_PATHS = positiveIntegerFromEnv('BENCH_GROWTH_IMPORT_PATHS', 300);
+const IMPORT_PATHS = positiveIntegerFromEnv('BENCH_GROWTH_IMPORT_PATHS', sized(300, 100));
 if (IMPORT_PATHS % 2 !== 0) throw new Error(`BENCH_GROWTH_IMPORT_PATHS must be even (2 paths a resource), not ${IMPORT_PATHS}`);
-const IMPORT_RUNS = positiveIntegerFromEnv('BENCH_GROWTH_IMPORT_RUNS', 5);
+const IMPORT_RUNS = positiveIntegerFromEnv('BENCH_GROWTH_IMPORT_RUNS', sized(5, 1));
 const IMPORT_TIMEOUT_MS = 120_000;
 const LINEAR_MIN = 3;
 const LINEAR_MAX = 5;

@@ -47,6 +47,7 @@ import {
   formatTable,
   median,
   positiveIntegerFromEnv,
+  sized,
   prepareBackend,
   profileOptions,
   rate,
@@ -59,9 +60,9 @@ import {
 import { cpuMs } from './proc-cpu.js';
 
 const CONNECTIONS = 16;
-const DURATION_S = positiveIntegerFromEnv('BENCH_IDENTITY_DURATION_S', 5);
+const DURATION_S = positiveIntegerFromEnv('BENCH_IDENTITY_DURATION_S', sized(5, 2));
 const WARMUP_S = 1;
-const ROUNDS = positiveIntegerFromEnv('BENCH_IDENTITY_ROUNDS', 3);
+const ROUNDS = positiveIntegerFromEnv('BENCH_IDENTITY_ROUNDS', sized(3, 1));
 const TARGET_RATIO = 1.0;
 
 const REDIRECT_URI = 'http://127.0.0.1:9/callback';

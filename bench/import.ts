@@ -51,6 +51,7 @@ import {
   stopAllChildren,
   stopChild,
   runIfMain,
+  sized,
 } from './common.js';
 import { expectedCounts } from '../test/support/fixtures.js';
 import type { MeasuredMessage, MeasureMessage } from './import-baseline.js';
@@ -61,7 +62,7 @@ const BASELINE_TIMEOUT_MS = 120_000;
 
 function runsFromEnv(): number {
   const raw = process.env['BENCH_IMPORT_RUNS'];
-  if (raw === undefined || raw === '') return 7;
+  if (raw === undefined || raw === '') return sized(7, 1);
   const runs = Number(raw);
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`BENCH_IMPORT_RUNS must be a positive integer, not ${raw}`);
   return runs;

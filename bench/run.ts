@@ -41,7 +41,9 @@ import {
   median,
   prepareBackend,
   profileOptions,
+  QUICK,
   rate,
+  sized,
   startChild,
   stopChild,
   type SummaryRow,
@@ -57,9 +59,9 @@ import { benchWebhooks, reportWebhooks, summarizeWebhooks } from './webhooks.js'
 
 /** Both the issue's loads: 16 connections (one core's worth from the other core) and 50. */
 const CONNECTION_COUNTS = [16, 50] as const;
-const DURATION_S = 5;
+const DURATION_S = sized(5, 2);
 const WARMUP_S = 1;
-const ROUNDS = 3;
+const ROUNDS = sized(3, 1);
 const SEEDED_APIS = 20;
 const TARGET_RATIO = 0.6;
 
@@ -277,7 +279,7 @@ const step = <R>(s: Step<R>): Step<unknown> => s as Step<unknown>;
 
 /** BENCH_LOAD_MINUTES: the length of figure 7's mixed-load run per database (default 5; 0 leaves it out). */
 function loadMinutes(): number {
-  const raw = process.env['BENCH_LOAD_MINUTES'] ?? '5';
+  const raw = process.env['BENCH_LOAD_MINUTES'] ?? (QUICK ? '0' : '5');
   const minutes = Number(raw);
   if (!(minutes >= 0 && minutes <= 120)) throw new Error(`BENCH_LOAD_MINUTES must be a number from 0 to 120, not ${raw}`);
   return minutes;
@@ -285,6 +287,7 @@ function loadMinutes(): number {
 
 async function main(): Promise<void> {
   installSignalHandlers();
+  if (QUICK) console.log('(--quick: every figure once, small and short; rough figures, not the ones docs/performance.md quotes)');
   const backends = backendsFromEnv();
   if (backends.length === 1) console.log('(set BENCH_DATABASE_URL or TEST_DATABASE_URL to also run on PostgreSQL)');
   const minutes = loadMinutes();

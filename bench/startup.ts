@@ -58,14 +58,15 @@ import {
   median,
   onInterrupt,
   positiveIntegerFromEnv,
+  sized,
   ROOT,
   runIfMain,
   stopChild,
   type SummaryRow,
 } from './common.js';
 
-const RUNS = positiveIntegerFromEnv('BENCH_STARTUP_RUNS', 5);
-const PHASE_RUNS = 3;
+const RUNS = positiveIntegerFromEnv('BENCH_STARTUP_RUNS', sized(5, 2));
+const PHASE_RUNS = sized(3, 1);
 const TARGET_MS = 1_000;
 const POLL_MS = 2;
 const START_TIMEOUT_MS = 30_000;

@@ -35,12 +35,13 @@ import {
   startChild,
   stopChild,
   type SummaryRow,
+  sized,
 } from './common.js';
 
 const CONNECTIONS = 16;
-const DURATION_S = 5;
-const ROUNDS = 3;
-const REVOCATIONS = 3;
+const DURATION_S = sized(5, 2);
+const ROUNDS = sized(3, 1);
+const REVOCATIONS = sized(3, 1);
 /** The server's default TOKEN_CACHE_REVALIDATE_MS (src/application/auth/token-cache.ts). */
 const BOUND_MS = 2_000;
 const TARGET_READS_PER_REQUEST = 0.01;

@@ -60,6 +60,7 @@ import {
   median,
   onInterrupt,
   positiveIntegerFromEnv,
+  sized,
   prepareBackend,
   profileOptions,
   rate,
@@ -81,16 +82,16 @@ const WORKER_CONCURRENCY = WEBHOOKS;
 const FULL_EVENTS = 1_000;
 /** Events per run when set; otherwise as many (at most FULL_EVENTS) as fit RUN_BUDGET_S at the warm-up's rate. */
 const FIXED_EVENTS = process.env['BENCH_WEBHOOK_EVENTS'] ? positiveIntegerFromEnv('BENCH_WEBHOOK_EVENTS', FULL_EVENTS) : undefined;
-const RUN_BUDGET_S = positiveIntegerFromEnv('BENCH_WEBHOOK_RUN_BUDGET_S', 10);
+const RUN_BUDGET_S = positiveIntegerFromEnv('BENCH_WEBHOOK_RUN_BUDGET_S', sized(10, 3));
 const MIN_EVENTS = 50;
 /** As many deliveries as the baseline's warm-up POSTs: both sides warm up alike. */
-const WARMUP_EVENTS = positiveIntegerFromEnv('BENCH_WEBHOOK_WARMUP', 200);
-const RUNS = positiveIntegerFromEnv('BENCH_WEBHOOK_RUNS', 3);
+const WARMUP_EVENTS = positiveIntegerFromEnv('BENCH_WEBHOOK_WARMUP', sized(200, 50));
+const RUNS = positiveIntegerFromEnv('BENCH_WEBHOOK_RUNS', sized(3, 1));
 const CREATE_CONCURRENCY = 8;
 /** POSTs per baseline run: as many as the Specbase run delivers, but at least this (short runs are noisy). */
-const BASELINE_MIN_POSTS = 5_000;
-const BASELINE_WARMUP_POSTS = 2_000;
-const LATENCY_EVENTS = 100;
+const BASELINE_MIN_POSTS = sized(5_000, 1_000);
+const BASELINE_WARMUP_POSTS = sized(2_000, 300);
+const LATENCY_EVENTS = sized(100, 20);
 const LATENCY_WARMUP = 5;
 const TARGET_RATIO = 0.5;
 const TARGET_P50_MS = 100;
