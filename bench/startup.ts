@@ -1,7 +1,7 @@
 /**
  * The startup benchmark (issue 9): how long the built server takes from process start to serving.
  *
- * Target (from the issue): from spawn to the first 200 from /healthz under 1 s on SQLite.
+ * Target (issue 15): from spawn to the first 200 from /healthz at most 4x a bare node:http script spawned the same way, in the same run (issue 9 had it under 1 s, which held on one machine and not on another).
  *
  * - Specbase: `node dist/main/cli.bundle.js serve` (the build `npm run start` runs; this benchmark
  *   runs `npm run build` first when dist/ is older than src/), NODE_ENV=production, the default
@@ -67,7 +67,8 @@ import {
 
 const RUNS = positiveIntegerFromEnv('BENCH_STARTUP_RUNS', sized(5, 2));
 const PHASE_RUNS = sized(3, 1);
-const TARGET_MS = 1_000;
+/** Issue 15: spawn to healthy at most this many times the bare node:http script's, spawned the same way in the same run (an absolute time differs 2-3x between these machines). */
+const TARGET_RATIO = 4;
 const POLL_MS = 2;
 const START_TIMEOUT_MS = 30_000;
 const CLI = BUILT_CLI;
@@ -437,8 +438,8 @@ export function summarizeStartup(results: readonly StartupResult[]): SummaryRow[
           specbase: ms(value),
           baseline: `${ms(baseline)} (bare node:http script)`,
           ratio: (value / baseline).toFixed(1),
-          target: `< ${TARGET_MS / 1_000} s`,
-          met: value < TARGET_MS,
+          target: `<= ${TARGET_RATIO}x`,
+          met: value / baseline <= TARGET_RATIO,
         });
       }
     }
@@ -464,7 +465,7 @@ export function reportStartup(results: readonly StartupResult[]): void {
     );
     console.log('');
     const rows: string[][] = [['figure', 'to healthy', 'min-max', 'to ready', 'CPU to healthy', 'x bare node:http', 'target']];
-    const verdict = (value: number) => `< ${TARGET_MS / 1_000} s: ${value < TARGET_MS ? 'met' : 'NOT met'}`;
+    const verdict = (value: number) => `<= ${TARGET_RATIO}x: ${value / bare.healthy <= TARGET_RATIO ? 'met' : 'NOT met'}`;
     const line = (name: string, m: Medians, target: string): string[] => [
       name,
       ms(m.healthy),
@@ -518,7 +519,8 @@ export function reportStartup(results: readonly StartupResult[]): void {
     );
     console.log('');
     console.log(
-      `Target (spawn to healthy < ${TARGET_MS / 1_000} s on SQLite): fresh ${fresh.healthy < TARGET_MS ? 'met' : 'NOT met'}, restart ${restart.healthy < TARGET_MS ? 'met' : 'NOT met'}`,
+      `Target (spawn to healthy <= ${TARGET_RATIO}x the bare node:http script on SQLite): fresh ${(fresh.healthy / bare.healthy).toFixed(1)}x ${fresh.healthy / bare.healthy <= TARGET_RATIO ? 'met' : 'NOT met'}, ` +
+        `restart ${(restart.healthy / bare.healthy).toFixed(1)}x ${restart.healthy / bare.healthy <= TARGET_RATIO ? 'met' : 'NOT met'}`,
     );
   }
   console.log('(a report, not a test: the exit code does not depend on the target)');
