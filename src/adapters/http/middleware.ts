@@ -61,7 +61,10 @@ export function requestContext(logger: HttpLogger, metrics?: Pick<HttpMetrics, '
     const requestId = INCOMING_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     const state = ctx.state as RequestState;
     state.requestId = requestId;
-    state.log = logger.child({ requestId });
+    // A child logger only for a request that logs more than its line: making one costs more than
+    // the rest of a cached read's logging (pino copies its bindings and serializers).
+    let log: HttpLogger | undefined;
+    Object.defineProperty(state, 'log', { get: () => (log ??= logger.child({ requestId })), configurable: true, enumerable: true });
     ctx.set('X-Request-Id', requestId);
     const started = performance.now();
     try {
@@ -75,7 +78,7 @@ export function requestContext(logger: HttpLogger, metrics?: Pick<HttpMetrics, '
       const elapsedMs = performance.now() - started;
       const durationMs = Math.round(elapsedMs * 100) / 100;
       const route = routePattern(ctx);
-      state.log.info({ method: ctx.method, route, path: ctx.path, status: ctx.status, durationMs }, 'request');
+      logger.info({ requestId, method: ctx.method, route, path: ctx.path, status: ctx.status, durationMs }, 'request');
       metrics?.requestServed({ route, method: ctx.method, status: ctx.status, seconds: elapsedMs / 1000 });
     }
   };
@@ -95,13 +98,11 @@ const ANSWERS_WITHOUT_DATABASE = new Set(['/healthz', '/readyz', '/metrics', '/o
 
 /**
  * While `away()` (the database monitor saw the database stop answering), every request that needs
- * the database is answered 503 at once instead of waiting on a connection that may not come.
+ * the database is answered 503 at once instead of waiting on a connection that may not come: call
+ * it before the request goes on (it throws the problem).
  */
-export function failFastWhileDatabaseAway(away: () => boolean): Middleware {
-  return async (ctx: Context, next: Next) => {
-    if (away() && !ANSWERS_WITHOUT_DATABASE.has(ctx.path)) throw new HttpProblem(databaseUnavailable(ctx));
-    await next();
-  };
+export function failFastWhileDatabaseAway(ctx: Context, away: () => boolean): void {
+  if (away() && !ANSWERS_WITHOUT_DATABASE.has(ctx.path)) throw new HttpProblem(databaseUnavailable(ctx));
 }
 
 /** An error status the router set without a body (unknown path, method not allowed or not known). */

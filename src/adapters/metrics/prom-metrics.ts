@@ -19,6 +19,8 @@ export interface PromMetricsOptions {
 
 const OUTCOMES: readonly DeliveryOutcomeKind[] = ['success', 'failure', 'gave_up', 'abandoned'];
 
+const STATUS_CLASSES: readonly string[] = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx'];
+
 /** Up to the 60 s a request may take (an import of 10 MiB), beyond prom-client's default 10 s. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
@@ -49,6 +51,8 @@ export class PromMetrics implements Metrics {
   /** The database's gauges apart, so a scrape while the database is away still has the rest. */
   private readonly databaseRegistry = new Registry();
   private readonly durations: Histogram<'route' | 'method' | 'status_class'>;
+  /** Its children by label set: routes x methods x status classes, a few hundred at most (an unmatched path is `unmatched`). */
+  private readonly durationsByLabels = new Map<string, { observe(value: number): void }>();
   private readonly deliveries: Counter<'outcome'>;
   private readonly staleWrites: Counter;
   private readonly tokenAuthentications: Counter<'source'>;
@@ -115,7 +119,16 @@ export class PromMetrics implements Metrics {
   }
 
   requestServed(request: ServedRequest): void {
-    this.durations.observe({ route: request.route ?? 'unmatched', method: request.method, status_class: `${Math.floor(request.status / 100)}xx` }, request.seconds);
+    const route = request.route ?? 'unmatched';
+    const statusClass = STATUS_CLASSES[Math.floor(request.status / 100)] ?? `${Math.floor(request.status / 100)}xx`;
+    // One child per label set, made once: observe() with labels validates and hashes them every time.
+    const key = `${route} ${request.method} ${statusClass}`;
+    let child = this.durationsByLabels.get(key);
+    if (child === undefined) {
+      child = this.durations.labels({ route, method: request.method, status_class: statusClass });
+      this.durationsByLabels.set(key, child);
+    }
+    child.observe(request.seconds);
   }
 
   /** The exposition of one scrape: the database's figures are read now. */

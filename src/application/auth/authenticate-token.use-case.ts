@@ -14,6 +14,13 @@ import type { TokenCache } from './token-cache.js';
  * revoked token can still be seen.
  */
 export class AuthenticateToken {
+  /**
+   * The SHA-256 of the tokens presented lately, so a hot token is not hashed on every request
+   * (2-3% of a cached read's CPU): at most HASHED tokens, the oldest forgotten first. It holds
+   * tokens as presented, as the process does while it serves their requests anyway.
+   */
+  private readonly hashes = new Map<string, string>();
+
   constructor(
     private readonly tokens: ApiTokenRepository,
     private readonly generator: TokenGenerator,
@@ -24,7 +31,7 @@ export class AuthenticateToken {
 
   async execute(presented: string): Promise<Result<Principal, ApplicationError>> {
     if (!isWellFormedApiToken(presented)) return err({ kind: 'Unauthenticated' });
-    const hash = this.generator.hash(presented);
+    const hash = this.hashOf(presented);
     const now = this.clock.now();
     let holder = await this.cache.get(hash, now.getTime());
     if (holder === undefined) {
@@ -43,7 +50,19 @@ export class AuthenticateToken {
     }
     return ok(principalOfHolder(holder));
   }
+
+  private hashOf(presented: string): string {
+    let hash = this.hashes.get(presented);
+    if (hash === undefined) {
+      hash = this.generator.hash(presented);
+      if (this.hashes.size >= HASHED) this.hashes.delete(this.hashes.keys().next().value!);
+      this.hashes.set(presented, hash);
+    }
+    return hash;
+  }
 }
+
+const HASHED = 1_000;
 
 function principalOfHolder({ token, user }: TokenHolder): Principal {
   return { userId: user.id, accountId: user.accountId, nickname: user.nickname, scopes: token.scopes, tokenId: token.id };
