@@ -44,12 +44,12 @@ export interface RouteDefinition extends RouteDescription {
  * not make the server parse a 10 MiB import. The use case still authorises (scope and account);
  * the scope-matrix test keeps the two in agreement.
  */
-function requireScope(scope: Scope): Middleware {
+/** Throws 403 `insufficient_scope` unless the token's scopes permit `scope`. */
+function scopeCheck(scope: Scope): (ctx: Context) => void {
   const [area, readonly] = scope.split('.') as [Area, string | undefined];
   const access = readonly === undefined ? 'write' : 'read';
-  return async (ctx, next) => {
+  return (ctx) => {
     if (!scopesPermit(principalOf(ctx).scopes, area, access)) throwProblem(problemFor({ kind: 'InsufficientScope', scope }));
-    await next();
   };
 }
 
@@ -94,15 +94,24 @@ function validateJsonInput(schema: JsonSchema): Middleware {
  */
 export function mountRoutes(router: Router, routes: readonly RouteDefinition[], apiAccess: ApiAccess, jsonParser: Middleware): void {
   for (const route of routes) {
-    const guards: Middleware[] = [];
-    if (route.scope !== null) {
-      guards.push(requireScope(route.scope));
-      const access = requireAccess(route, route.scope, apiAccess);
-      if (access) guards.push(access);
-    }
+    const scope = route.scope === null ? undefined : scopeCheck(route.scope);
+    const access = route.scope === null ? undefined : requireAccess(route, route.scope, apiAccess);
     const schema = jsonOnlySchema(route.requestBody);
-    if (schema !== undefined) guards.push(jsonParser, validateJsonInput(schema));
-    router.register(route.path, [route.method], [...guards, ...(route.middleware ?? []), route.handler]);
+    const rest: Middleware[] = [...(access ? [access] : []), ...(schema === undefined ? [] : [jsonParser, validateJsonInput(schema)]), ...(route.middleware ?? [])];
+    const { handler } = route;
+    // The scope check runs in the first step rather than a layer of its own (a sync throw is a
+    // rejection there, as koa-compose makes it): a read, with no access check and no body, is one
+    // step, not an async layer more on every request.
+    const steps: Middleware[] = [...rest, (ctx) => handler(ctx)];
+    if (scope !== undefined) {
+      const [head, ...tail] = steps as [Middleware, ...Middleware[]];
+      const checked: Middleware = (ctx, next): Promise<unknown> => {
+        scope(ctx);
+        return head(ctx, next) as Promise<unknown>;
+      };
+      steps.splice(0, steps.length, checked, ...tail);
+    }
+    router.register(route.path, [route.method], steps);
   }
 }
 
