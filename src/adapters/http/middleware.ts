@@ -9,7 +9,6 @@ const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface RequestState {
   requestId: string;
-  log: HttpLogger;
 }
 
 /** Writes a problem+json response. */
@@ -61,10 +60,6 @@ export function requestContext(logger: HttpLogger, metrics?: Pick<HttpMetrics, '
     const requestId = INCOMING_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     const state = ctx.state as RequestState;
     state.requestId = requestId;
-    // A child logger only for a request that logs more than its line: making one costs more than
-    // the rest of a cached read's logging (pino copies its bindings and serializers).
-    let log: HttpLogger | undefined;
-    Object.defineProperty(state, 'log', { get: () => (log ??= logger.child({ requestId })), configurable: true, enumerable: true });
     ctx.set('X-Request-Id', requestId);
     const started = performance.now();
     try {
@@ -73,7 +68,9 @@ export function requestContext(logger: HttpLogger, metrics?: Pick<HttpMetrics, '
         sendProblem(ctx, routingProblem(ctx));
       }
     } catch (error) {
-      sendProblem(ctx, problemOfThrown(error, ctx, state.log));
+      // A child logger only for a request that fails: making one per request cost more than the
+      // rest of a cached read's logging (pino copies its bindings and serializers).
+      sendProblem(ctx, problemOfThrown(error, ctx, logger.child({ requestId })));
     } finally {
       const elapsedMs = performance.now() - started;
       const durationMs = Math.round(elapsedMs * 100) / 100;

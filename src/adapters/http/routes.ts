@@ -102,16 +102,15 @@ export function mountRoutes(router: Router, routes: readonly RouteDefinition[], 
     // The scope check runs in the first step rather than a layer of its own (a sync throw is a
     // rejection there, as koa-compose makes it): a read, with no access check and no body, is one
     // step, not an async layer more on every request.
-    const steps: Middleware[] = [...rest, (ctx) => handler(ctx)];
-    if (scope !== undefined) {
-      const [head, ...tail] = steps as [Middleware, ...Middleware[]];
-      const checked: Middleware = (ctx, next): Promise<unknown> => {
-        scope(ctx);
-        return head(ctx, next) as Promise<unknown>;
-      };
-      steps.splice(0, steps.length, checked, ...tail);
-    }
-    router.register(route.path, [route.method], steps);
+    const [head, ...tail]: Middleware[] = [...rest, (ctx) => handler(ctx)];
+    const first: Middleware =
+      scope === undefined
+        ? head!
+        : (ctx, next): Promise<unknown> => {
+            scope(ctx);
+            return head!(ctx, next) as Promise<unknown>;
+          };
+    router.register(route.path, [route.method], [first, ...tail]);
   }
 }
 

@@ -46,14 +46,14 @@ export class StoredSecrets {
       // Sealed with a key nobody keeps, they would be lost: refuse instead.
       throw new SecretsKeyError('secrets are stored in clear and no key was given to seal them with (SECRETS_KEY, SECRETS_KEY_FILE)');
     }
-    const sealed = await this.rewrite(`{column} NOT LIKE '${SEALED_PREFIX}%'`, (box, value, context) => box.seal(value, context));
+    const sealed = await this.rewrite((column) => `${column} NOT LIKE '${SEALED_PREFIX}%'`, (box, value, context) => box.seal(value, context));
     await this.check();
     return sealed;
   }
 
   /** Re-wraps every sealed secret not under the current key with it; returns how many changed. */
   rotate(): Promise<SecretCounts> {
-    return this.rewrite(`{column} NOT LIKE '${SEALED_PREFIX}${this.db.secrets.keyId}.%'`, (box, value, context) => box.rewrap(value, context));
+    return this.rewrite((column) => `${column} NOT LIKE '${SEALED_PREFIX}${this.db.secrets.keyId}.%'`, (box, value, context) => box.rewrap(value, context));
   }
 
   private async anyInClear(): Promise<boolean> {
@@ -80,11 +80,11 @@ export class StoredSecrets {
     }
   }
 
-  /** Rewrites, batch by batch, the values of every column that match `where` (`{column}` stands for the column). */
-  private async rewrite(where: string, change: (box: SecretBox, value: string, context: string) => string): Promise<SecretCounts> {
+  /** Rewrites, batch by batch, the values of every column that match `where` (given the column's name). */
+  private async rewrite(where: (column: string) => string, change: (box: SecretBox, value: string, context: string) => string): Promise<SecretCounts> {
     const counts: Record<keyof SecretCounts, number> = { webhooks: 0, signingKeys: 0 };
     for (const c of this.columns) {
-      const condition = where.replaceAll('{column}', c.column);
+      const condition = where(c.column);
       for (;;) {
         const changed = await this.db.transaction(async (m) => {
           // Under lock: a concurrent pass waits, then finds these rows no longer match.

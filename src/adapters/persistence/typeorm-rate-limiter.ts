@@ -60,11 +60,14 @@ export class TypeOrmRateLimiter implements RateLimiter {
     await this.db.read((m) => m.query(`UPDATE ${this.table()} SET count = count - 1 WHERE key = $1 AND window_end > $2 AND count > 0`, [key, now.toISOString()]));
   }
 
-  /** The table, qualified by DATABASE_SCHEMA when one is set. */
   private table(): string {
-    const schema = this.db.schemaName;
-    return schema ? `"${schema.replace(/"/g, '""')}".rate_limits` : 'rate_limits';
+    return rateLimitsTable(this.db.schemaName);
   }
+}
+
+/** The counters' table, qualified by DATABASE_SCHEMA when one is set (it has no entity: plain SQL only). */
+export function rateLimitsTable(schema: string | undefined): string {
+  return schema ? `"${schema.replace(/"/g, '""')}".rate_limits` : 'rate_limits';
 }
 
 /** How often a BatchedRateLimiter writes the attempts it counted to the database. */

@@ -1,6 +1,7 @@
 import type { EntityManager, EntitySchema } from 'typeorm';
 import type { RetainedRowCounts, RetentionCutoffs, RetentionPurge } from '../../application/ports/retention-purge.port.js';
 import { forDialect, placeholderList, tableOf, updated } from './raw-sql.js';
+import { rateLimitsTable } from './typeorm-rate-limiter.js';
 import type { TypeOrmDatabase } from './typeorm-database.js';
 
 /**
@@ -16,34 +17,39 @@ import type { TypeOrmDatabase } from './typeorm-database.js';
 export class TypeOrmRetentionPurge implements RetentionPurge {
   private readonly s;
   private readonly dialect;
-  /** Until when this run may go on (set by `purge`). */
-  private stopAt = Infinity;
 
   constructor(private readonly db: TypeOrmDatabase) {
     this.s = db.schemas;
     this.dialect = db.dialect;
   }
 
-  async purge(cutoffs: RetentionCutoffs, batchSize: number, stopAt: number): Promise<RetainedRowCounts> {
+  async purge(cutoffs: RetentionCutoffs, batchSize: number, budgetMs: number): Promise<RetainedRowCounts> {
     const n = Math.max(1, Math.floor(batchSize));
-    this.stopAt = stopAt;
-    // The outer conditions repeat the inner ones: a row that changed since it was selected stays.
-    const deliveries = await this.drain(this.s.deliveries, (t) => `SELECT id FROM ${t} WHERE state <> 'pending' AND creation_date < ? LIMIT ${n}`, "state <> 'pending'", [cutoffs.deliveriesCreatedBefore], n);
-    const outboxEvents = await this.drain(this.s.outbox, (t) => `SELECT id FROM ${t} WHERE dispatched_at IS NOT NULL AND dispatched_at < ? LIMIT ${n}`, 'dispatched_at IS NOT NULL', [cutoffs.eventsDispatchedBefore], n);
-    const rateLimitCounters = await this.drainRateLimits(cutoffs.rateLimitWindowsEndedBefore, n);
-    const history = cutoffs.specRevisionsCreatedBefore === null ? { specRevisions: 0, specChunks: 0 } : await this.purgeHistory(cutoffs.specRevisionsCreatedBefore, n);
+    const deadline = Date.now() + budgetMs;
+    const at = (date: Date) => date.toISOString();
+    // Each DELETE repeats its conditions outside the sub-select: a row that changed since it was selected stays.
+    const deliveries = await this.drain(n, deadline, (m) => {
+      const t = tableOf(m, this.s.deliveries);
+      return [`DELETE FROM ${t} WHERE id IN (SELECT id FROM ${t} WHERE state <> 'pending' AND creation_date < ? LIMIT ${n}) AND state <> 'pending' RETURNING id`, [at(cutoffs.deliveriesCreatedBefore)]];
+    });
+    const outboxEvents = await this.drain(n, deadline, (m) => {
+      const t = tableOf(m, this.s.outbox);
+      return [`DELETE FROM ${t} WHERE id IN (SELECT id FROM ${t} WHERE dispatched_at IS NOT NULL AND dispatched_at < ? LIMIT ${n}) AND dispatched_at IS NOT NULL RETURNING id`, [at(cutoffs.eventsDispatchedBefore)]];
+    });
+    // The rate limiter's table has no entity (plain SQL only); its key is `key`.
+    const rateLimitCounters = await this.drain(n, deadline, () => {
+      const t = rateLimitsTable(this.db.schemaName);
+      const before = at(cutoffs.rateLimitWindowsEndedBefore);
+      return [`DELETE FROM ${t} WHERE key IN (SELECT key FROM ${t} WHERE window_end < ? LIMIT ${n}) AND window_end < ? RETURNING key`, [before, before]];
+    });
+    const history = cutoffs.specRevisionsCreatedBefore === null ? { specRevisions: 0, specChunks: 0 } : await this.purgeHistory(cutoffs.specRevisionsCreatedBefore, n, deadline);
     return { deliveries, outboxEvents, rateLimitCounters, ...history };
-  }
-
-  /** Whether a drain whose last batch came back `deleted` of `n` should go on. */
-  private more(deleted: number, n: number): boolean {
-    return deleted >= n && Date.now() < this.stopAt;
   }
 
   counts(): Promise<RetainedRowCounts> {
     return this.db.read(async (m) => {
       const count = (schema: EntitySchema) => m.getRepository(schema).count();
-      const rateLimits = await m.query<{ n: number | string }[]>(`SELECT count(*) AS n FROM ${this.rateLimitTable(m)}`);
+      const rateLimits = await m.query<{ n: number | string }[]>(`SELECT count(*) AS n FROM ${rateLimitsTable(this.db.schemaName)}`);
       return {
         deliveries: await count(this.s.deliveries),
         outboxEvents: await count(this.s.outbox),
@@ -54,46 +60,27 @@ export class TypeOrmRetentionPurge implements RetentionPurge {
     });
   }
 
-  /** Deletes the rows `select` (given the quoted table, selecting at most `n` ids) names and that still meet `still`, batch after batch. */
-  private async drain(schema: EntitySchema, select: (table: string) => string, still: string, parameters: readonly Date[], n: number): Promise<number> {
+  /**
+   * Runs the DELETE `batch` gives (`?` placeholders and their values), one statement at a time,
+   * until one deletes fewer than `n` rows or the deadline has passed; returns how many went.
+   */
+  private async drain(n: number, deadline: number, batch: (m: EntityManager) => [string, string[]]): Promise<number> {
     let total = 0;
     for (;;) {
       const deleted = await this.db.read(async (m) => {
-        const table = tableOf(m, schema);
-        const sql = `DELETE FROM ${table} WHERE id IN (${select(table)}) AND ${still} RETURNING id`;
-        return (await updated(m, forDialect(this.dialect, sql), parameters.map((d) => d.toISOString()))).length;
+        const [sql, parameters] = batch(m);
+        return (await updated(m, forDialect(this.dialect, sql), parameters)).length;
       });
       total += deleted;
-      if (!this.more(deleted, n)) return total;
+      if (!more(deleted, n, deadline)) return total;
     }
-  }
-
-  /** The rate limiter's table has no entity (it is written in plain SQL only): its key is `key`. */
-  private async drainRateLimits(before: Date, n: number): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const deleted = await this.db.read(async (m) => {
-        const table = this.rateLimitTable(m);
-        // The date again outside: a counter whose window an upsert has just restarted stays.
-        const sql = `DELETE FROM ${table} WHERE key IN (SELECT key FROM ${table} WHERE window_end < ? LIMIT ${n}) AND window_end < ? RETURNING key`;
-        return (await updated(m, forDialect(this.dialect, sql), [before.toISOString(), before.toISOString()])).length;
-      });
-      total += deleted;
-      if (!this.more(deleted, n)) return total;
-    }
-  }
-
-  /** The table, qualified by DATABASE_SCHEMA when one is set. */
-  private rateLimitTable(m: EntityManager): string {
-    const schema = this.db.schemaName;
-    return schema ? `${m.connection.driver.escape(schema)}.rate_limits` : 'rate_limits';
   }
 
   /**
    * Revisions stored before `before` that are archived (not the current spec) and that no release
    * was made from, by API; then each such API's chunks no revision left lists.
    */
-  private async purgeHistory(before: Date, n: number): Promise<{ specRevisions: number; specChunks: number }> {
+  private async purgeHistory(before: Date, n: number, deadline: number): Promise<{ specRevisions: number; specChunks: number }> {
     let specRevisions = 0;
     let specChunks = 0;
     for (;;) {
@@ -121,7 +108,7 @@ export class TypeOrmRetentionPurge implements RetentionPurge {
         specRevisions += gone.revisions;
         specChunks += gone.chunks;
       }
-      if (!this.more(candidates.length, n)) return { specRevisions, specChunks };
+      if (!more(candidates.length, n, deadline)) return { specRevisions, specChunks };
     }
   }
 
@@ -151,6 +138,11 @@ export class TypeOrmRetentionPurge implements RetentionPurge {
     }
     return unused.length;
   }
+}
+
+/** Whether a drain whose last batch came back `done` of `n` goes on: a full batch, and time left. */
+function more(done: number, n: number, deadline: number): boolean {
+  return done >= n && Date.now() < deadline;
 }
 
 /** Chunk keys per DELETE: far below either database's parameter limit. */

@@ -45,6 +45,6 @@ export class PurgeRetained {
   ) {}
 
   execute(): Promise<RetainedRowCounts> {
-    return this.store.purge(retentionCutoffs(this.clock.now(), this.settings), RETENTION_BATCH, Date.now() + RETENTION_RUN_MS);
+    return this.store.purge(retentionCutoffs(this.clock.now(), this.settings), RETENTION_BATCH, RETENTION_RUN_MS);
   }
 }

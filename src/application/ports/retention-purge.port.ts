@@ -28,12 +28,12 @@ export interface RetainedRowCounts {
 export interface RetentionPurge {
   /**
    * Deletes what finished before the cutoffs, `batchSize` rows per statement until none is left
-   * or the clock passes `stopAt` (epoch ms; each table gets one batch at least), so no statement
+   * or `budgetMs` of wall time have passed (each table gets one batch at least), so no statement
    * holds a lock for long and no run holds up the worker's loop for long: a backlog (the first run
    * on a database of years) goes over several runs. Several instances may run it at once (they
    * share the work). Returns how many rows went from each table.
    */
-  purge(cutoffs: RetentionCutoffs, batchSize: number, stopAt: number): Promise<RetainedRowCounts>;
+  purge(cutoffs: RetentionCutoffs, batchSize: number, budgetMs: number): Promise<RetainedRowCounts>;
   /** How many rows each table holds (the soak's figures, and the tests of the bound). */
   counts(): Promise<RetainedRowCounts>;
 }
