@@ -1,5 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import type Router from '@koa/router';
+import type { Routes } from '../../src/adapters/http/dispatch.js';
 import { expect } from 'chai';
 import type Koa from 'koa';
 import { parse as parseYaml } from 'yaml';
@@ -41,7 +41,7 @@ function operationsOf(paths: Readonly<Record<string, Readonly<Partial<Record<str
 function servedRoutes(app: Koa): Set<string> {
   const served = new Set<string>();
   const routers = app.middleware.flatMap((middleware) => {
-    const mounted = middleware as { router?: Router; routers?: readonly Router[] };
+    const mounted = middleware as { router?: Routes; routers?: readonly Routes[] };
     return mounted.routers ?? (mounted.router === undefined ? [] : [mounted.router]);
   });
   for (const router of routers) {

@@ -1,5 +1,5 @@
-import Router from '@koa/router';
-import Koa from 'koa';
+import Koa, { type Context, type Next } from 'koa';
+import { RouteTable } from './route-table.js';
 import { koaBody } from 'koa-body';
 import type { ApiAccess } from '../../application/auth/api-access.js';
 import type { AuthenticateToken } from '../../application/auth/authenticate-token.use-case.js';
@@ -22,7 +22,7 @@ import type { RateLimit, RateLimiter } from '../../application/ports/rate-limite
 import type { HttpLogger } from './http-logger.js';
 import { failFastWhileDatabaseAway, requestContext } from './middleware.js';
 import type { HttpMetrics } from './http-metrics.js';
-import { mountRoutes, standaloneRouter, type RouteDefinition, type StandaloneRouteDefinition } from './routes.js';
+import { guardedRoutes, standaloneRouter, type RouteDefinition, type StandaloneRouteDefinition } from './routes.js';
 import { JSON_MEDIA_TYPES } from './validation.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 import type { OpenApiDocument } from './openapi/openapi.types.js';
@@ -134,12 +134,11 @@ export function createHttpApp(deps: HttpDependencies): Koa {
   // Before the Bearer routes: /user/tokens and /user/email/* take HTTP Basic or nothing, never a Bearer token.
   const outside = standaloneRouter(standalone, jsonBodyParser(deps));
   const docs = docsRouter({ docs: deps.docs, session: (cookie) => deps.identity.authorize.session(cookie), descriptionUrl: '/openapi.json', publicUrl: deps.publicUrl });
-  const api = new Router();
   const authenticated = bearerAuthentication(deps.authenticate);
   const limited = rateLimit(deps.rateLimits.apiLimiter, deps.rateLimits.api, (ctx) => `api:token:${principalOf(ctx).tokenId ?? principalOf(ctx).userId}`);
-  // The token, then its limit, as one step of the router's chain rather than two.
-  api.use(['/api', '/webhooks', '/user'], (ctx, next): Promise<unknown> => authenticated(ctx, (): Promise<unknown> => limited(ctx, next) as Promise<unknown>) as Promise<unknown>);
-  mountRoutes(api, table, deps.apiAccess, jsonBodyParser(deps));
+  // The token, then its limit, as one step of each route's chain rather than two.
+  const bearer = (ctx: Context, next: Next): Promise<unknown> => authenticated(ctx, (): Promise<unknown> => limited(ctx, next) as Promise<unknown>) as Promise<unknown>;
+  const api = new RouteTable(guardedRoutes(table, bearer, deps.apiAccess, jsonBodyParser(deps)));
   app.use(routeByFirstSegment([outside, docs, api]));
   return app;
 }

@@ -1,6 +1,14 @@
-import type Router from '@koa/router';
+import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import compose from 'koa-compose';
+import type { RouteTable } from './route-table.js';
+
+/** A @koa/router (with its `allowedMethods`) or a route table (which answers those itself). */
+export type Routes = Router | RouteTable;
+
+function middlewareOf(routes: Routes): Middleware[] {
+  return routes instanceof Router ? [routes.routes() as Middleware, routes.allowedMethods() as Middleware] : [routes.middleware()];
+}
 
 /** The first segment of a route path (`/api/:accountId` -> `api`), or undefined when it is not a literal. */
 function literalFirstSegment(path: string): string | undefined {
@@ -9,16 +17,16 @@ function literalFirstSegment(path: string): string | undefined {
 }
 
 /**
- * Mounts `routers` (each with its `allowedMethods`) in the given order, but runs for a request
+ * Mounts `routers` (each @koa/router with its `allowedMethods`) in the given order, but runs for a request
  * only those with a route or router middleware under the request path's first segment. Every
  * @koa/router matches the path against each of its layers; with a dozen routers mounted one after
  * another, a request to `/api/...` paid for the identity, docs and sign-in routers' regular
  * expressions too. A router with a non-literal first segment runs for every path. The routers stay
  * reachable as `.routers`, for tests that walk what the app serves.
  */
-export function routeByFirstSegment(routers: readonly Router[]): Middleware & { readonly routers: readonly Router[] } {
-  const everywhere = new Set<Router>();
-  const bySegment = new Map<string, Router[]>();
+export function routeByFirstSegment(routers: readonly Routes[]): Middleware & { readonly routers: readonly Routes[] } {
+  const everywhere = new Set<Routes>();
+  const bySegment = new Map<string, Routes[]>();
   for (const router of routers) {
     for (const layer of router.stack) {
       const segment = typeof layer.path === 'string' ? literalFirstSegment(layer.path) : undefined;
@@ -26,8 +34,7 @@ export function routeByFirstSegment(routers: readonly Router[]): Middleware & { 
       else bySegment.set(segment, [...(bySegment.get(segment) ?? []), router]);
     }
   }
-  const chain = (chosen: ReadonlySet<Router>): Middleware =>
-    compose(routers.filter((r) => chosen.has(r) || everywhere.has(r)).flatMap((r) => [r.routes() as Middleware, r.allowedMethods() as Middleware]));
+  const chain = (chosen: ReadonlySet<Routes>): Middleware => compose(routers.filter((r) => chosen.has(r) || everywhere.has(r)).flatMap(middlewareOf));
   const chains = new Map<string, Middleware>([...bySegment].map(([segment, matching]) => [segment, chain(new Set(matching))]));
   const fallback = chain(new Set());
   const dispatch = (ctx: Context, next: Next): Promise<unknown> => {

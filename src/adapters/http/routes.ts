@@ -1,5 +1,7 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
+import compose from 'koa-compose';
+import type { TableRoute } from './route-table.js';
 import { accessOfMethod, scopesPermit, type Area, type Scope } from '../../domain/token/scope.js';
 import type { ApiAccess } from '../../application/auth/api-access.js';
 import { principalOf } from './authenticate.js';
@@ -89,19 +91,20 @@ function validateJsonInput(schema: JsonSchema): Middleware {
 }
 
 /**
- * Serves each route behind its guards: the scope and the account, then, for a route whose request
- * body is JSON, the parser and the validation against its declared schema.
+ * Each route behind its guards, as one composed step for a `RouteTable`: `bearer` (the token and
+ * its limit), the scope and the account, then, for a route whose request body is JSON, the parser
+ * and the validation against its declared schema.
  */
-export function mountRoutes(router: Router, routes: readonly RouteDefinition[], apiAccess: ApiAccess, jsonParser: Middleware): void {
-  for (const route of routes) {
+export function guardedRoutes(routes: readonly RouteDefinition[], bearer: Middleware, apiAccess: ApiAccess, jsonParser: Middleware): TableRoute[] {
+  return routes.map((route) => {
     const scope = route.scope === null ? undefined : scopeCheck(route.scope);
     const access = route.scope === null ? undefined : requireAccess(route, route.scope, apiAccess);
     const schema = jsonOnlySchema(route.requestBody);
     const rest: Middleware[] = [...(access ? [access] : []), ...(schema === undefined ? [] : [jsonParser, validateJsonInput(schema)]), ...(route.middleware ?? [])];
     const { handler } = route;
-    // The scope check runs in the first step rather than a layer of its own (a sync throw is a
-    // rejection there, as koa-compose makes it): a read, with no access check and no body, is one
-    // step, not an async layer more on every request.
+    // The scope check runs in the step after the token's rather than a layer of its own (a sync
+    // throw is a rejection there, as koa-compose makes it): a read, with no access check and no
+    // body, is two steps.
     const [head, ...tail]: Middleware[] = [...rest, (ctx) => handler(ctx)];
     const first: Middleware =
       scope === undefined
@@ -110,8 +113,8 @@ export function mountRoutes(router: Router, routes: readonly RouteDefinition[], 
             scope(ctx);
             return head!(ctx, next) as Promise<unknown>;
           };
-    router.register(route.path, [route.method], [first, ...tail]);
-  }
+    return { method: route.method, path: route.path, serve: compose([bearer, first, ...tail]) };
+  });
 }
 
 /**
