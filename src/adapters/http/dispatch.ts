@@ -34,7 +34,10 @@ export function routeByFirstSegment(routers: readonly Routes[]): Middleware & { 
       else bySegment.set(segment, [...(bySegment.get(segment) ?? []), router]);
     }
   }
-  const chain = (chosen: ReadonlySet<Routes>): Middleware => compose(routers.filter((r) => chosen.has(r) || everywhere.has(r)).flatMap(middlewareOf));
+  const chain = (chosen: ReadonlySet<Routes>): Middleware => {
+    const steps = routers.filter((r) => chosen.has(r) || everywhere.has(r)).flatMap(middlewareOf);
+    return steps.length === 1 ? steps[0]! : compose(steps);
+  };
   const chains = new Map<string, Middleware>([...bySegment].map(([segment, matching]) => [segment, chain(new Set(matching))]));
   const fallback = chain(new Set());
   const dispatch = (ctx: Context, next: Next): Promise<unknown> => {

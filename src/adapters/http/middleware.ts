@@ -52,17 +52,20 @@ export function routePattern(ctx: Context): string | null {
  * log line per request (`requestId`, `method`, `route`, `path` without the query, `status`,
  * `durationMs`), its duration in the metrics, and the last word on errors. Known problems become problem+json; errors
  * raised by Koa's body parsing keep their 4xx status; anything else is a generic 500 that is logged
- * with its stack and never echoed.
+ * with its stack and never echoed. `prepare` runs first for every request (the headers every
+ * answer carries, the checks before anything else): here rather than a middleware of its own,
+ * one async layer less on every request; what it throws is answered like the rest.
  */
-export function requestContext(logger: HttpLogger, metrics?: Pick<HttpMetrics, 'requestServed'>): Middleware {
+export function requestContext(logger: HttpLogger, metrics?: Pick<HttpMetrics, 'requestServed'>, prepare?: (ctx: Context) => void): Middleware {
   return async (ctx: Context, next: Next) => {
-    const incoming = ctx.get('X-Request-Id');
-    const requestId = INCOMING_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const incoming = ctx.req.headers['x-request-id'];
+    const requestId = typeof incoming === 'string' && INCOMING_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     const state = ctx.state as RequestState;
     state.requestId = requestId;
-    ctx.set('X-Request-Id', requestId);
+    ctx.res.setHeader('X-Request-Id', requestId);
     const started = performance.now();
     try {
+      prepare?.(ctx);
       await next();
       if (ctx.status >= 400 && (ctx.body === undefined || ctx.body === null || ctx.body === '')) {
         sendProblem(ctx, routingProblem(ctx));

@@ -17,7 +17,7 @@ export type DatabaseConfig =
   | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string | undefined; readonly poolSize?: number | undefined };
 
 interface VersionStatement {
-  get(): string;
+  get(): unknown;
 }
 
 export interface TypeOrmDatabaseOptions {
@@ -145,18 +145,21 @@ export class TypeOrmDatabase {
    */
   sqliteVersion(): string {
     if (this.version !== undefined) return this.version;
-    if (this.versionStatement === undefined) {
+    if (this.versionStatements === undefined) {
       const connection = (this.dataSource.driver as unknown as { databaseConnection: { prepare(sql: string): { pluck(): VersionStatement } } }).databaseConnection;
-      this.versionStatement = connection.prepare("SELECT total_changes() || ':' || data_version FROM pragma_data_version").pluck();
+      // Two statements rather than one over pragma_data_version: the table-valued function cost
+      // 2.7 µs a call, the PRAGMA 1.7 µs and total_changes() 0.06 µs (better-sqlite3, this machine).
+      this.versionStatements = [connection.prepare('SELECT total_changes()').pluck(), connection.prepare('PRAGMA data_version').pluck()];
     }
-    const version = this.versionStatement.get();
+    const [changes, dataVersion] = this.versionStatements;
+    const version = `${String(changes.get())}:${String(dataVersion.get())}`;
     this.version = version;
     remembering.add(this);
     setImmediate(forgetSqliteVersions);
     return version;
   }
 
-  private versionStatement: VersionStatement | undefined;
+  private versionStatements: readonly [VersionStatement, VersionStatement] | undefined;
   /** @internal the version read in this turn, if any (see sqliteVersion) */
   version: string | undefined;
 
@@ -205,7 +208,7 @@ export class TypeOrmDatabase {
   }
 
   async close(): Promise<void> {
-    this.versionStatement = undefined;
+    this.versionStatements = undefined;
     this.version = undefined;
     await this.changes?.stop();
     if (this.dataSource.isInitialized) await this.exclusive(() => this.dataSource.destroy());

@@ -36,7 +36,7 @@ const answer =
 function withRouter(): Koa {
   const router = new Router();
   for (const route of ROUTES) router.register(route.path, [route.method], [answer(route)]);
-  return new Koa().use(router.routes()).use(router.allowedMethods());
+  return new Koa().use(router.routes() as Middleware).use(router.allowedMethods() as Middleware);
 }
 
 function withTable(): Koa {
