@@ -8,7 +8,10 @@
  *   log level with stdout discarded, SQLite, on 127.0.0.1 and a free port:
  *   - fresh: on a new SQLite file, so the start runs every migration, makes a signing key and
  *     bootstraps the demo user and token (scrypt);
- *   - restart: again on the file the fresh start of the same round left.
+ *   - restart: again on the file the fresh start of the same round left;
+ *   - the same restart with SPECBASE_COMPILE_CACHE=off (reported, no target): the start before
+ *     V8's code cache is made (ADR 0027). The others use a cache directory of this run's, made by
+ *     the warm-up round.
  * - Baselines, spawned the same way (child_process.spawn of process.execPath, same environment):
  *   a bare node:http script answering 200 on every path (so the table has a ratio), and
  *   `node -e 0`, to its exit (what starting node itself costs).
@@ -327,6 +330,8 @@ export interface StartupResult {
   readonly backend: string;
   readonly fresh: readonly Start[];
   readonly restart: readonly Start[];
+  /** Restarts with SPECBASE_COMPILE_CACHE=off: what a start costs before the code cache is made. */
+  readonly uncached: readonly Start[];
   readonly bare: readonly Start[];
   readonly nodeExit: readonly number[];
   readonly phases: { readonly fresh: readonly PhaseRun[]; readonly restart: readonly PhaseRun[] };
@@ -349,7 +354,8 @@ export async function benchStartup(backends: readonly Backend[]): Promise<{ resu
   const tmp = await mkdtemp(join(tmpdir(), 'specbase-startup-'));
   try {
     await checkBuild();
-    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', DATABASE_URL: '', DATABASE_SCHEMA: '', HOST: '127.0.0.1', LOG_LEVEL: '' };
+    // The code cache (ADR 0027) in a directory of this run's: the warm-up round makes it.
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', DATABASE_URL: '', DATABASE_SCHEMA: '', HOST: '127.0.0.1', LOG_LEVEL: '', SPECBASE_COMPILE_CACHE: join(tmp, 'code-cache') };
     const bareScript = join(tmp, 'bare-http-server.mjs');
     await writeFile(bareScript, BARE_SERVER);
     const load0 = loadavg()[0]!;
@@ -358,6 +364,7 @@ export async function benchStartup(backends: readonly Backend[]): Promise<{ resu
 
     const fresh: Start[] = [];
     const restart: Start[] = [];
+    const uncached: Start[] = [];
     const bare: Start[] = [];
     const nodeExit: number[] = [];
     const line = (s: Start) => `${Math.round(s.healthyMs)}/${Math.round(s.readyMs)} ms`;
@@ -365,13 +372,15 @@ export async function benchStartup(backends: readonly Backend[]): Promise<{ resu
       const dbEnv = sqlite();
       const f = await timeStart([CLI, 'serve'], dbEnv);
       const r = await timeStart([CLI, 'serve'], dbEnv);
+      const u = await timeStart([CLI, 'serve'], { ...dbEnv, SPECBASE_COMPILE_CACHE: 'off' });
       const b = await timeStart([bareScript], env);
       const n = await timeNodeExit(env);
       const label = round === 0 ? 'warm-up' : `round ${round}/${RUNS}`;
-      console.log(`[startup] ${label} (healthy/ready): fresh ${line(f)}, restart ${line(r)}, bare node:http ${line(b)}, node -e 0 ${Math.round(n)} ms`);
+      console.log(`[startup] ${label} (healthy/ready): fresh ${line(f)}, restart ${line(r)}, restart without the code cache ${line(u)}, bare node:http ${line(b)}, node -e 0 ${Math.round(n)} ms`);
       if (round === 0) continue;
       fresh.push(f);
       restart.push(r);
+      uncached.push(u);
       bare.push(b);
       nodeExit.push(n);
     }
@@ -385,7 +394,7 @@ export async function benchStartup(backends: readonly Backend[]): Promise<{ resu
     console.log(`[startup] phases timed (${PHASE_RUNS} fresh, ${PHASE_RUNS} restart)`);
     const profile = await profiledStart(sqlite(), join(tmp, 'profile'));
     console.log(`[startup] CPU profile of a fresh start: ${Math.round(profile.healthyMs)} ms to healthy under the profiler`);
-    return { results: [{ backend: 'SQLite', fresh, restart, bare, nodeExit, phases, profile, load: [load0, loadavg()[0]!] }] };
+    return { results: [{ backend: 'SQLite', fresh, restart, uncached, bare, nodeExit, phases, profile, load: [load0, loadavg()[0]!] }] };
   } catch (error) {
     return { results: [], failure: error instanceof Error ? error : new Error('startup bench failed', { cause: error }) };
   } finally {
@@ -477,6 +486,7 @@ export function reportStartup(results: readonly StartupResult[]): void {
     ];
     rows.push(line('node dist/main/cli.bundle.js serve, fresh SQLite file', fresh, verdict(fresh.healthy)));
     rows.push(line('node dist/main/cli.bundle.js serve, restart', restart, verdict(restart.healthy)));
+    rows.push(line('  the same without the code cache (SPECBASE_COMPILE_CACHE=off)', medians(result.uncached), 'reported'));
     rows.push(line('bare node:http script (baseline)', bare, '-'));
     rows.push(['node -e 0, to its exit', ms(nodeExit), `${Math.round(Math.min(...result.nodeExit))}-${Math.round(Math.max(...result.nodeExit))}`, '-', '-', '-', '-']);
     console.log(formatTable(rows));

@@ -1,7 +1,9 @@
-// Bundles the compiled command (dist/main/cli.js) and every package it loads into one ES module,
-// dist/main/cli.bundle.js: the `specbase` bin and `npm start`. Node then reads, resolves and
-// compiles one file instead of about 2,000, which is most of a start (docs/performance.md, 7b;
-// docs/adr/0018-bundled-command.md). The library (dist/index.js) is not bundled: an embedding
+// Bundles the compiled command (dist/main/cli.js) and every package it loads into one file,
+// dist/main/cli.bundle.cjs, and its entry (dist/main/cli-entry.js) into dist/main/cli.bundle.js:
+// the `specbase` bin and `npm start`, which runs the bundle through V8's code cache. Node then
+// reads, resolves and compiles one file instead of about 2,000 (docs/performance.md, 7b;
+// docs/adr/0018-bundled-command.md), and after the first run does not compile it at all
+// (docs/adr/0027-code-cache.md). The library (dist/index.js) is not bundled: an embedding
 // service loads it with its own dependencies.
 //
 // `node scripts/bundle.mjs` after `tsc -p tsconfig.build.json` (`npm run build` runs both).
@@ -39,6 +41,21 @@ export function bundleOptions(entry, outfile) {
   };
 }
 
+/**
+ * The command's bundle as CommonJS, which node:vm compiles with a code cache (Node 20 has none for
+ * ES modules): `import.meta.url` becomes the bundle's own file URL.
+ */
+export function commandBundleOptions(entry, outfile) {
+  const options = bundleOptions(entry, outfile);
+  return {
+    ...options,
+    format: 'cjs',
+    banner: { js: "const __specbaseImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    define: { 'import.meta.url': '__specbaseImportMetaUrl' },
+  };
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await build(bundleOptions(join(ROOT, 'dist/main/cli.js'), join(ROOT, 'dist/main/cli.bundle.js')));
+  await build(commandBundleOptions(join(ROOT, 'dist/main/cli.js'), join(ROOT, 'dist/main/cli.bundle.cjs')));
+  await build({ ...bundleOptions(join(ROOT, 'dist/main/cli-entry.js'), join(ROOT, 'dist/main/cli.bundle.js')), sourcemap: false, legalComments: 'none' });
 }

@@ -131,9 +131,9 @@ export function createHttpApp(deps: HttpDependencies): Koa {
   );
 
   const table = protectedRoutes(deps);
-  // The description describes the routes that serve it: read when the first request asks for it.
-  const standalone = standaloneRoutes(deps, () => document);
-  const document = buildOpenApiDocument({ routes: table, standalone, publicUrl: deps.publicUrl, scopeBase: deps.identity.settings.scopeBase, version: deps.version });
+  // The description describes the routes that serve it: built when a request first asks for it, not at start-up.
+  let document: OpenApiDocument | undefined;
+  const standalone = standaloneRoutes(deps, () => (document ??= buildOpenApiDocument({ routes: table, standalone, publicUrl: deps.publicUrl, scopeBase: deps.identity.settings.scopeBase, version: deps.version })));
   // Before the Bearer routes: /user/tokens and /user/email/* take HTTP Basic or nothing, never a Bearer token.
   const outside = standaloneRouter(standalone, jsonBodyParser(deps));
   const docs = docsRouter({ docs: deps.docs, session: (cookie) => deps.identity.authorize.session(cookie), descriptionUrl: '/openapi.json', publicUrl: deps.publicUrl });

@@ -1,0 +1,50 @@
+import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const CODE_CACHE = pathToFileURL(join(import.meta.dirname, '../../../src/main/code-cache.ts')).href;
+
+/** Runs `file` through runWithCodeCache in a node process of its own; what the bundle printed, then the cache's use. */
+function run(file: string, cacheDirectory: string): string[] {
+  const script = `const { runWithCodeCache } = await import(${JSON.stringify(CODE_CACHE)}); const use = runWithCodeCache(${JSON.stringify(file)}); process.stdout.write(' ' + use);`;
+  const output = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env: { ...process.env, SPECBASE_COMPILE_CACHE: cacheDirectory }, encoding: 'utf8' });
+  return output.trim().split(' ');
+}
+
+describe('runWithCodeCache: the command compiled once, then from V8 code cache', () => {
+  let dir: string;
+  let bundle: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'specbase-code-cache-'));
+    bundle = join(dir, 'bundle.cjs');
+    // A CommonJS module with what a bundle uses: require, module.exports, __filename, __dirname.
+    writeFileSync(bundle, "#!/usr/bin/env node\nconst { sep } = require('node:path');\nmodule.exports = { sep };\nprocess.stdout.write([typeof module.exports.sep, __filename === " + JSON.stringify(join(dir, 'bundle.cjs')) + ', __dirname === ' + JSON.stringify(dir) + '].join(","));\n');
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('runs the bundle as a CommonJS module, makes the cache on the first run and uses it on the next', () => {
+    const cache = join(dir, 'cache');
+    expect(run(bundle, cache)).to.deep.equal(['string,true,true', 'made']);
+    expect(readdirSync(cache)).to.have.length(1);
+    expect(run(bundle, cache)).to.deep.equal(['string,true,true', 'used']);
+  });
+
+  it('makes a new cache when the bundle changes', () => {
+    const cache = join(dir, 'cache');
+    run(bundle, cache);
+    writeFileSync(bundle, "process.stdout.write('changed');\n");
+    expect(run(bundle, cache)).to.deep.equal(['changed', 'made']);
+    expect(run(bundle, cache)).to.deep.equal(['changed', 'used']);
+  });
+
+  it('keeps nothing when told off, or when others may write to the directory', () => {
+    expect(run(bundle, 'off')).to.deep.equal(['string,true,true', 'off']);
+    const shared = join(dir, 'shared');
+    run(bundle, shared);
+    chmodSync(shared, 0o777);
+    expect(run(bundle, shared)).to.deep.equal(['string,true,true', 'off']);
+  });
+});
