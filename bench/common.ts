@@ -327,8 +327,8 @@ export interface SummaryRow {
   readonly ratio: string;
   /** The target as the issue states it, e.g. `>= 0.5x` or `< 1 s`. */
   readonly target: string;
-  /** Whether the target holds in this run (false also when the run had failures). */
-  readonly met: boolean;
+  /** Whether the target holds in this run (false also when the run had failures); `reported`: a figure shown beside another's, with no target of its own. */
+  readonly met: boolean | 'reported';
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -325,9 +325,10 @@ async function main(): Promise<void> {
 
   console.log('');
   console.log('== Specbase against same-run baselines (medians; 127.0.0.1; see each report above for how) ==');
-  console.log(formatTable([['figure', 'Specbase', 'baseline', 'ratio', 'target', 'met'], ...rows.map((r) => [r.figure, r.specbase, r.baseline, r.ratio, r.target, r.met ? 'met' : 'NOT met'])]));
-  const missed = rows.filter((r) => !r.met).length;
-  console.log(`${rows.length - missed} of ${rows.length} targets met${missed > 0 ? `; NOT met: ${rows.filter((r) => !r.met).map((r) => r.figure).join('; ')}` : ''}`);
+  console.log(formatTable([['figure', 'Specbase', 'baseline', 'ratio', 'target', 'met'], ...rows.map((r) => [r.figure, r.specbase, r.baseline, r.ratio, r.target, r.met === 'reported' ? 'reported' : r.met ? 'met' : 'NOT met'])]));
+  const targeted = rows.filter((r) => r.met !== 'reported');
+  const missed = targeted.filter((r) => r.met === false);
+  console.log(`${targeted.length - missed.length} of ${targeted.length} targets met${missed.length > 0 ? `; NOT met: ${missed.map((r) => r.figure).join('; ')}` : ''}`);
   console.log('(a report, not a test: the exit code does not depend on the targets)');
   if (failure !== undefined) throw failure;
 }

@@ -3,9 +3,10 @@
  * plain loop of signed HTTP POSTs from one process in the same run, and how long an event takes
  * to reach its receiver at low load.
  *
- * Targets (issue 9): 1,000 events x 10 webhooks: deliveries/s at least 0.5x a plain loop of
- * signed HTTP POSTs with the same concurrency from one process; event-to-delivery latency at low
- * load p50 under 100 ms and p99 under 250 ms.
+ * Targets (issue 9, the ratio raised by issue 15): 1,000 events x 10 webhooks: deliveries/s at
+ * least 0.7x (0.5x before) a plain loop of signed HTTP POSTs with the same concurrency from one
+ * process, with the rate counting the creates too reported next to it; event-to-delivery latency
+ * at low load p50 under 100 ms and p99 under 250 ms.
  *
  * Processes, all on 127.0.0.1, each its own child (bench/common.ts):
  * - Specbase (bench/serve-specbase.ts, fresh database, WEBHOOK_ALLOW_PRIVATE_TARGETS=true, the
@@ -93,7 +94,8 @@ const BASELINE_MIN_POSTS = sized(5_000, 1_000);
 const BASELINE_WARMUP_POSTS = sized(2_000, 300);
 const LATENCY_EVENTS = sized(100, 20);
 const LATENCY_WARMUP = 5;
-const TARGET_RATIO = 0.5;
+/** Issue 15 (0.5 before). */
+const TARGET_RATIO = 0.7;
 const TARGET_P50_MS = 100;
 const TARGET_P99_MS = 250;
 const DELIVERY_TIMEOUT_MS = 120_000;
@@ -608,6 +610,14 @@ export function summarizeWebhooks(results: readonly WebhookResult[]): SummaryRow
         ratio: (fanOut / base).toFixed(2),
         target: `>= ${TARGET_RATIO}x`,
         met: fanOut / base >= TARGET_RATIO,
+      },
+      {
+        figure: `  the same with the creates counted: first create -> last delivery [${result.backend}]`,
+        specbase: `${rate(median(result.specbase.map((r) => r.rate)))} deliveries/s`,
+        baseline: `${rate(base)}/s (the same loop)`,
+        ratio: (median(result.specbase.map((r) => r.rate)) / base).toFixed(2),
+        target: '-',
+        met: 'reported' as const,
       },
       ...([
         [50, TARGET_P50_MS],
