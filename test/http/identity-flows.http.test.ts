@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { OAuth2Client } from 'google-auth-library';
 import { RegisterOAuthClient } from '../../src/application/identity/clients.use-cases.js';
 import { Clock } from '../../src/application/ports/clock.port.js';
@@ -287,6 +288,25 @@ forEachDatabase('identity service: flows and refusals over HTTP', (target) => {
         refused = error;
       }
       expect(String(refused)).to.include('Wrong recipient');
+    });
+
+    it('read the token from a form however it is encoded: escapes, a charset, JSON, gzip; a token given twice is none', async () => {
+      const { access_token: token } = await tokensFor(confidential, {});
+      const tokeninfo = (body: string | Buffer, headers: Record<string, string>) => server.fetch('/oauth2/v2/tokeninfo', { method: 'POST', headers, body });
+      const form = 'application/x-www-form-urlencoded';
+      const escaped = [...token].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
+      const answers = [
+        await tokeninfo(`access_token=${token}`, { 'Content-Type': form }),
+        await tokeninfo(`access_token=${escaped}&unused=a+b%2`, { 'Content-Type': `${form}; charset="UTF-8"` }),
+        await tokeninfo(JSON.stringify({ access_token: token }), { 'Content-Type': 'application/json' }),
+        await tokeninfo(gzipSync(`access_token=${token}`), { 'Content-Type': form, 'Content-Encoding': 'gzip' }),
+      ];
+      const bodies = await Promise.all(answers.map(async (answer) => ({ status: answer.status, body: (await answer.json()) as { issued_to?: string } })));
+      for (const { status, body } of bodies) {
+        expect(status).to.equal(200);
+        expect(body.issued_to).to.equal(confidential.clientId);
+      }
+      await expectOAuthError(await tokeninfo(`access_token=${token}&access_token=${token}`, { 'Content-Type': form }), 400, 'invalid_token');
     });
 
     it('answer 401 (userinfo) and 400 invalid_token (tokeninfo) for an expired, a revoked, a tampered and a made-up token', async () => {

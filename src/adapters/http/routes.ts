@@ -1,7 +1,6 @@
-import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import compose from 'koa-compose';
-import type { TableRoute } from './route-table.js';
+import { RouteTable, type TableRoute } from './route-table.js';
 import { accessOfMethod, scopesPermit, type Area, type Scope } from '../../domain/token/scope.js';
 import type { ApiAccess } from '../../application/auth/api-access.js';
 import { principalOf } from './authenticate.js';
@@ -129,17 +128,18 @@ export interface StandaloneRouteDefinition extends StandaloneRoute {
 }
 
 /**
- * A router serving `routes`, each behind its own middleware; a route whose body is JSON and nothing
- * else gets the parser and the validation against its schema after them, as in the Bearer table.
+ * A route table serving `routes`, each behind its own middleware; a route whose body is JSON and
+ * nothing else gets the parser and the validation against its schema after them, as in the Bearer
+ * table.
  */
-export function standaloneRouter(routes: readonly StandaloneRouteDefinition[], jsonParser: Middleware): Router {
-  const router = new Router();
-  for (const route of routes) {
-    const schema = route.readsOwnBody ? undefined : jsonOnlySchema(route.requestBody);
-    const json = schema === undefined ? [] : [jsonParser, validateJsonInput(schema)];
-    router.register(route.path, [route.method], [...(route.middleware ?? []), ...json, route.handler]);
-  }
-  return router;
+export function standaloneRouter(routes: readonly StandaloneRouteDefinition[], jsonParser: Middleware): RouteTable {
+  return new RouteTable(
+    routes.map((route) => {
+      const schema = route.readsOwnBody ? undefined : jsonOnlySchema(route.requestBody);
+      const json = schema === undefined ? [] : [jsonParser, validateJsonInput(schema)];
+      return { method: route.method, path: route.path, serve: compose([...(route.middleware ?? []), ...json, route.handler as Middleware]) };
+    }),
+  );
 }
 
 /** The value of a successful result; an error result becomes its problem response. */
