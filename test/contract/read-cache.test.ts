@@ -161,6 +161,29 @@ forEachDatabase('ReadCache: API reads remembered until the database changes', (t
     });
   });
 
+  /** Client `client-1` (made by aCachedGrant) read once more, so that it is cached. */
+  async function aCachedClient(s: Awaited<ReturnType<typeof setup>>): Promise<void> {
+    expect((await s.repos.oauthClients.get('client-1'))?.name).to.equal('Client');
+    const before = reads;
+    expect((await s.repos.oauthClients.get('client-1'))?.name).to.equal('Client');
+    expect(reads).to.equal(before, 'the client is cached');
+  }
+
+  it('sees a client changed or deleted by this instance at once, though it was cached (before any notification)', async () => {
+    const s = await setup();
+    await aCachedGrant(s);
+    await aCachedClient(s);
+    await withNotificationsHeld(db, async () => {
+      const client = await s.repos.oauthClients.get('client-1');
+      const renamed = client!.update({ name: 'Renamed' });
+      if (!renamed.ok) throw new Error('update');
+      await s.repos.oauthClients.save(renamed.value);
+      expect((await s.repos.oauthClients.get('client-1'))?.name).to.equal('Renamed');
+      await s.repos.oauthClients.delete('client-1');
+      expect(await s.repos.oauthClients.get('client-1')).to.equal(undefined);
+    });
+  });
+
   it('sees a profile changed by this instance at once, though the user was cached', async () => {
     const s = await setup();
     expect((await s.repos.users.get(s.userId))?.snapshot().name).to.equal(null);
@@ -317,6 +340,25 @@ forEachDatabase('ReadCache: API reads remembered until the database changes', (t
       await typeOrmRepositories(other, other.read, new SequentialIds()).grants.revoke(id, T0);
       await heard;
       expect((await s.repos.grants.get(id))?.revocationDate?.toISOString()).to.equal(T0.toISOString());
+    });
+
+    it('sees a client deleted by another instance once its notification arrives', async () => {
+      const s = await setup();
+      await aCachedGrant(s);
+      await aCachedClient(s);
+      const changes = db.postgresChanges;
+      if (changes === undefined || config.kind !== 'postgres') throw new Error('postgres with tracked changes expected');
+      const other = await anotherDatabase();
+      const heard = new Promise<void>((resolve) => {
+        const stop = changes.onNotification((payload) => {
+          if (payload !== `${config.kind === 'postgres' ? config.schema : ''}.oauth_clients`) return;
+          stop();
+          resolve();
+        });
+      });
+      await typeOrmRepositories(other, other.read, new SequentialIds()).oauthClients.delete('client-1');
+      await heard;
+      expect(await s.repos.oauthClients.get('client-1')).to.equal(undefined);
     });
 
     it('serves nothing from the cache while not listening, and reads again after listening again (notifications in between are lost)', async () => {

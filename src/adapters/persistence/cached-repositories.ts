@@ -1,5 +1,6 @@
 import type { ApiRepository, ApiSaveError } from '../../application/ports/api-repository.port.js';
-import type { GrantRepository } from '../../application/ports/identity-repositories.port.js';
+import type { GrantRepository, OAuthClientRepository } from '../../application/ports/identity-repositories.port.js';
+import { OAuthClient, type OAuthClientId, type OAuthClientState } from '../../domain/identity/oauth-client.js';
 import type { UserRepository } from '../../application/ports/user-repository.port.js';
 import type { Page, PageRequest } from '../../application/shared/page.js';
 import type { AccountId, UserId } from '../../domain/account/account.js';
@@ -31,6 +32,7 @@ function cachedRead<T, R>(cache: ReadCache, key: string, hit: (value: T) => R, r
 const rehydrateApi = (state: ApiState): Api => Api.rehydrate(state);
 const rehydrateApis = (states: Page<ApiState, ApiId>): Page<Api, ApiId> => ({ items: states.items.map(rehydrateApi), next: states.next });
 const rehydrateUser = (state: UserState): User => User.rehydrate(state);
+const rehydrateClient = (state: OAuthClientState): OAuthClient => OAuthClient.rehydrate(state);
 /** The remembered grant is never handed out: callers may change theirs. */
 const copyGrant = (grant: Grant): Grant => ({ ...grant, creationDate: new Date(grant.creationDate), revocationDate: grant.revocationDate === null ? null : new Date(grant.revocationDate) });
 
@@ -103,6 +105,35 @@ export class CachedUserRepository implements UserRepository {
 
   any(): Promise<boolean> {
     return this.inner.any();
+  }
+}
+
+/** Clients as the token endpoint, introspection and the authorization page read them (`oauth_clients` notifies its changes: migration 0019). */
+export class CachedOAuthClientRepository implements OAuthClientRepository {
+  constructor(
+    private readonly inner: OAuthClientRepository,
+    private readonly cache: ReadCache,
+  ) {}
+
+  get(id: OAuthClientId): Promise<OAuthClient | undefined> {
+    // A client's state is never changed in place (its commands make a new one): safe to share.
+    return cachedRead(this.cache, `client:${id}`, rehydrateClient, () => this.inner.get(id).then((client) => client?.snapshot()));
+  }
+
+  list(): Promise<OAuthClient[]> {
+    return this.inner.list();
+  }
+
+  add(client: OAuthClient): Promise<void> {
+    return this.inner.add(client);
+  }
+
+  save(client: OAuthClient): Promise<void> {
+    return this.inner.save(client);
+  }
+
+  delete(id: OAuthClientId): Promise<boolean> {
+    return this.inner.delete(id);
   }
 }
 

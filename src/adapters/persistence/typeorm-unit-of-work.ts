@@ -3,7 +3,7 @@ import type { IdGenerator } from '../../application/ports/id-generator.port.js';
 import type { Transaction, UnitOfWork } from '../../application/ports/unit-of-work.port.js';
 import type { Result } from '../../domain/shared/result.js';
 import type { ReadCache } from './read-cache.js';
-import { CachedApiRepository, CachedGrantRepository, CachedUserRepository } from './cached-repositories.js';
+import { CachedApiRepository, CachedGrantRepository, CachedOAuthClientRepository, CachedUserRepository } from './cached-repositories.js';
 import type { Run, TypeOrmDatabase } from './typeorm-database.js';
 import { TypeOrmSpecRevisionRepository } from './typeorm-spec-revision.repository.js';
 import { TypeOrmAccountRepository } from './typeorm-account.repository.js';
@@ -53,7 +53,7 @@ export function typeOrmRepositories(db: TypeOrmDatabase, run: Run, ids: IdGenera
     pages: new TypeOrmPageRepository(run, db.schemas),
     shares: new TypeOrmShareRepository(run, db.schemas),
     verifications: new TypeOrmEmailVerificationRepository(run, db.schemas),
-    oauthClients: new TypeOrmOAuthClientRepository(run, db.schemas),
+    oauthClients: cached(new TypeOrmOAuthClientRepository(run, db.schemas), CachedOAuthClientRepository),
     grants: cached(new TypeOrmGrantRepository(run, db.schemas), CachedGrantRepository),
     codes: new TypeOrmAuthorizationCodeRepository(run, db.schemas),
     refreshTokens: new TypeOrmRefreshTokenRepository(run, db.schemas),

@@ -4,7 +4,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * The tables whose rows a cached read returns (ReadCache): the API list and get read `apis` and
  * the owner's nickname from `users`; the identity service caches a user and a grant. A read cached
  * from a table not listed here would never be invalidated by another instance's writes: add the
- * table here (in a new migration) before caching a read of it.
+ * table (in a new migration, as 0019 did for `oauth_clients`) before caching a read of it.
  */
 export const NOTIFYING_TABLES = ['apis', 'users', 'oauth_grants'] as const;
 
