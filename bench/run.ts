@@ -18,6 +18,11 @@
  * interleaved 5 s autocannon runs after a 1 s warm-up. Runs on SQLite always, and a second
  * time on PostgreSQL when BENCH_DATABASE_URL or TEST_DATABASE_URL is set (in a throw-away schema).
  *
+ * For reference (no target), at 16 connections: a bare node:http server with the list body, and
+ * the least Koa application doing the contract's per-request work (serve-baseline-koa-contract.ts:
+ * request id, security headers, the token by its hash, rate-limit headers, ETag) at Specbase's
+ * paths, which shows how much of the gap to bare Koa any application answering this contract has.
+ *
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each Specbase child into <dir> (when it stops).
  * Shared helpers (child processes, backends, the table) are in bench/common.ts.
  *
@@ -76,7 +81,7 @@ interface Run {
 }
 
 /** What is measured: a Specbase read, or its same-body baseline, or the node:http reference. */
-type TargetKey = 'list' | 'single' | 'koa-list' | 'koa-single' | 'http';
+type TargetKey = 'list' | 'single' | 'koa-list' | 'koa-single' | 'http' | 'contract-list' | 'contract-single';
 
 interface Target {
   readonly key: TargetKey;
@@ -114,6 +119,8 @@ interface ReadPair {
   readonly connections: number;
   readonly specbase: Figure;
   readonly koa: Figure;
+  /** At 16 connections: the least Koa application doing the contract's per-request work (serve-baseline-koa-contract.ts), for reference. */
+  readonly contract?: Figure;
   readonly bodyBytes: number;
 }
 
@@ -170,6 +177,18 @@ async function benchReadBackend(backend: Backend): Promise<BackendResult> {
     };
     const koaList = await baseline('serve-baseline-koa.ts', 'koa-list', listBody);
     const koaSingle = await baseline('serve-baseline-koa.ts', 'koa-single', singleBody);
+    // The least Koa application doing the contract's per-request work, at Specbase's own paths.
+    const contract = async (name: string, body: string, path: string): Promise<string> => {
+      const file = join(tmp, `${name}.json`);
+      await writeFile(file, body);
+      const child = await startChild('serve-baseline-koa-contract.ts', { ...baseEnv, BENCH_BODY_FILE: file, BENCH_TOKEN: token }, [], true);
+      started.add(child.child);
+      const url = `${child.url}${path}`;
+      if ((await expectStatus(await fetch(url, { headers }), 200, name)) !== body) throw new Error(`${name} does not answer the captured body`);
+      return url;
+    };
+    const contractList = await contract('contract-list', listBody, `/api/${accountId}`);
+    const contractSingle = await contract('contract-single', singleBody, `/api/${accountId}/${apiId}`);
     const http = await baseline('serve-baseline-http.ts', 'http-list', listBody);
     console.log(`[${backend.name}] list body ${Buffer.byteLength(listBody)} B, single-API body ${Buffer.byteLength(singleBody)} B; baselines with the same bodies started`);
 
@@ -180,6 +199,8 @@ async function benchReadBackend(backend: Backend): Promise<BackendResult> {
       { key: 'koa-single' as const, label: `Koa single @${connections}`, url: koaSingle, connections, runs: [] },
     ]);
     targets.push({ key: 'http', label: 'node:http list @16', url: http, connections: 16, runs: [] });
+    targets.push({ key: 'contract-list', label: 'Koa+contract list @16', url: contractList, connections: 16, runs: [] });
+    targets.push({ key: 'contract-single', label: 'Koa+contract single @16', url: contractSingle, connections: 16, runs: [] });
     for (const target of targets) {
       const warm = await cannon({ url: target.url, connections: target.connections, duration: WARMUP_S, headers });
       const failures = warm.non2xx + warm.errors + warm.timeouts;
@@ -199,8 +220,8 @@ async function benchReadBackend(backend: Backend): Promise<BackendResult> {
 
     const at = (key: TargetKey, connections: number): Figure => figure(targets.find((t) => t.key === key && t.connections === connections)!);
     const pairs = CONNECTION_COUNTS.flatMap((connections) => [
-      { name: 'list, page of 20 (GET /api/:accountId)', connections, specbase: at('list', connections), koa: at('koa-list', connections), bodyBytes: Buffer.byteLength(listBody) },
-      { name: 'single API (GET /api/:accountId/:apiId)', connections, specbase: at('single', connections), koa: at('koa-single', connections), bodyBytes: Buffer.byteLength(singleBody) },
+      { name: 'list, page of 20 (GET /api/:accountId)', connections, specbase: at('list', connections), koa: at('koa-list', connections), ...(connections === 16 ? { contract: at('contract-list', 16) } : {}), bodyBytes: Buffer.byteLength(listBody) },
+      { name: 'single API (GET /api/:accountId/:apiId)', connections, specbase: at('single', connections), koa: at('koa-single', connections), ...(connections === 16 ? { contract: at('contract-single', 16) } : {}), bodyBytes: Buffer.byteLength(singleBody) },
     ]);
     return { backend: backend.name, pairs, http: at('http', 16), koaListAt16: at('koa-list', 16) };
   } finally {
@@ -244,7 +265,15 @@ function report(results: readonly BackendResult[]): void {
       `[${result.backend}] reference: bare node:http with the list body ${rate(result.http.reqPerSec)} req/s at 16 connections ` +
         `(Koa = ${(result.koaListAt16.reqPerSec / result.http.reqPerSec).toFixed(2)}x node:http)`,
     );
-    const failures = result.pairs.reduce((sum, p) => sum + p.specbase.failures + p.koa.failures, 0) + result.http.failures;
+    for (const pair of result.pairs) {
+      if (pair.contract === undefined) continue;
+      console.log(
+        `[${result.backend}] reference: ${pair.name.split(' (')[0]} @16 from the least Koa app doing the contract's per-request work (request id, security headers, ` +
+          `token by hash, rate-limit headers, ETag) ${rate(pair.contract.reqPerSec)} req/s: ${(pair.contract.reqPerSec / pair.koa.reqPerSec).toFixed(2)}x bare Koa; ` +
+          `Specbase ${(pair.specbase.reqPerSec / pair.contract.reqPerSec).toFixed(2)}x of it`,
+      );
+    }
+    const failures = result.pairs.reduce((sum, p) => sum + p.specbase.failures + p.koa.failures + (p.contract?.failures ?? 0), 0) + result.http.failures;
     if (failures > 0) console.log(`[${result.backend}] WARNING: ${failures} non-2xx responses, errors or timeouts during measured runs`);
   }
   console.log('');
@@ -263,7 +292,21 @@ export function summarizeRead(results: readonly BackendResult[]): SummaryRow[] {
       ratio: pairRatio(pair).toFixed(2),
       target: `>= ${TARGET_RATIO}x`,
       met: pairMet(pair),
-    })),
+    })).flatMap((row, i) => {
+      const pair = result.pairs[i]!;
+      if (pair.contract === undefined) return [row];
+      return [
+        row,
+        {
+          figure: `  the same against the least Koa app doing the contract's per-request work @16 [${result.backend}]`,
+          specbase: row.specbase,
+          baseline: `${rate(pair.contract.reqPerSec)} req/s (${(pair.contract.reqPerSec / pair.koa.reqPerSec).toFixed(2)}x bare Koa)`,
+          ratio: (pair.specbase.reqPerSec / pair.contract.reqPerSec).toFixed(2),
+          target: '-',
+          met: 'reported' as const,
+        },
+      ];
+    }),
   );
 }
 

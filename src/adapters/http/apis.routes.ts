@@ -7,7 +7,8 @@ import type { UpdateApi } from '../../application/apis/update-api.use-case.js';
 import type { ApiRecord } from '../../domain/api/api.aggregate.js';
 import { principalOf } from './authenticate.js';
 import { expectedRevision } from './conditional.js';
-import { listBody, pageRequest } from './pagination.js';
+import { pageRequest } from './pagination.js';
+import { listJson, recordJson, sendJsonText } from './record-json.js';
 import { pathId, accountIdParam, unwrap, jsonInput, type RouteDefinition } from './routes.js';
 import { HEADERS, IF_MATCH, json, jsonBody, LIST_PARAMETERS, LIST_PROBLEMS, noBody } from './openapi/route-description.js';
 import { ref } from './openapi/schemas.js';
@@ -36,7 +37,7 @@ export interface ApiUseCases {
 function sendApi(ctx: Context, api: ApiRecord, status = 200): void {
   ctx.status = status;
   ctx.set('ETag', `"${api.revision}"`);
-  ctx.body = api;
+  sendJsonText(ctx, recordJson(api));
 }
 
 export function apiRoutes(useCases: ApiUseCases): RouteDefinition[] {
@@ -54,7 +55,7 @@ export function apiRoutes(useCases: ApiUseCases): RouteDefinition[] {
       problems: LIST_PROBLEMS,
       handler: async (ctx) => {
         const page = unwrap(await useCases.list.execute(principalOf(ctx), accountIdParam(ctx), pageRequest(ctx)));
-        ctx.body = listBody(page.items, page.next);
+        sendJsonText(ctx, listJson(page.items, page.next));
       },
     },
     {
