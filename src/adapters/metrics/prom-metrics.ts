@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, type Metric, Registry } from 'prom-client';
+import { DurationHistogram } from './duration-histogram.js';
 import type { Figures } from '../../application/monitoring/operational-figures.service.js';
 import type { DeliveryOutcomeKind, Metrics } from '../../application/ports/metrics.port.js';
 
@@ -50,9 +51,8 @@ export class PromMetrics implements Metrics {
   private readonly registry = new Registry();
   /** The database's gauges apart, so a scrape while the database is away still has the rest. */
   private readonly databaseRegistry = new Registry();
-  private readonly durations: Histogram<'route' | 'method' | 'status_class'>;
-  /** Its children by label set: routes x methods x status classes, a few hundred at most (an unmatched path is `unmatched`). */
-  private readonly durationsByLabels = new Map<string, { observe(value: number): void }>();
+  /** By route, method and status class: routes x methods x status classes, a few hundred label sets at most (an unmatched path is `unmatched`). */
+  private readonly durations: DurationHistogram;
   private readonly deliveries: Counter<'outcome'>;
   private readonly staleWrites: Counter;
   private readonly tokenAuthentications: Counter<'source'>;
@@ -61,13 +61,13 @@ export class PromMetrics implements Metrics {
   private readonly activeWebhooks: Gauge;
 
   constructor(private readonly options: PromMetricsOptions) {
-    this.durations = new Histogram({
-      name: 'specbase_http_request_duration_seconds',
-      help: 'Time from receiving a request to its answer, by route pattern ("unmatched" when no route matched), method and status class.',
-      labelNames: ['route', 'method', 'status_class'],
-      buckets: DURATION_BUCKETS,
-      registers: [this.registry],
-    });
+    this.durations = new DurationHistogram(
+      'specbase_http_request_duration_seconds',
+      'Time from receiving a request to its answer, by route pattern ("unmatched" when no route matched), method and status class.',
+      ['route', 'method', 'status_class'],
+      DURATION_BUCKETS,
+    );
+    this.registry.registerMetric(this.durations as unknown as Metric);
     this.deliveries = new Counter({
       name: 'specbase_webhook_deliveries_total',
       help: 'Webhook delivery attempts recorded, by outcome: success (2xx), failure (another attempt is scheduled), gave_up (that was the last attempt), abandoned (not sent: the webhook was deleted or deactivated).',
@@ -121,14 +121,7 @@ export class PromMetrics implements Metrics {
   requestServed(request: ServedRequest): void {
     const route = request.route ?? 'unmatched';
     const statusClass = STATUS_CLASSES[Math.floor(request.status / 100)] ?? `${Math.floor(request.status / 100)}xx`;
-    // One child per label set, made once: observe() with labels validates and hashes them every time.
-    const key = `${route} ${request.method} ${statusClass}`;
-    let child = this.durationsByLabels.get(key);
-    if (child === undefined) {
-      child = this.durations.labels({ route, method: request.method, status_class: statusClass });
-      this.durationsByLabels.set(key, child);
-    }
-    child.observe(request.seconds);
+    this.durations.observe([route, request.method, statusClass], request.seconds);
   }
 
   /** The exposition of one scrape: the database's figures are read now. */
