@@ -70,8 +70,10 @@ function decoded(text: string): string {
 
 /** The path's segments after the leading slash, one trailing slash ignored (as @koa/router's non-strict patterns). */
 function segmentsOf(path: string): string[] {
-  const end = path.length > 1 && path.endsWith('/') ? path.length - 1 : path.length;
-  return path.slice(1, end).split('/');
+  const parts = path.split('/');
+  parts.shift();
+  if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
+  return parts;
 }
 
 interface RoutedContext {

@@ -56,6 +56,7 @@ export class PromMetrics implements Metrics {
   private readonly deliveries: Counter<'outcome'>;
   private readonly staleWrites: Counter;
   private readonly tokenAuthentications: Counter<'source'>;
+  private readonly authenticatedBySource = { cache: 0, database: 0 };
   private readonly outboxPending: Gauge;
   private readonly outboxAge: Gauge;
   private readonly activeWebhooks: Gauge;
@@ -81,13 +82,19 @@ export class PromMetrics implements Metrics {
       help: 'Deliveries whose outcome a run recorded after its lease ran out and another claim took them: the write was refused (the delivery is sent by the claim that holds it).',
       registers: [this.registry],
     });
+    // Counted in plain numbers and handed to the counter at a scrape: inc() with labels validates
+    // and hashes them, on every request that presents a token.
+    const authenticated = this.authenticatedBySource;
     this.tokenAuthentications = new Counter({
       name: 'specbase_token_authentications_total',
       help: 'API tokens authenticated, by where the token was found: cache (the token cache, no database read) or database.',
       labelNames: ['source'],
       registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const source of ['cache', 'database'] as const) this.inc({ source }, authenticated[source]);
+      },
     });
-    for (const source of ['cache', 'database']) this.tokenAuthentications.inc({ source }, 0);
     this.outboxPending = new Gauge({
       name: 'specbase_outbox_pending_events',
       help: 'Outbox events not yet dispatched into webhook deliveries, in every account.',
@@ -115,7 +122,7 @@ export class PromMetrics implements Metrics {
   }
 
   tokenAuthenticated(source: 'cache' | 'database'): void {
-    this.tokenAuthentications.inc({ source });
+    this.authenticatedBySource[source] += 1;
   }
 
   requestServed(request: ServedRequest): void {
