@@ -41,6 +41,12 @@ export type CodeCacheUse = 'off' | 'made' | 'used';
  * write the cache only costs the compilation.
  */
 export function runWithCodeCache(file: string, env: NodeJS.ProcessEnv = process.env): CodeCacheUse {
+  // Node maps stack traces (--enable-source-maps) only for what its own loaders load, never for a
+  // node:vm script: then the bundle is required as usual, without the cache.
+  if ([...process.execArgv, ...(env['NODE_OPTIONS'] ?? '').split(/\s+/)].includes('--enable-source-maps')) {
+    createRequire(file)(file);
+    return 'off';
+  }
   const source = readFileSync(file, 'utf8').replace(/^#!.*/, '');
   const directory = cacheDirectory(env);
   const stat = statSync(file);

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { buildSync } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,9 +9,9 @@ import { pathToFileURL } from 'node:url';
 const CODE_CACHE = pathToFileURL(join(import.meta.dirname, '../../../src/main/code-cache.ts')).href;
 
 /** Runs `file` through runWithCodeCache in a node process of its own; what the bundle printed, then the cache's use. */
-function run(file: string, cacheDirectory: string): string[] {
+function run(file: string, cacheDirectory: string, nodeOptions: readonly string[] = []): string[] {
   const script = `const { runWithCodeCache } = await import(${JSON.stringify(CODE_CACHE)}); const use = runWithCodeCache(${JSON.stringify(file)}); process.stdout.write(' ' + use);`;
-  const output = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env: { ...process.env, SPECBASE_COMPILE_CACHE: cacheDirectory }, encoding: 'utf8' });
+  const output = execFileSync(process.execPath, [...nodeOptions, '--import', 'tsx', '--input-type=module', '-e', script], { env: { ...process.env, SPECBASE_COMPILE_CACHE: cacheDirectory }, encoding: 'utf8' });
   return output.trim().split(' ');
 }
 
@@ -38,6 +39,16 @@ describe('runWithCodeCache: the command compiled once, then from V8 code cache',
     writeFileSync(bundle, "process.stdout.write('changed');\n");
     expect(run(bundle, cache)).to.deep.equal(['changed', 'made']);
     expect(run(bundle, cache)).to.deep.equal(['changed', 'used']);
+  });
+
+  it('with --enable-source-maps, requires the bundle as usual, so stack traces name the sources', () => {
+    const source = join(dir, 'original.ts');
+    writeFileSync(source, "export const where = (): string => new Error('here').stack?.split('\\n')[1] ?? '';\nprocess.stdout.write(where());\n");
+    buildSync({ entryPoints: [source], outfile: bundle, bundle: true, platform: 'node', format: 'cjs', sourcemap: 'linked', logLevel: 'error' });
+    const [printed, use] = run(bundle, join(dir, 'cache'), ['--enable-source-maps']).join(' ').split(/ (?=\S+$)/);
+    expect(use).to.equal('off');
+    expect(printed).to.include('original.ts');
+    expect(run(bundle, join(dir, 'cache')).join(' ')).to.include('bundle.cjs');
   });
 
   it('keeps nothing when told off, or when others may write to the directory', () => {
