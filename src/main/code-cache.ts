@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -67,6 +67,12 @@ export function runWithCodeCache(file: string, env: NodeJS.ProcessEnv = process.
         const partial = `${cacheFile}.${process.pid}`;
         writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
         renameSync(partial, cacheFile);
+        // The caches of earlier builds of this bundle are of no more use (another Node's stays).
+        const stale = `${basename(file)}-`;
+        const suffix = `-${process.version}-${process.arch}.v8cache`;
+        for (const name of readdirSync(directory!)) {
+          if (name.startsWith(stale) && name.endsWith(suffix) && join(directory!, name) !== cacheFile) rmSync(join(directory!, name), { force: true });
+        }
       } catch {
         // A read-only or full disk: the next start compiles again.
       }

@@ -33,12 +33,18 @@ describe('runWithCodeCache: the command compiled once, then from V8 code cache',
     expect(run(bundle, cache)).to.deep.equal(['string,true,true', 'used']);
   });
 
-  it('makes a new cache when the bundle changes', () => {
+  it('makes a new cache when the bundle changes, and removes the one of the build before', () => {
     const cache = join(dir, 'cache');
     run(bundle, cache);
+    const before = readdirSync(cache);
+    writeFileSync(join(cache, 'other.cjs-1-2-v0.0.0-x64.v8cache'), 'another bundle or Node: kept');
     writeFileSync(bundle, "process.stdout.write('changed');\n");
     expect(run(bundle, cache)).to.deep.equal(['changed', 'made']);
     expect(run(bundle, cache)).to.deep.equal(['changed', 'used']);
+    const after = readdirSync(cache);
+    expect(after).to.have.length(2);
+    expect(after).to.include('other.cjs-1-2-v0.0.0-x64.v8cache');
+    expect(after).to.not.include(before[0]);
   });
 
   it('with --enable-source-maps, requires the bundle as usual, so stack traces name the sources', () => {
