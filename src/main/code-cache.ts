@@ -50,7 +50,9 @@ export function runWithCodeCache(file: string, env: NodeJS.ProcessEnv = process.
   const source = readFileSync(file, 'utf8').replace(/^#!.*/, '');
   const directory = cacheDirectory(env);
   const stat = statSync(file);
-  const cacheFile = directory === undefined ? undefined : join(directory, `${basename(file)}-${stat.size}-${Math.trunc(stat.mtimeMs)}-${process.version}-${process.arch}.v8cache`);
+  // <bundle>-<size>-<time>-<node>-<arch>.v8cache: the build before differs only in size and time.
+  const [prefix, suffix] = [`${basename(file)}-`, `-${process.version}-${process.arch}.v8cache`];
+  const cacheFile = directory === undefined ? undefined : join(directory, `${prefix}${stat.size}-${Math.trunc(stat.mtimeMs)}${suffix}`);
   let cachedData: Buffer | undefined;
   try {
     if (cacheFile !== undefined) cachedData = readFileSync(cacheFile);
@@ -58,7 +60,7 @@ export function runWithCodeCache(file: string, env: NodeJS.ProcessEnv = process.
     cachedData = undefined;
   }
   const script = new Script(Module.wrap(source), { filename: file, ...(cachedData === undefined ? {} : { cachedData }) });
-  if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) {
+  if (directory !== undefined && cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) {
     let written = false;
     const write = (): void => {
       if (written) return;
@@ -68,10 +70,8 @@ export function runWithCodeCache(file: string, env: NodeJS.ProcessEnv = process.
         writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
         renameSync(partial, cacheFile);
         // The caches of earlier builds of this bundle are of no more use (another Node's stays).
-        const stale = `${basename(file)}-`;
-        const suffix = `-${process.version}-${process.arch}.v8cache`;
-        for (const name of readdirSync(directory!)) {
-          if (name.startsWith(stale) && name.endsWith(suffix) && join(directory!, name) !== cacheFile) rmSync(join(directory!, name), { force: true });
+        for (const name of readdirSync(directory)) {
+          if (name.startsWith(prefix) && name.endsWith(suffix) && join(directory, name) !== cacheFile) rmSync(join(directory, name), { force: true });
         }
       } catch {
         // A read-only or full disk: the next start compiles again.

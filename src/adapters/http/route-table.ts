@@ -88,7 +88,8 @@ interface RoutedContext {
  * answered, OPTIONS 200, 405 or 501 with `Allow`), at a fraction of its cost: the patterns are
  * grouped by segment count, so a request compares a few literals instead of running every
  * layer's regular expression, and each route's steps are composed once, not per request
- * (docs/performance.md, 1). The table is the Bearer routes'; the other routers stay on @koa/router.
+ * (docs/performance.md, 1). The Bearer routes and the routes outside them are tables; the docs
+ * pages' router stays on @koa/router.
  */
 export class RouteTable {
   private readonly bySize = new Map<number, Pattern[]>();
@@ -123,15 +124,14 @@ export class RouteTable {
         (matched ??= []).push(pattern);
         const serve = pattern.serves.get(method);
         if (serve !== undefined) {
-          if (routed.matched === undefined) routed.matched = matched;
-          else routed.matched.push(...matched);
+          routed.matched = [...(routed.matched ?? []), ...matched];
           routed.params = params;
           return serve(ctx, next) as Promise<unknown>;
         }
       }
-      if (routed.matched === undefined) routed.matched = matched ?? [];
-      else if (matched !== undefined) routed.matched.push(...matched);
-      return next().then(() => allowedMethods(ctx, routed.matched ?? []));
+      const all = [...(routed.matched ?? []), ...(matched ?? [])];
+      routed.matched = all;
+      return next().then(() => allowedMethods(ctx, all));
     };
   }
 }

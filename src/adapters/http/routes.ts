@@ -41,16 +41,16 @@ export interface RouteDefinition extends RouteDescription {
 }
 
 /**
- * Refuses a token without the route's scope before its body is read: an unauthorised caller must
- * not make the server parse a 10 MiB import. The use case still authorises (scope and account);
- * the scope-matrix test keeps the two in agreement.
+ * Refuses a token without the route's scope (403 `insufficient_scope`) before its body is read: an
+ * unauthorised caller must not make the server parse a 10 MiB import. The use case still
+ * authorises (scope and account); the scope-matrix test keeps the two in agreement.
  */
-/** Throws 403 `insufficient_scope` unless the token's scopes permit `scope`. */
-function scopeCheck(scope: Scope): (ctx: Context) => void {
+function requireScope(scope: Scope): Middleware {
   const [area, readonly] = scope.split('.') as [Area, string | undefined];
   const access = readonly === undefined ? 'write' : 'read';
-  return (ctx) => {
+  return (ctx, next) => {
     if (!scopesPermit(principalOf(ctx).scopes, area, access)) throwProblem(problemFor({ kind: 'InsufficientScope', scope }));
+    return next();
   };
 }
 
@@ -96,23 +96,15 @@ function validateJsonInput(schema: JsonSchema): Middleware {
  */
 export function guardedRoutes(routes: readonly RouteDefinition[], bearer: Middleware, apiAccess: ApiAccess, jsonParser: Middleware): TableRoute[] {
   return routes.map((route) => {
-    const scope = route.scope === null ? undefined : scopeCheck(route.scope);
-    const access = route.scope === null ? undefined : requireAccess(route, route.scope, apiAccess);
+    const guards: Middleware[] = [bearer];
+    if (route.scope !== null) {
+      guards.push(requireScope(route.scope));
+      const access = requireAccess(route, route.scope, apiAccess);
+      if (access) guards.push(access);
+    }
     const schema = jsonOnlySchema(route.requestBody);
-    const rest: Middleware[] = [...(access ? [access] : []), ...(schema === undefined ? [] : [jsonParser, validateJsonInput(schema)]), ...(route.middleware ?? [])];
-    const { handler } = route;
-    // The scope check runs in the step after the token's rather than a layer of its own (a sync
-    // throw is a rejection there, as koa-compose makes it): a read, with no access check and no
-    // body, is two steps.
-    const [head, ...tail]: Middleware[] = [...rest, (ctx) => handler(ctx)];
-    const first: Middleware =
-      scope === undefined
-        ? head!
-        : (ctx, next): Promise<unknown> => {
-            scope(ctx);
-            return head!(ctx, next) as Promise<unknown>;
-          };
-    return { method: route.method, path: route.path, serve: compose([bearer, first, ...tail]) };
+    if (schema !== undefined) guards.push(jsonParser, validateJsonInput(schema));
+    return { method: route.method, path: route.path, serve: compose([...guards, ...(route.middleware ?? []), route.handler]) };
   });
 }
 
