@@ -1,7 +1,6 @@
 /**
  * Benchmark child: a bare node:http server on 127.0.0.1 answering every request with one fixed
- * JSON body (the file BENCH_BODY_FILE, parsed once and serialised per response, like the Koa
- * baseline). The floor under any framework. Reports `{ type: 'ready', url }` over IPC.
+ * JSON body (the bytes of the file BENCH_BODY_FILE, like the Koa baseline). The floor under any framework. Reports `{ type: 'ready', url }` over IPC.
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -10,10 +9,9 @@ import type { AddressInfo } from 'node:net';
 if (!process.send) throw new Error('serve-baseline-http.ts must be started by bench/run.ts (it reports over IPC)');
 const bodyFile = process.env['BENCH_BODY_FILE'];
 if (!bodyFile) throw new Error('BENCH_BODY_FILE is not set');
-const body: unknown = JSON.parse(readFileSync(bodyFile, 'utf8'));
+const text = readFileSync(bodyFile, 'utf8');
 
 const server = createServer((_req, res) => {
-  const text = JSON.stringify(body);
   res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
 });

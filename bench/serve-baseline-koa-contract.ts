@@ -5,8 +5,8 @@
  * security headers; the Bearer token from `Authorization`, looked up in a Map by its SHA-256
  * (remembered per token text, as Specbase's token cache does) and refused with 401 when unknown;
  * a per-token counter with the three `RateLimit-*` headers; the path split and checked against
- * the route's shape; an `ETag`; the body (BENCH_BODY_FILE, parsed once, serialised by Koa per
- * answer). No database, logging, metrics, scopes or access checks: what any application would
+ * the route's shape; an `ETag`; the body (BENCH_BODY_FILE's bytes, sent as a string, as Specbase
+ * sends its records' kept JSON texts). No database, logging, metrics, scopes or access checks: what any application would
  * spend before doing Specbase's own work. Reports `{ type: 'ready', url }` over IPC; BENCH_TOKEN
  * is the one token it knows.
  */
@@ -19,7 +19,7 @@ if (!process.send) throw new Error('serve-baseline-koa-contract.ts must be start
 const bodyFile = process.env['BENCH_BODY_FILE'];
 const token = process.env['BENCH_TOKEN'];
 if (!bodyFile || !token) throw new Error('BENCH_BODY_FILE and BENCH_TOKEN must be set');
-const body: unknown = JSON.parse(readFileSync(bodyFile, 'utf8'));
+const body = readFileSync(bodyFile, 'utf8');
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 const principals = new Map([[sha256(token), { tokenId: 'bench' }]]);
@@ -60,6 +60,7 @@ app.use((ctx) => {
     return;
   }
   ctx.set('ETag', '"1"');
+  ctx.set('Content-Type', 'application/json; charset=utf-8');
   ctx.body = body;
 });
 

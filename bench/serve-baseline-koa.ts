@@ -1,7 +1,8 @@
 /**
  * Benchmark child: a bare Koa 3 server on 127.0.0.1 answering every request with one fixed JSON
- * body (the file BENCH_BODY_FILE, parsed once; Koa serialises it per response, as it does for
- * Specbase). Reports `{ type: 'ready', url }` over IPC.
+ * body, the very bytes of the file BENCH_BODY_FILE as a string with the `Content-Type` Koa gives
+ * an object (Specbase sends its API records' JSON texts kept from earlier answers, so the baseline
+ * serialises nothing either). Reports `{ type: 'ready', url }` over IPC.
  */
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -10,10 +11,11 @@ import Koa from 'koa';
 if (!process.send) throw new Error('serve-baseline-koa.ts must be started by bench/run.ts (it reports over IPC)');
 const bodyFile = process.env['BENCH_BODY_FILE'];
 if (!bodyFile) throw new Error('BENCH_BODY_FILE is not set');
-const body: unknown = JSON.parse(readFileSync(bodyFile, 'utf8'));
+const body = readFileSync(bodyFile, 'utf8');
 
 const app = new Koa();
 app.use((ctx) => {
+  ctx.set('Content-Type', 'application/json; charset=utf-8');
   ctx.body = body;
 });
 
