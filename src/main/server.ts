@@ -98,8 +98,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   let server: Server;
   try {
     await storage.migrate();
-    // Side by side: on a first start both wait on the thread pool (the RSA key, the demo password's scrypt).
-    const [, bootstrapped] = await Promise.all([container.get(SigningKeys).ensure(), config.bootstrap ? container.get(BootstrapDemo).execute() : undefined]);
+    const bootstrapped = config.bootstrap ? await container.get(BootstrapDemo).execute() : undefined;
     if (bootstrapped !== undefined) {
       if (!bootstrapped.ok) throw new Error(`bootstrap failed: ${bootstrapped.error.kind}`);
       demo = bootstrapped.value;
@@ -126,6 +125,14 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   if (config.metricsToken === null && !/^(127\.|::1$|localhost$)/.test(config.host)) {
     container.get<Logger>(LoggerToken).warn({ host: config.host }, 'GET /metrics is open to whoever reaches this address: set METRICS_TOKEN, or keep /metrics from the outside at the proxy');
   }
+  // The identity service's RS256 key, on a first start: made once the server listens, as nothing
+  // before the identity service's first use needs it (an RSA key takes 50-400 ms of the thread
+  // pool), and whatever needs it first waits for it (`SigningKeys.current` and `published` make it
+  // if it is missing). Stopping waits for it, so the database stays open until it is stored.
+  const keyMade = container
+    .get(SigningKeys)
+    .ensure()
+    .catch((error: unknown) => container.get<Logger>(LoggerToken).error({ err: error }, 'making the signing key failed: it is made when the identity service first needs it'));
   const { port, address } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
   let stopping: Promise<void> | undefined;
@@ -135,7 +142,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     url: `http://${host}:${port}`,
     port,
     demo,
-    stop: (graceMs = 10_000) => (stopping ??= stop(server, container, graceMs)),
+    stop: (graceMs = 10_000) => (stopping ??= stop(server, container, graceMs, keyMade)),
   };
 }
 
@@ -163,7 +170,7 @@ function answerUnparseableRequest(error: Error & { code?: string }, socket: Dupl
   );
 }
 
-async function stop(server: Server, container: Container, graceMs: number): Promise<void> {
+async function stop(server: Server, container: Container, graceMs: number, keyMade: Promise<void>): Promise<void> {
   const worker = container.get(WebhookWorker);
   const storage = container.get<Storage>(StorageToken);
   container.get(Readiness).drain();
@@ -176,5 +183,6 @@ async function stop(server: Server, container: Container, graceMs: number): Prom
   clearTimeout(timer);
   container.get(DatabaseMonitor).stop();
   await closeWebhookSender(container);
+  await keyMade;
   await storage.close();
 }

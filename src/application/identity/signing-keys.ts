@@ -33,6 +33,8 @@ interface Timeline {
 export class SigningKeys {
   private cache: { readonly keys: readonly StoredSigningKey[]; readonly until: number } | undefined;
   private lastRead: number | undefined;
+  /** The key being made, if any: one at a time in a process. */
+  private making: Promise<void> | undefined;
 
   constructor(
     private readonly repository: SigningKeyRepository,
@@ -40,8 +42,17 @@ export class SigningKeys {
     private readonly clock: Clock,
   ) {}
 
-  /** Makes a key that signs at once if there is none: the first start. Two instances starting together may both make one; the later activation signs. */
-  async ensure(): Promise<void> {
+  /**
+   * Makes a key that signs at once if there is none: on a first start, after the server listens, or
+   * by whatever needs a key first (`current`, `published`). Calls side by side in one process share
+   * one key; two instances starting together may both make one, and the later activation signs.
+   */
+  ensure(): Promise<void> {
+    this.making ??= this.makeIfNone().finally(() => (this.making = undefined));
+    return this.making;
+  }
+
+  private async makeIfNone(): Promise<void> {
     if ((await this.repository.list()).length > 0) return;
     const now = this.clock.now();
     await this.repository.add(await this.generator.generate(now, now));
@@ -75,8 +86,14 @@ export class SigningKeys {
 
   /** Keys whose signatures are accepted and which the key sets publish: coming, current, and superseded less than a token lifetime ago. */
   async published(): Promise<readonly StoredSigningKey[]> {
+    let keys = await this.all();
+    if (keys.length === 0) {
+      // A key set is never empty: the key a first token will be signed with is published first.
+      await this.ensure();
+      keys = await this.all();
+    }
     const now = this.clock.now().getTime();
-    return this.timeline(await this.all(), now)
+    return this.timeline(keys, now)
       .filter((t) => t.supersededAt === undefined || t.supersededAt + RETIRED_KEY_GRACE_MS > now)
       .map((t) => t.key);
   }

@@ -35,6 +35,15 @@ describe('SigningKeys', () => {
     expect(kids(await keys.published())).to.deep.equal(['k1']);
   });
 
+  it('makes one key for callers side by side (the start in the background, the first request), and publishes it before any token is signed', async () => {
+    const { keys } = setup();
+    // A first start: the server listens before the key is made, and a key set may be asked for first.
+    const [published] = await Promise.all([keys.published(), keys.ensure(), keys.current(), keys.ensure()]);
+    expect(kids(published)).to.deep.equal(['k1']);
+    expect((await keys.current()).kid).to.equal('k1');
+    expect(kids(await keys.published())).to.deep.equal(['k1']);
+  });
+
   it('publishes a rotated-in key at once, signs with it only after the lead, and keeps the old one published for a token lifetime after', async () => {
     const { keys, clock } = setup();
     await keys.ensure();
