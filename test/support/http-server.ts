@@ -13,6 +13,7 @@ import type { EntitySchema } from 'typeorm';
 import type { Container } from 'inversify';
 import { createServer, type AddressInfo } from 'node:net';
 import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database.js';
+import { SigningKeys } from '../../src/application/identity/signing-keys.js';
 import { OpenApiResponseValidator, type Answer } from './openapi-validator.js';
 import { FormBrowser } from './form-browser.js';
 import { SENDER_THREAD_FROM_SOURCE } from './ts-worker.js';
@@ -113,6 +114,9 @@ export class TestServer {
 
   /** Rows in every table the Core-API writes: the "nothing was written" check of bad-input tests. */
   async rowCounts(): Promise<Record<string, number>> {
+    // The server stores its first signing key once it listens, on its own: wait for that write, so
+    // it is not counted as a request's.
+    await this.running.container.get(SigningKeys).ensure();
     const db = this.running.container.get<TypeOrmDatabase>(TypeOrmDatabase);
     const counts: Record<string, number> = {};
     for (const [name, schema] of Object.entries(db.schemas) as [string, EntitySchema][]) counts[name] = await db.read((m) => m.count(schema));
