@@ -32,15 +32,13 @@ export class RegisterUser {
 
   async execute(input: RegisterUserInput): Promise<Result<RegisteredUser, ApplicationError>> {
     const now = this.clock.now();
+    // The password hash (scrypt: 50-150 ms of the thread pool) before the transaction: on SQLite a
+    // transaction holds the one connection, and every other request would wait out the hash.
+    const draft = await User.register({ ...input, emailVerified: input.verified }, (password) => this.hasher.hash(password), now);
+    if (!draft.ok) return err({ kind: 'Validation', errors: [{ field: draft.error.field, message: draft.error.message }] });
     return this.uow.run(async (tx): Promise<Result<RegisteredUser, ApplicationError>> => {
       const accountId = await tx.accounts.create(Account.open(now, this.plans.trialDays));
-      const draft = await User.register(
-        { ...input, accountId, emailVerified: input.verified },
-        (password) => this.hasher.hash(password),
-        now,
-      );
-      if (!draft.ok) return err({ kind: 'Validation', errors: [{ field: draft.error.field, message: draft.error.message }] });
-      const added = await tx.users.add(draft.value);
+      const added = await tx.users.add({ ...draft.value, accountId });
       if (!added.ok) {
         return err({ kind: 'DuplicateEmail' });
       }

@@ -27,6 +27,9 @@ export interface UserState extends UserProfile {
 /** A user not yet stored: storage assigns the integer id. */
 export type NewUser = Omit<UserState, 'id'>;
 
+/** A registration checked and its password hashed, before its account exists (`NewUser` once it has one). */
+export type UserDraft = Omit<NewUser, 'accountId'>;
+
 export type UserError = { readonly kind: 'InvalidField' } & FieldError;
 
 export function normaliseEmail(email: string): string {
@@ -89,13 +92,13 @@ export class User {
   private constructor(private state: UserState) {}
 
   /**
-   * Validates a registration and returns the user to store. The password is checked against the
-   * policy here, then hashed by the caller (`hash`), so the plain text never leaves this call.
+   * Validates a registration and returns the user to store, without its account (made with it,
+   * in the caller's transaction). The password is checked against the policy here, then hashed by
+   * the caller (`hash`), so the plain text never leaves this call.
    * Errors: `InvalidField` for `email`, `password`, `nickname` or `name`.
    */
   static async register(
     input: {
-      readonly accountId: AccountId;
       readonly email: string;
       readonly password: string;
       readonly nickname?: string | undefined;
@@ -104,7 +107,7 @@ export class User {
     },
     hash: (password: string) => Promise<string>,
     now: Date,
-  ): Promise<Result<NewUser, UserError>> {
+  ): Promise<Result<UserDraft, UserError>> {
     const email = normaliseEmail(input.email);
     if (!isValidEmail(email)) {
       return err({ kind: 'InvalidField', field: 'email', message: 'must be an e-mail address' });
@@ -119,7 +122,6 @@ export class User {
       return err({ kind: 'InvalidField', field: 'name', message: 'must be 1-200 characters' });
     }
     return ok({
-      accountId: input.accountId,
       email,
       emailVerified: input.emailVerified,
       passwordHash: await hash(input.password),

@@ -29,10 +29,10 @@ describe('password policy', () => {
 
 describe('User aggregate', () => {
   it('registers with a normalised e-mail, a hashed password and a nickname from the e-mail', async () => {
-    const result = await User.register({ accountId: accountId(2), email: ' Ada.L@Example.COM ', password: 'a long passphrase', emailVerified: false }, hash, NOW);
+    const result = await User.register({ email: ' Ada.L@Example.COM ', password: 'a long passphrase', emailVerified: false }, hash, NOW);
     expect(result.ok).to.equal(true);
     if (result.ok) {
-      expect(result.value).to.include({ accountId: 2, email: 'ada.l@example.com', nickname: 'ada.l', emailVerified: false });
+      expect(result.value).to.include({ email: 'ada.l@example.com', nickname: 'ada.l', emailVerified: false });
       expect(result.value.passwordHash).to.equal('h(a long passphrase)');
     }
   });
@@ -45,7 +45,7 @@ describe('User aggregate', () => {
     it(`refuses ${label}, naming the field, without hashing`, async () => {
       let hashed = false;
       const result = await User.register(
-        { accountId: accountId(1), email: 'ada@example.com', password: 'a long passphrase', emailVerified: false, ...input },
+        { email: 'ada@example.com', password: 'a long passphrase', emailVerified: false, ...input },
         async (p) => {
           hashed = true;
           return p;
