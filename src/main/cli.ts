@@ -129,6 +129,11 @@ async function migrate(config: Config): Promise<string[]> {
 }
 
 async function serve(config: Config): Promise<void> {
+  // A signal while the server starts (it listens before the demo bootstrap ends) stops it once it
+  // has started, as gracefully as later; the same signal again ends the process at once.
+  let early: NodeJS.Signals | undefined;
+  let stopOn = (signal: NodeJS.Signals): void => void (early ??= signal);
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => stopOn(signal));
   const running = await startServer({ config });
   const log = running.container.get<Logger>(LoggerToken);
   // With PORT=0 only the bound address says where to go.
@@ -149,19 +154,18 @@ async function serve(config: Config): Promise<void> {
     );
   }
   log.info({ url: running.url, publicUrl, database: config.database.kind }, 'listening');
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      // /readyz turns 503 now; the listener stays open for SHUTDOWN_DRAIN_MS. A second signal ends the process at once.
-      log.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down');
-      running.stop().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          log.error({ err: error }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
-    });
-  }
+  stopOn = (signal) => {
+    // /readyz turns 503 now; the listener stays open for SHUTDOWN_DRAIN_MS. A second signal ends the process at once.
+    log.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down');
+    running.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  if (early !== undefined) stopOn(early);
 }
 
 /** A webhook worker without the HTTP server, until SIGTERM or SIGINT. */

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { verifyServiceSignature } from '../../src/adapters/webhooks/signatures.js';
 import { BIN, ensureBuilt, ROOT } from '../support/built-cli.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { freePort } from '../support/http-server.js';
 
 const CLI = [BIN];
 
@@ -97,6 +98,27 @@ describe('e2e: the specbase command', function () {
     expect(again.status, 'the token survives a restart').to.equal(200);
     second.child.kill('SIGTERM');
     expect(await exited(second.child)).to.equal(0);
+  });
+
+  it('serve stops gracefully on a SIGTERM that comes while the demo user is being made, printing it first', async () => {
+    // The server listens before the demo bootstrap (its password hash) ends: a signal then must
+    // not kill the process (it did, before the handlers were set up that early).
+    const port = await freePort();
+    const child = spawn(process.execPath, [...CLI, 'serve'], { cwd: ROOT, env: { ...baseEnv(join(dir, 'specbase.sqlite')), PORT: String(port), LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolvePromise) => child.once('exit', (code, signal) => resolvePromise({ code, signal })));
+    for (;;) {
+      const status = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => undefined);
+      if (status === 200) break;
+      if (child.exitCode !== null) throw new Error(output);
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    child.kill('SIGTERM');
+    expect(await exit, output).to.deep.equal({ code: 0, signal: null });
+    expect(output).to.match(/^API token: sbt_/m);
+    expect(output).to.include('"msg":"shutting down"');
   });
 
   it('user create, user verify and token create print one JSON object each', async () => {

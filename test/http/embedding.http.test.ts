@@ -14,6 +14,10 @@ import {
   type Storage,
 } from '../../src/index.js';
 import { FixedClock, SequentialIds } from '../support/fakes.js';
+import { freePort } from '../support/http-server.js';
+import { BootstrapDemo, type DemoCredentials } from '../../src/application/bootstrap/bootstrap-demo.use-case.js';
+import { err, type Result } from '../../src/domain/shared/result.js';
+import type { ApplicationError } from '../../src/application/shared/application-error.js';
 
 const config = loadConfig({ PORT: '0', LOG_LEVEL: 'silent', SPECBASE_NO_BOOTSTRAP: 'true' });
 
@@ -70,5 +74,62 @@ describe('embedding: the package as a library', () => {
     let refused = false;
     await fetch(`${running.url}/healthz`).catch(() => (refused = true));
     expect(refused, 'the server no longer listens after stop()').to.equal(true);
+  });
+
+  describe('the demo bootstrap of an empty database', () => {
+    /** A BootstrapDemo that answers `outcome` when `release` is called, and says when it was asked. */
+    function heldBootstrap(outcome: () => Promise<Result<DemoCredentials | null, ApplicationError>>) {
+      let release!: () => void;
+      let asked!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const started = new Promise<void>((resolve) => (asked = resolve));
+      const bootstrap = {
+        execute: async () => {
+          asked();
+          await released;
+          return outcome();
+        },
+      } as unknown as BootstrapDemo;
+      return { bootstrap, started, release };
+    }
+
+    it('runs once the server listens: /healthz answers meanwhile, and startServer returns the credentials when they exist', async () => {
+      const port = await freePort();
+      const container = buildContainer(loadConfig({ PORT: String(port), LOG_LEVEL: 'silent' }), { storage: 'memory' });
+      const real = container.get(BootstrapDemo);
+      const held = heldBootstrap(() => real.execute());
+      container.rebind(BootstrapDemo).toConstantValue(held.bootstrap);
+      const starting = startServer({ container });
+      await held.started;
+      const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+      expect(health.status, 'served while the demo user is being made').to.equal(200);
+      held.release();
+      const running = await starting;
+      try {
+        expect(running.demo?.email).to.equal('demo@specbase.example');
+        const listed = await fetch(`${running.url}/api/${running.demo?.accountId}`, { headers: { Authorization: `Bearer ${running.demo?.token}` } });
+        expect(listed.status).to.equal(200);
+      } finally {
+        await running.stop();
+      }
+    });
+
+    it('failing, stops listening and startServer rejects', async () => {
+      const port = await freePort();
+      const container = buildContainer(loadConfig({ PORT: String(port), LOG_LEVEL: 'silent' }), { storage: 'memory' });
+      const held = heldBootstrap(async () => err({ kind: 'Unexpected' } as unknown as ApplicationError));
+      container.rebind(BootstrapDemo).toConstantValue(held.bootstrap);
+      const starting = startServer({ container });
+      await held.started;
+      // A kept-alive connection open when it fails: closed too, or the process would hang on it.
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).to.equal(200);
+      held.release();
+      let failure: unknown;
+      await starting.catch((error: unknown) => (failure = error));
+      expect(String(failure)).to.match(/bootstrap failed/);
+      let refused = false;
+      await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => (refused = true));
+      expect(refused, 'nothing listens after a failed start').to.equal(true);
+    });
   });
 });
