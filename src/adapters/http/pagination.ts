@@ -17,11 +17,40 @@ function decodeCursor(cursor: string): unknown {
   }
 }
 
+/** Query strings this long or shorter are kept parsed (a client's own, not arbitrary input's). */
+const KEPT_QUERY_LENGTH = 256;
+/** At most this many kept; all are forgotten when it is reached. */
+const KEPT_QUERIES = 256;
+const parsedQueries = new Map<string, ReadonlyMap<string, readonly string[]>>();
+
+/**
+ * A query string's parameters, decoded as Koa's `ctx.query` decodes them (URLSearchParams), each
+ * with every value given. Short ones are kept: a list read again with the same query (a client
+ * polling, paging) is not parsed again; `ctx.query` parsed it on every request (1.3 µs of a list's
+ * answer, docs/performance.md, 1).
+ */
+function parsedQuery(querystring: string): ReadonlyMap<string, readonly string[]> {
+  const kept = parsedQueries.get(querystring);
+  if (kept !== undefined) return kept;
+  const parsed = new Map<string, string[]>();
+  for (const [name, value] of new URLSearchParams(querystring)) {
+    const values = parsed.get(name);
+    if (values === undefined) parsed.set(name, [value]);
+    else values.push(value);
+  }
+  if (querystring.length <= KEPT_QUERY_LENGTH) {
+    if (parsedQueries.size >= KEPT_QUERIES) parsedQueries.clear();
+    parsedQueries.set(querystring, parsed);
+  }
+  return parsed;
+}
+
 /** A query parameter given at most once. */
 export function queryParam(ctx: Context, name: string): string | undefined {
-  const value = ctx.query[name];
-  if (Array.isArray(value)) throwProblem(validationProblem([{ field: name, message: 'must be given once' }]));
-  return value;
+  const { querystring } = ctx;
+  const values = querystring === '' ? undefined : parsedQuery(querystring).get(name);
+  if (values !== undefined && values.length > 1) throwProblem(validationProblem([{ field: name, message: 'must be given once' }]));
+  return values?.[0];
 }
 
 /** `?limit=` and `?cursor=` for a list keyed by `K`, which `isKey` recognises in a decoded cursor. */

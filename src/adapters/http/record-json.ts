@@ -26,7 +26,35 @@ export function sendJsonText(ctx: Context, text: string): void {
   ctx.body = text;
 }
 
-/** The text of `listBody(items, next)`: `{"items":[...],"nextCursor":...}`. */
+/** A page's text, the records it was made of and its cursor: kept under its first record. */
+interface PageText {
+  readonly items: readonly object[];
+  readonly next: string | number | null;
+  readonly text: string;
+}
+
+const pages = new WeakMap<object, PageText>();
+
+/**
+ * The text of `listBody(items, next)`: `{"items":[...],"nextCursor":...}`. A page of frozen records
+ * with a plain cursor is kept, under its first record, and given again for the very same records
+ * and cursor (a page read again before the database changed): joining 20 texts made 6.8 KB of
+ * garbage a request (docs/performance.md, 1).
+ */
 export function listJson(items: readonly object[], next: string | number | object | null): string {
-  return `{"items":[${items.map(recordJson).join(',')}],"nextCursor":${next === null ? 'null' : JSON.stringify(encodeCursor(next))}}`;
+  const first = items[0];
+  const keepable = first !== undefined && (next === null || typeof next !== 'object') && items.every((item) => Object.isFrozen(item));
+  if (keepable) {
+    const kept = pages.get(first);
+    if (kept !== undefined && kept.next === next && sameItems(kept.items, items)) return kept.text;
+  }
+  const text = `{"items":[${items.map(recordJson).join(',')}],"nextCursor":${next === null ? 'null' : JSON.stringify(encodeCursor(next))}}`;
+  if (keepable) pages.set(first, { items: [...items], next, text });
+  return text;
+}
+
+function sameItems(a: readonly object[], b: readonly object[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
