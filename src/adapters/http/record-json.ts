@@ -22,7 +22,7 @@ export function recordJson(record: object): string {
 
 /** Answers with a JSON text as Koa answers an object: the same `Content-Type`, the same bytes. */
 export function sendJsonText(ctx: Context, text: string): void {
-  ctx.set('Content-Type', 'application/json; charset=utf-8');
+  ctx.res.setHeader('Content-Type', 'application/json; charset=utf-8');
   ctx.body = text;
 }
 

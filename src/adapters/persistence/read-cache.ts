@@ -13,12 +13,24 @@
  * Under a read-mostly load repeated reads cost no query; under writes they cost a miss. The
  * repositories use it as decorators (cached-repositories.ts), outside transactions only.
  */
+interface Entry {
+  readonly version: string;
+  readonly value: unknown;
+  /** `placed` when the entry was last put at the end of the order. */
+  at: number;
+}
+
 export class ReadCache {
-  private readonly entries = new Map<string, { readonly version: string; readonly value: unknown }>();
+  /** In order of use, least recent first (a Map iterates in insertion order). */
+  private readonly entries = new Map<string, Entry>();
+  /** Entries put at the end of the order so far. */
+  private placed = 0;
 
   /**
    * @param version the database's change version (`TypeOrmDatabase.changeVersion`)
-   * @param maxEntries least recently used entries go first
+   * @param maxEntries least recently used entries go first; an entry used again while fewer than
+   *   half this many others were put after it keeps its place (it is that far from going), which
+   *   spares the hot path moving it on every hit
    */
   constructor(
     private readonly version: () => string,
@@ -29,8 +41,11 @@ export class ReadCache {
   get<T>(key: string): T | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined || entry.version !== this.version()) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    if (this.placed - entry.at > this.maxEntries / 2) {
+      this.entries.delete(key);
+      entry.at = ++this.placed;
+      this.entries.set(key, entry);
+    }
     return entry.value as T;
   }
 
@@ -43,7 +58,7 @@ export class ReadCache {
     const version = this.version();
     const value = await read();
     this.entries.delete(key);
-    this.entries.set(key, { version, value: value ?? null });
+    this.entries.set(key, { version, value: value ?? null, at: ++this.placed });
     for (const oldest of this.entries.keys()) {
       if (this.entries.size <= this.maxEntries) break;
       this.entries.delete(oldest);
