@@ -100,15 +100,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     await storage.migrate();
     // PostgreSQL can go away and come back while the server runs; a SQLite file cannot.
     if (config.database.kind === 'postgres') container.get(DatabaseMonitor).start();
-    server = createApp(container).listen(config.port, config.host);
-    server.keepAliveTimeout = 5_000;
-    server.requestTimeout = 60_000;
+    const listener = createApp(container).listen(config.port, config.host);
+    server = listener;
+    listener.keepAliveTimeout = 5_000;
+    listener.requestTimeout = 60_000;
     // A client has 20 s to send its headers and 60 s for the whole request (a 10 MiB import included).
-    server.headersTimeout = 20_000;
-    server.on('clientError', answerUnparseableRequest);
+    listener.headersTimeout = 20_000;
+    listener.on('clientError', answerUnparseableRequest);
     await new Promise<void>((resolve, reject) => {
-      server?.once('listening', resolve);
-      server?.once('error', reject);
+      listener.once('listening', resolve);
+      listener.once('error', reject);
     });
     // The worker's first pass (the outbox, the queue, the chores: 7-13 ms of a cold main thread)
     // once the server listens, so it does not hold back the first answers.
@@ -122,9 +123,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       demo = bootstrapped.value;
     }
   } catch (error) {
-    if (server?.listening === true) {
-      const closed = new Promise((resolve) => server?.close(resolve));
-      server.closeAllConnections();
+    const listener = server;
+    if (listener?.listening === true) {
+      const closed = new Promise((resolve) => listener.close(resolve));
+      listener.closeAllConnections();
       await closed;
     }
     await container.get(WebhookWorker).stop();
