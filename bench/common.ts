@@ -4,7 +4,7 @@
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -107,14 +107,14 @@ export function builtServer(): Promise<string> {
       console.log('[bench] dist/ is missing or older than src/: npm run build');
       execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     }
-    const { bundleOptions, latin1Source } = (await import(pathToFileURL(join(ROOT, 'scripts', 'bundle.mjs')).href)) as {
+    const { bundleOptions, makeLatin1 } = (await import(pathToFileURL(join(ROOT, 'scripts', 'bundle.mjs')).href)) as {
       bundleOptions: (entry: string, outfile: string) => object;
-      latin1Source: (source: string) => string;
+      makeLatin1: (file: string) => Promise<void>;
     };
     const outfile = join(ROOT, 'dist', 'main', 'serve-specbase.bench.js');
     const fromDist = { name: 'src-from-dist', setup: (b: { onResolve: (o: { filter: RegExp }, f: () => { path: string }) => void }) => b.onResolve({ filter: /\/src\/index\.js$/ }, () => ({ path: join(ROOT, 'dist', 'index.js') })) };
     await build({ ...bundleOptions(join(BENCH_DIR, 'serve-specbase.ts'), outfile), sourcemap: false, legalComments: 'none', plugins: [fromDist] });
-    writeFileSync(outfile, latin1Source(readFileSync(outfile, 'utf8')));
+    await makeLatin1(outfile);
     return outfile;
   })());
 }

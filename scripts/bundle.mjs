@@ -71,9 +71,14 @@ export function latin1Source(source) {
   });
 }
 
+/** Rewrites the bundle at `file` with `latin1Source`. */
+export async function makeLatin1(file) {
+  await writeFile(file, latin1Source(await readFile(file, 'utf8')));
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const command = join(ROOT, 'dist/main/cli.bundle.cjs');
   await build(commandBundleOptions(join(ROOT, 'dist/main/cli.js'), command));
-  await writeFile(command, latin1Source(await readFile(command, 'utf8')));
+  await makeLatin1(command);
   await build({ ...bundleOptions(join(ROOT, 'dist/main/cli-entry.js'), join(ROOT, 'dist/main/cli.bundle.js')), sourcemap: false, legalComments: 'none' });
 }
