@@ -25,6 +25,8 @@ export interface PersistenceFixture {
   readonly sql?: (text: string, parameters?: unknown[]) => Promise<unknown[]>;
   /** A table's name as plain SQL writes it (in DATABASE_SCHEMA if one is set). */
   readonly table?: (name: string) => string;
+  /** Which database `sql` talks to. */
+  readonly dialect?: 'sqlite' | 'postgres';
   dispose(): Promise<void>;
 }
 
@@ -50,6 +52,7 @@ export function forEachImplementation(name: string, suite: (make: () => Promise<
         purge: new TypeOrmIdentityPurge(db.read, db.schemas),
         retention: new TypeOrmRetentionPurge(db),
         sql: (text, parameters = []) => db.read((m) => m.query(forDialect(db.dialect, text), parameters)),
+        dialect: target.name,
         table: (name) => (db.schemaName ? `"${db.schemaName}"."${name}"` : `"${name}"`),
         dispose: async () => {
           await db.close();
