@@ -101,6 +101,18 @@ describe('SsrfGuard', () => {
       expect(asked).to.deep.equal([]);
     });
 
+    it('check() decides literals and refusals at once, leaving only a host name to resolve', () => {
+      const literal = guard.check(`http://${PUBLIC}:8080/in`);
+      expect(literal.refusal).to.equal(null);
+      expect(literal.url?.href).to.equal(`http://${PUBLIC}:8080/in`);
+      expect(literal.resolve).to.equal(undefined);
+      expect(guard.check('http://127.0.0.1/')).to.deep.equal({ refusal: REFUSALS.forbiddenHost });
+      expect(guard.check('ftp://hooks.example.com/')).to.deep.equal({ refusal: REFUSALS.scheme });
+      const name = guard.check('https://hooks.example.com/in');
+      expect([name.refusal, name.url?.hostname, name.resolve]).to.deep.equal([null, 'hooks.example.com', 'hooks.example.com']);
+      expect(asked, 'check() never resolves').to.deep.equal([]);
+    });
+
     for (const url of ['ftp://hooks.example.com/', 'file:///etc/passwd', 'gopher://hooks.example.com/', 'javascript:alert(1)', 'ws://hooks.example.com/']) {
       it(`refuses the scheme of ${url}`, async () => {
         expect(await guard.refusal(url)).to.equal('only http and https targets are allowed');
@@ -130,6 +142,7 @@ describe('SsrfGuard', () => {
     it('allows loopback, private, link-local and localhost targets', async () => {
       for (const url of ['http://127.0.0.1:3000/', 'http://localhost/', 'http://[::1]/', 'http://10.0.0.1/', 'http://169.254.169.254/', 'http://intranet.example.com/']) {
         expect(await guard.refusal(url), url).to.equal(null);
+        expect(guard.check(url).resolve, url).to.equal(undefined);
       }
       expect(asked).to.deep.equal([]);
     });

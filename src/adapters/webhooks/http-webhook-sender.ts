@@ -90,11 +90,15 @@ export class HttpWebhookSender implements WebhookSender, AttemptSender {
   async send(delivery: OutgoingAttempt): Promise<DeliveryOutcome> {
     const started = performance.now();
     try {
-      // The pre-check resolves the host too, and a stalled resolver must not outlast the attempt.
-      const refusal = await withDeadline(this.guard.refusal(delivery.targetUrl), this.timeoutMs);
-      if (refusal === TIMED_OUT) return { status: null, durationMs: elapsed(started), responseBody: '', error: this.timeoutMessage };
-      if (refusal !== null) return { status: null, durationMs: 0, responseBody: '', error: refusal };
-      return await this.post(delivery, started);
+      const checked = this.guard.check(delivery.targetUrl);
+      if (checked.refusal !== null) return { status: null, durationMs: 0, responseBody: '', error: checked.refusal };
+      if (checked.resolve !== undefined) {
+        // A host name is resolved first, and a stalled resolver must not outlast the attempt.
+        const resolution = await withDeadline(this.guard.resolve(checked.resolve), this.timeoutMs);
+        if (resolution === TIMED_OUT) return { status: null, durationMs: elapsed(started), responseBody: '', error: this.timeoutMessage };
+        if (!resolution.ok) return { status: null, durationMs: 0, responseBody: '', error: resolution.refusal };
+      }
+      return await this.post(delivery, checked.url, started);
     } catch (error) {
       return { status: null, durationMs: elapsed(started), responseBody: '', error: describeError(error) };
     }
@@ -104,8 +108,7 @@ export class HttpWebhookSender implements WebhookSender, AttemptSender {
     return `timed out after ${this.timeoutMs} ms`;
   }
 
-  private post(delivery: OutgoingAttempt, started: number): Promise<DeliveryOutcome> {
-    const url = new URL(delivery.targetUrl);
+  private post(delivery: OutgoingAttempt, url: URL, started: number): Promise<DeliveryOutcome> {
     const body = Buffer.from(delivery.body, 'utf8');
     const timestamp = Math.floor(delivery.attemptDate.getTime() / 1000);
     const options: RequestOptions = {

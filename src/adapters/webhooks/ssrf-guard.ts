@@ -93,6 +93,11 @@ function isLocalhostName(hostname: string): boolean {
   return name === 'localhost' || name.endsWith('.localhost');
 }
 
+/** See `SsrfGuard.check`. */
+export type TargetCheck =
+  | { readonly refusal: string; readonly url?: undefined; readonly resolve?: undefined }
+  | { readonly refusal: null; readonly url: URL; readonly resolve?: string };
+
 export type Resolution =
   | { readonly ok: true; readonly addresses: readonly string[] }
   | { readonly ok: false; readonly refusal: string; readonly unresolved: boolean };
@@ -112,22 +117,32 @@ export class SsrfGuard implements WebhookTargetPolicy {
   }
 
   async refusal(targetUrl: string): Promise<string | null> {
-    if (targetUrl.length > MAX_TARGET_URL_LENGTH) return REFUSALS.tooLong;
+    const checked = this.check(targetUrl);
+    if (checked.resolve === undefined) return checked.refusal;
+    const resolution = await this.resolve(checked.resolve);
+    return resolution.ok ? null : resolution.refusal;
+  }
+
+  /**
+   * What `refusal` tells without DNS: a refusal, or the parsed URL allowed as it stands, or the
+   * URL with the host name still to be resolved (`resolve`, then `refusal` on its addresses).
+   */
+  check(targetUrl: string): TargetCheck {
+    if (targetUrl.length > MAX_TARGET_URL_LENGTH) return { refusal: REFUSALS.tooLong };
     let url: URL;
     try {
       url = new URL(targetUrl);
     } catch {
-      return REFUSALS.invalidUrl;
+      return { refusal: REFUSALS.invalidUrl };
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return REFUSALS.scheme;
-    if (url.username !== '' || url.password !== '') return REFUSALS.credentials;
-    if (this.allowPrivateTargets) return null;
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return { refusal: REFUSALS.scheme };
+    if (url.username !== '' || url.password !== '') return { refusal: REFUSALS.credentials };
+    if (this.allowPrivateTargets) return { refusal: null, url };
 
     // The WHATWG parser has already turned 2130706433, 0x7f.1 and 127.1 into 127.0.0.1.
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-    if (isIP(host) !== 0) return isForbiddenAddress(host) ? REFUSALS.forbiddenHost : null;
-    const resolution = await this.resolve(host);
-    return resolution.ok ? null : resolution.refusal;
+    if (isIP(host) !== 0) return isForbiddenAddress(host) ? { refusal: REFUSALS.forbiddenHost } : { refusal: null, url };
+    return { refusal: null, url, resolve: host };
   }
 
   /**
