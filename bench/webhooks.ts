@@ -34,6 +34,11 @@
  *    issue's 1,000 when a run takes at most BENCH_WEBHOOK_RUN_BUDGET_S (default 10 s) at the
  *    warm-up's rate, else as many as fit (in 50s, at least 50), so the whole benchmark stays
  *    around a minute per backend; the report says so. BENCH_WEBHOOK_EVENTS=N fixes N.
+ *    Each fan-out run and each loop run with the worker's concurrency also reads the CPU time
+ *    used meanwhile (Linux's /proc/<pid>/task/<tid>/schedstat): Specbase's main thread, its
+ *    busiest other thread (the sender thread), its other threads (V8's helpers), every PostgreSQL
+ *    process on PostgreSQL, the loop's process and the receiver; the report gives the medians in
+ *    µs per delivery, so the gap between the two rates can be read by who spends it.
  * 2. Latency at low load. Webhooks 2..10 deactivated; 100 APIs (after 5 warm-up ones) created one
  *    at a time, each waiting for its delivery. Event-to-delivery latency = the receiver's Date.now()
  *    at arrival - the payload's `timestamp` (same machine clock, millisecond resolution). Baseline
@@ -71,6 +76,7 @@ import {
   stopChild,
   type SummaryRow,
 } from './common.js';
+import { postgresPids, threadCpuMs } from './proc-cpu.js';
 import type { BaselineCommand, BaselineReport } from './webhook-baseline.js';
 import type { ReceivedSample, ReceiverCommand, ReceiverReport } from './webhook-receiver.js';
 
@@ -337,22 +343,58 @@ async function webhookWorker(server: Server, action: 'stop' | 'start'): Promise<
   await waitFor(server.child, `serve-specbase: worker ${action}`, 30_000, (m) => ((m as typeof command | null)?.type === 'worker' && (m as typeof command).action === action ? true : undefined), command);
 }
 
+/** CPU used in a run, µs per delivery, by who used it (`startCpuWindow`). */
+type CpuShares = Readonly<Record<string, number>>;
+
+/**
+ * Starts reading the CPU time used from now on: each process of `processes` (for `Specbase`, its
+ * main thread, its busiest other thread, which in a fan-out is the webhook sender thread, and its
+ * other threads apart) and, with `postgres`, every PostgreSQL process of the machine. The function
+ * returned ends the window: µs per item. Linux's /proc only; elsewhere every share is 0.
+ */
+function startCpuWindow(processes: Readonly<Record<string, number | undefined>>, postgres: boolean): (items: number) => CpuShares {
+  const read = (): Map<string, Map<number, number>> => {
+    const threads = new Map(Object.entries(processes).map(([name, pid]) => [name, threadCpuMs(pid)]));
+    if (postgres) threads.set('PostgreSQL', new Map(postgresPids().map((pid) => [pid, [...threadCpuMs(pid).values()].reduce((a, b) => a + b, 0)])));
+    return threads;
+  };
+  const before = read();
+  return (items) => {
+    const shares: Record<string, number> = {};
+    for (const [name, threads] of read()) {
+      const used = [...threads].map(([tid, ms]) => ({ tid, us: ((ms - (before.get(name)?.get(tid) ?? 0)) * 1000) / items }));
+      if (name !== 'Specbase') {
+        shares[name] = used.reduce((sum, t) => sum + t.us, 0);
+        continue;
+      }
+      const pid = processes[name];
+      const others = used.filter((t) => t.tid !== pid).sort((a, b) => b.us - a.us);
+      shares['Specbase main thread'] = used.find((t) => t.tid === pid)?.us ?? 0;
+      shares['Specbase sender thread'] = others[0]?.us ?? 0;
+      shares['Specbase other threads'] = others.slice(1).reduce((sum, t) => sum + t.us, 0);
+    }
+    return shares;
+  };
+}
+
 /**
  * The fan-out of `events` committed events: they are created with the worker stopped, so they wait
  * in the outbox; then the worker starts, dispatches them into deliveries and delivers them.
- * Deliveries/s from the start command to the last POST at the receiver.
+ * Deliveries/s from the start command to the last POST at the receiver, and the CPU used meanwhile.
  */
-async function fanOutRun(server: Server, receiver: Receiver, events: number): Promise<number> {
+async function fanOutRun(server: Server, receiver: Receiver, events: number, postgres: boolean): Promise<{ rate: number; cpu: CpuShares }> {
   const expect = events * WEBHOOKS;
   const { reached } = await receiver.reset('count', expect, deliveryTimeoutMs(expect));
   await webhookWorker(server, 'stop');
   await createApis(server, events);
+  const cpu = startCpuWindow({ Specbase: server.child.pid, receiver: receiver.child.pid }, postgres);
   const start = Date.now();
   await webhookWorker(server, 'start');
   const last = await reached;
+  const used = cpu(expect);
   await expectEachWebhookGot(receiver, events);
   await sleep(SETTLE_MS);
-  return (expect / (last.at - start)) * 1000;
+  return { rate: (expect / (last.at - start)) * 1000, cpu: used };
 }
 
 interface Payload {
@@ -366,15 +408,16 @@ function isBaselineReport(message: unknown): message is BaselineReport {
   return typeof m === 'object' && m !== null && (m.type === 'ran' || m.type === 'singles') && typeof m.id === 'number';
 }
 
-/** `count` signed POSTs from the baseline child, `concurrency` in flight; deliveries/s. */
-async function baselineRun(baseline: ChildProcess, receiver: Receiver, payload: Payload, count: number, concurrency: number): Promise<number> {
+/** `count` signed POSTs from the baseline child, `concurrency` in flight; deliveries/s and the CPU used meanwhile. */
+async function baselineRun(baseline: ChildProcess, receiver: Receiver, payload: Payload, count: number, concurrency: number): Promise<{ rate: number; cpu: CpuShares }> {
   const id = ++commandIds;
   const { reached } = await receiver.reset('count', count);
   const command: BaselineCommand = { type: 'run', id, base: receiver.url, count, concurrency, ...payload };
+  const cpu = startCpuWindow({ loop: baseline.pid, receiver: receiver.child.pid }, false);
   const ran = await waitFor(baseline, `baseline: ${count} POSTs`, DELIVERY_TIMEOUT_MS, (m) => (isBaselineReport(m) && m.id === id && m.type === 'ran' ? m : undefined), command);
   if (ran.failures > 0) throw new Error(`baseline: ${ran.failures} of ${count} POSTs failed`);
   await reached;
-  return (count / ran.ms) * 1000;
+  return { rate: (count / ran.ms) * 1000, cpu: cpu(count) };
 }
 
 /** Round trips of `count` signed POSTs, one at a time, from the baseline child. */
@@ -458,6 +501,10 @@ export interface WebhookResult {
   readonly latency: readonly LatencySample[];
   /** Round trips of single signed POSTs, ms. */
   readonly baselineLatency: readonly number[];
+  /** CPU per delivery in each fan-out run, µs, by thread or process (startCpuWindow). */
+  readonly fanOutCpu: readonly CpuShares[];
+  /** The same for each run of the loop with the worker's concurrency. */
+  readonly baselineCpu: readonly CpuShares[];
 }
 
 async function benchBackend(backend: Backend, results: WebhookResult[]): Promise<void> {
@@ -493,13 +540,21 @@ async function benchBackend(backend: Backend, results: WebhookResult[]): Promise
     const { sample } = await receiver.count();
     const payload = payloadOf(sample, webhooks);
     const bodyBytes = Buffer.byteLength(payload.body);
-    const warmBaseline = await baselineRun(baseline, receiver, payload, BASELINE_WARMUP_POSTS, WORKER_CONCURRENCY);
+    const warmBaseline = (await baselineRun(baseline, receiver, payload, BASELINE_WARMUP_POSTS, WORKER_CONCURRENCY)).rate;
     log(`warm-up: Specbase ${rate(warm.rate)}/s (${WARMUP_EVENTS} events x ${WEBHOOKS}), baseline ${rate(warmBaseline)}/s (${BASELINE_WARMUP_POSTS} POSTs); body ${bodyBytes} B`);
 
     const fanOutRates: number[] = [];
     const specbaseRuns: ThroughputRun[] = [];
     const baselineRates: number[] = [];
     const batchRates: number[] = [];
+    const fanOutCpu: CpuShares[] = [];
+    const baselineCpu: CpuShares[] = [];
+    const postgres = backend.databaseUrl !== undefined;
+    const fanOut = async (): Promise<void> => {
+      const { rate: deliveries, cpu } = await fanOutRun(server, receiver, events, postgres);
+      fanOutRates.push(deliveries);
+      fanOutCpu.push(cpu);
+    };
     const events = FIXED_EVENTS ?? eventsWithinBudget(warm.rate);
     if (events !== FULL_EVENTS) {
       log(
@@ -513,14 +568,16 @@ async function benchBackend(backend: Backend, results: WebhookResult[]): Promise
     for (let run = 1; run <= RUNS; run++) {
       // Alternate which goes first, so neither always follows the other's leftovers (GC, I/O).
       if (run % 2 === 1) {
-        fanOutRates.push(await fanOutRun(server, receiver, events));
+        await fanOut();
         specbaseRuns.push(await specbaseRun(server, receiver, events));
       }
-      baselineRates.push(await baselineRun(baseline, receiver, payload, count, WORKER_CONCURRENCY));
-      batchRates.push(await baselineRun(baseline, receiver, payload, count, BATCH_SIZE));
+      const loop = await baselineRun(baseline, receiver, payload, count, WORKER_CONCURRENCY);
+      baselineRates.push(loop.rate);
+      baselineCpu.push(loop.cpu);
+      batchRates.push((await baselineRun(baseline, receiver, payload, count, BATCH_SIZE)).rate);
       if (run % 2 === 0) {
         specbaseRuns.push(await specbaseRun(server, receiver, events));
-        fanOutRates.push(await fanOutRun(server, receiver, events));
+        await fanOut();
       }
       const s = specbaseRuns.at(-1)!;
       log(
@@ -548,6 +605,8 @@ async function benchBackend(backend: Backend, results: WebhookResult[]): Promise
       baselineBatch: batchRates,
       latency,
       baselineLatency,
+      fanOutCpu,
+      baselineCpu,
     });
   } finally {
     await Promise.all([...started].map((child) => stopChild(child)));
@@ -703,6 +762,18 @@ export function reportWebhooks(results: readonly WebhookResult[]): void {
         `${Math.round(median(creates))} ms (median; ${CREATE_CONCURRENCY} in flight), ` +
         `${Math.round(median(result.specbase.map((r) => r.deliveredDuringCreates)))} of ${result.events * WEBHOOKS} delivered by then; body ${result.bodyBytes} B`,
     );
+    const shares = (runs: readonly CpuShares[]): string => {
+      const names = Object.keys(runs[0] ?? {});
+      const medians = names.map((name) => [name, median(runs.map((run) => run[name] ?? 0))] as const);
+      const total = medians.reduce((sum, [, us]) => sum + us, 0);
+      return `${medians.map(([name, us]) => `${name} ${Math.round(us)}`).join(', ')}; in all ${Math.round(total)}`;
+    };
+    if (result.fanOutCpu.length > 0 && result.baselineCpu.length > 0) {
+      console.log(
+        `[${result.backend}] CPU per delivery (µs, median of the runs; /proc schedstat from the start to the last POST): fan-out: ${shares(result.fanOutCpu)}; ` +
+          `the loop (${WORKER_CONCURRENCY} in flight): ${shares(result.baselineCpu)}`,
+      );
+    }
     console.log(
       `[${result.backend}] latency: event-to-delivery max ${ms(Math.max(...result.latency.map((s) => s.eventMs)))}; ` +
         `create request sent -> delivery p50 ${ms(percentile(requestMs, 50))}, p99 ${ms(percentile(requestMs, 99))}`,
