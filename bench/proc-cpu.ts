@@ -11,14 +11,9 @@ import { readdirSync, readFileSync } from 'node:fs';
  * have already exited are not counted.
  */
 export function cpuMs(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    let ns = 0;
-    for (const tid of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    return Number.isFinite(ns) && ns > 0 ? ns / 1e6 : undefined;
-  } catch {
-    return undefined;
-  }
+  let ms = 0;
+  for (const thread of threadCpuMs(pid).values()) ms += thread;
+  return Number.isFinite(ms) && ms > 0 ? ms : undefined;
 }
 
 /** ms on a CPU of each live thread of a process (tid -> ms); empty where there is no /proc. */

@@ -76,7 +76,7 @@ import {
   stopChild,
   type SummaryRow,
 } from './common.js';
-import { postgresPids, threadCpuMs } from './proc-cpu.js';
+import { cpuMs, postgresPids, threadCpuMs } from './proc-cpu.js';
 import type { BaselineCommand, BaselineReport } from './webhook-baseline.js';
 import type { ReceivedSample, ReceiverCommand, ReceiverReport } from './webhook-receiver.js';
 
@@ -355,7 +355,7 @@ type CpuShares = Readonly<Record<string, number>>;
 function startCpuWindow(processes: Readonly<Record<string, number | undefined>>, postgres: boolean): (items: number) => CpuShares {
   const read = (): Map<string, Map<number, number>> => {
     const threads = new Map(Object.entries(processes).map(([name, pid]) => [name, threadCpuMs(pid)]));
-    if (postgres) threads.set('PostgreSQL', new Map(postgresPids().map((pid) => [pid, [...threadCpuMs(pid).values()].reduce((a, b) => a + b, 0)])));
+    if (postgres) threads.set('PostgreSQL', new Map(postgresPids().map((pid) => [pid, cpuMs(pid) ?? 0])));
     return threads;
   };
   const before = read();
@@ -550,11 +550,6 @@ async function benchBackend(backend: Backend, results: WebhookResult[]): Promise
     const fanOutCpu: CpuShares[] = [];
     const baselineCpu: CpuShares[] = [];
     const postgres = backend.databaseUrl !== undefined;
-    const fanOut = async (): Promise<void> => {
-      const { rate: deliveries, cpu } = await fanOutRun(server, receiver, events, postgres);
-      fanOutRates.push(deliveries);
-      fanOutCpu.push(cpu);
-    };
     const events = FIXED_EVENTS ?? eventsWithinBudget(warm.rate);
     if (events !== FULL_EVENTS) {
       log(
@@ -565,6 +560,11 @@ async function benchBackend(backend: Backend, results: WebhookResult[]): Promise
       );
     }
     const count = Math.max(events * WEBHOOKS, BASELINE_MIN_POSTS);
+    const fanOut = async (): Promise<void> => {
+      const { rate: deliveries, cpu } = await fanOutRun(server, receiver, events, postgres);
+      fanOutRates.push(deliveries);
+      fanOutCpu.push(cpu);
+    };
     for (let run = 1; run <= RUNS; run++) {
       // Alternate which goes first, so neither always follows the other's leftovers (GC, I/O).
       if (run % 2 === 1) {
