@@ -88,7 +88,7 @@ forEachDatabase('webhook claim statements', (target) => {
   }
 
   it("claims and fences by reading the webhook's first due deliveries, not its whole pending queue", async () => {
-    await seed([BACKLOG, 10]);
+    const { webhooks } = await seed([BACKLOG, 10]);
     const sent: { sql: string; parameters: unknown[] }[] = [];
     // What the repositories send: they run plain SQL through the transaction's EntityManager.
     const spy = sinon.spy(EntityManager.prototype, 'query');
@@ -96,7 +96,8 @@ forEachDatabase('webhook claim statements', (target) => {
     const claimed = await uow.run(async (tx) => ok(await tx.deliveries.claimDue(clock.now(), lease, 256, PER_RUN)));
     if (!claimed.ok) throw new Error('claim');
     expect(claimed.value).to.have.length(PER_RUN + 10);
-    await uow.run(async (tx) => ok(await tx.deliveries.getLeasedForUpdate(claimed.value.map((d) => d.id), lease.token)));
+    const busy = claimed.value.filter((d) => d.webhookId === webhooks[0]!.id);
+    await uow.run(async (tx) => ok(await tx.deliveries.getLeased(webhooks[0]!.id, busy.map((d) => d.id), lease.token)));
     for (const call of spy.getCalls()) sent.push({ sql: String(call.args[0]), parameters: (call.args[1] as unknown[] | undefined) ?? [] });
     sinon.restore();
 

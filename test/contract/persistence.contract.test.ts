@@ -541,7 +541,10 @@ forEachImplementation('persistence contract', (make) => {
     const add = (delivery: Delivery, key: string | null) => f.uow.run(async (tx) => ok(await tx.deliveries.add(delivery, key)));
     /** A lease of 30 s from `now`, with a token of its own (or `token`). */
     const leaseFrom = (now: Date, token: string = uuid()) => ({ token, until: new Date(now.getTime() + 30_000) });
-    const claim = (now: Date, limit = 10) => f.uow.run(async (tx) => ok(await tx.deliveries.claimDue(now, leaseFrom(now), limit)));
+    const claim = (now: Date, token: string = uuid()) => f.uow.run(async (tx) => ok(await tx.deliveries.claimDue(now, leaseFrom(now, token), 10)));
+    /** What a lane's recording does: saves the run's deliveries and ends the webhook's lease. */
+    const record = (webhook: Webhook, done: Delivery[], token: string) =>
+      f.uow.run(async (tx) => ok({ saved: await tx.deliveries.saveAll(webhook.id, done, token), released: await tx.deliveries.release(webhook.id, token) }));
 
     it('stores webhooks per account and finds the active subscribers of an event', async () => {
       const a = await seedUser(f, 'a@example.com');
@@ -613,12 +616,13 @@ forEachImplementation('persistence contract', (make) => {
       const d3 = aDelivery(w2);
       const future = aDelivery(w2, uuid(), new Date(T1.getTime() + 3600_000));
       for (const d of [d1, d2, d3, future]) await add(d, null);
-      const first = await claim(T1);
+      const token = uuid();
+      const first = await claim(T1, token);
       expect(first.ok && first.value.map((d) => d.id)).to.deep.equal([d1.id, d3.id]);
       const whileLeased = await claim(T1);
-      expect(whileLeased.ok && whileLeased.value).to.deep.equal([], "a leased head holds its webhook's queue");
+      expect(whileLeased.ok && whileLeased.value).to.deep.equal([], "a leased webhook holds its queue");
       d1.recordAttempt({ status: 204, durationMs: 3, responseBody: '', error: null }, T1, policy, 0.5);
-      await f.uow.run(async (tx) => ok(await tx.deliveries.save(d1)));
+      expect(await record(w1, [d1], token)).to.deep.equal({ ok: true, value: { saved: 1, released: true } });
       const next = await claim(T1);
       expect(next.ok && next.value.map((d) => d.id)).to.deep.equal([d2.id]);
       const afterLease = await claim(new Date(T1.getTime() + 31_000));
@@ -641,11 +645,7 @@ forEachImplementation('persistence contract', (make) => {
       expect(await claimRun(T1, 10, 2, token)).to.deep.equal({ ok: true, value: [d1.id, d2.id, d4.id] });
       expect(await claimRun(T1, 10, 2), 'every webhook has one leased').to.deep.equal({ ok: true, value: [] });
       succeeded(d1);
-      await f.uow.run(async (tx) => {
-        await tx.deliveries.saveAll([d1], token);
-        await tx.deliveries.release([d2.id], token);
-        return ok(undefined);
-      });
+      expect(await record(w1, [d1], token), 'd2 unsent').to.deep.equal({ ok: true, value: { saved: 1, released: true } });
       expect(await claimRun(T1, 10, 5), 'released at once; w2 still leased').to.deep.equal({ ok: true, value: [d2.id, d3.id] });
       expect(await claimRun(new Date(T1.getTime() + 31_000), 2, 5), 'the limit cuts in event order').to.deep.equal({ ok: true, value: [d2.id, d3.id] });
     });
@@ -663,7 +663,8 @@ forEachImplementation('persistence contract', (make) => {
       const recordAndClaim = (done: Delivery[], limit: number) =>
         f.uow.run(async (tx) => {
           for (const d of done) succeeded(d);
-          await tx.deliveries.saveAll(done, token);
+          await tx.deliveries.saveAll(w1.id, done, token);
+          await tx.deliveries.release(w1.id, token);
           token = uuid();
           return ok((await tx.deliveries.claimNext(w1.id, T1, leaseFrom(T1, token), limit)).map((d) => d.id));
         });
@@ -678,7 +679,7 @@ forEachImplementation('persistence contract', (make) => {
       expect(await claimRun(new Date(T1.getTime() + 3600_000), 10, 5), 'nothing of w1 left leased; the lease of w2 ran out').to.deep.equal({ ok: true, value: [other.id, future.id] });
     });
 
-    it('records many deliveries at once: reads them under lock, saves them and ends their leases', async () => {
+    it("records many deliveries at once: reads the run's deliveries while the webhook holds its lease, saves them and ends the lease", async () => {
       const a = await seedUser(f);
       const webhook = await aWebhook(a.accountId);
       const batch = [aDelivery(webhook), aDelivery(webhook), aDelivery(webhook)];
@@ -686,22 +687,23 @@ forEachImplementation('persistence contract', (make) => {
       const token = uuid();
       expect(await claimRun(T1, 10, 10, token)).to.deep.equal({ ok: true, value: batch.map((d) => d.id) });
       const recorded = await f.uow.run(async (tx) => {
-        const locked = await tx.deliveries.getLeasedForUpdate([batch[2]!.id, batch[0]!.id, batch[1]!.id, uuid()], token);
+        const locked = await tx.deliveries.getLeased(webhook.id, [batch[2]!.id, batch[0]!.id, batch[1]!.id, uuid()], token);
         const byId = new Map(locked.map((d) => [d.id, d]));
         byId.get(batch[0]!.id)!.recordAttempt({ status: 204, durationMs: 3, responseBody: 'ok', error: null }, T1, policy, 0.5);
         byId.get(batch[1]!.id)!.recordAttempt({ status: 500, durationMs: 4, responseBody: 'no', error: null }, T1, policy, 0.5);
         byId.get(batch[2]!.id)!.abandon('the webhook is inactive', T1);
-        expect(await tx.deliveries.saveAll([...byId.values()], token)).to.equal(3);
+        expect(await tx.deliveries.saveAll(webhook.id, [...byId.values()], token)).to.equal(3);
+        expect(await tx.deliveries.release(webhook.id, token)).to.equal(true);
         return ok([...byId.values()].map((d) => d.snapshot()));
       });
       expect(recorded.ok && recorded.value.map((d) => d.id).sort()).to.deep.equal(batch.map((d) => d.id).sort());
       for (const state of recorded.ok ? recorded.value : []) expect((await f.repos.deliveries.get(webhook.id, state.id))?.snapshot()).to.deep.equal(state);
       const retry = recorded.ok ? recorded.value.find((d) => d.id === batch[1]!.id)!.nextAttemptDate! : T1;
-      expect(await claimRun(new Date(retry.getTime() - 1), 10, 10), 'leases ended; the retry is not due yet').to.deep.equal({ ok: true, value: [] });
+      expect(await claimRun(new Date(retry.getTime() - 1), 10, 10), 'the lease ended; the retry is not due yet').to.deep.equal({ ok: true, value: [] });
       expect(await claimRun(retry, 10, 10)).to.deep.equal({ ok: true, value: [batch[1]!.id] });
     });
 
-    it("fences a run's writes with its lease: once another claim took its deliveries, it reads, saves and releases none of them", async () => {
+    it("fences a run's writes with its lease: once another claim took its webhook, it reads, saves and releases nothing", async () => {
       const a = await seedUser(f);
       const webhook = await aWebhook(a.accountId);
       const [d1, d2] = [aDelivery(webhook), aDelivery(webhook)];
@@ -712,18 +714,38 @@ forEachImplementation('persistence contract', (make) => {
       const fresh = uuid();
       expect(await claimRun(new Date(T1.getTime() + 31_000), 10, 10, fresh)).to.deep.equal({ ok: true, value: [d1.id, d2.id] });
       const late = await f.uow.run(async (tx) => {
-        const held = await tx.deliveries.getLeasedForUpdate([d1.id, d2.id], stale);
+        const held = await tx.deliveries.getLeased(webhook.id, [d1.id, d2.id], stale);
         succeeded(d1);
-        return ok({ held: held.length, saved: await tx.deliveries.saveAll([d1], stale), released: await tx.deliveries.release([d2.id], stale) });
+        return ok({ held: held.length, saved: await tx.deliveries.saveAll(webhook.id, [d1], stale), released: await tx.deliveries.release(webhook.id, stale) });
       });
-      expect(late).to.deep.equal({ ok: true, value: { held: 0, saved: 0, released: 0 } });
+      expect(late).to.deep.equal({ ok: true, value: { held: 0, saved: 0, released: false } });
       expect((await f.repos.deliveries.get(webhook.id, d1.id))?.snapshot().state, 'the stale outcome was not written').to.equal('pending');
       expect(await claimRun(new Date(T1.getTime() + 32_000), 10, 10), "the new claim's lease stands").to.deep.equal({ ok: true, value: [] });
       const current = await f.uow.run(async (tx) => {
-        const held = await tx.deliveries.getLeasedForUpdate([d1.id, d2.id], fresh);
-        return ok({ held: held.map((d) => d.id).sort(), released: await tx.deliveries.release([d1.id, d2.id], fresh) });
+        const held = await tx.deliveries.getLeased(webhook.id, [d1.id, d2.id], fresh);
+        return ok({ held: held.map((d) => d.id).sort(), released: await tx.deliveries.release(webhook.id, fresh) });
       });
-      expect(current).to.deep.equal({ ok: true, value: { held: [d1.id, d2.id].sort(), released: 2 } });
+      expect(current).to.deep.equal({ ok: true, value: { held: [d1.id, d2.id].sort(), released: true } });
+    });
+
+    it("keeps a lane's lease when the webhook is saved, and fences by webhook: a token holds only the webhook it leased", async () => {
+      const a = await seedUser(f);
+      const w1 = await aWebhook(a.accountId);
+      const w2 = await aWebhook(a.accountId);
+      const [d1, d2] = [aDelivery(w1), aDelivery(w2)];
+      for (const d of [d1, d2]) await add(d, null);
+      const token = uuid();
+      expect(await claimRun(T1, 10, 1, token)).to.deep.equal({ ok: true, value: [d1.id, d2.id] });
+      // What the recording and the owner's edits do meanwhile: save the aggregate.
+      const edited = (await f.repos.webhooks.get(a.accountId, w1.id))!;
+      edited.recordResponse({ status: 204, body: '', durationMs: 2 }, T1);
+      await f.uow.run(async (tx) => ok(await tx.webhooks.save(edited)));
+      expect(await claimRun(T1, 10, 1), 'w1 still leased after its save').to.deep.equal({ ok: true, value: [] });
+      expect(await record(w1, [d1], token), 'w1 ends its lease').to.deep.equal({ ok: true, value: { saved: 1, released: true } });
+      const across = await f.uow.run(async (tx) => ok((await tx.deliveries.getLeased(w1.id, [d2.id], token)).length));
+      expect(across, "w2's delivery is not read through w1").to.deep.equal({ ok: true, value: 0 });
+      expect(await record(w1, [d2], token), "w1's lease is over: nothing written").to.deep.equal({ ok: true, value: { saved: 0, released: false } });
+      expect(await f.uow.run(async (tx) => ok((await tx.deliveries.getLeased(w2.id, [d2.id], token)).map((d) => d.id))), 'w2 still holds the claim').to.deep.equal({ ok: true, value: [d2.id] });
     });
 
     it('fans out many deliveries at once, each (webhook, event) once', async () => {

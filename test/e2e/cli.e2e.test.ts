@@ -238,7 +238,7 @@ describe('e2e: the specbase command', function () {
   it('migrate applies the migrations once', async () => {
     const env = baseEnv(join(dir, 'specbase.sqlite'));
     const first = await cli(['migrate'], env);
-    expect(JSON.parse(first.stdout)).to.deep.equal({ applied: ['Initial1763780000000', 'SpecsAndReleases1763790000000', 'Webhooks1763800000000', 'Pages1763810000000', 'Shares1763820000000', 'EmailVerifications1763830000000', 'Identity1763840000000', 'RateLimits1763850000000', 'ChangeNotifications1763860000000', 'DeliveryLeases1763870000000', 'SpecFormat1763880000000', 'SpecHistory1763890000000', 'Plans1763900000000', 'IdentityClients1763910000000', 'DeviceCodes1763920000000', 'ClientRegistration1763930000000', 'IdentityIndexes1763940000000', 'Reliability1763950000000', 'ClientChangeNotifications1764000000000', 'LeaseIndex1764100000000', 'DropDueIndex1764200000000'] });
+    expect(JSON.parse(first.stdout)).to.deep.equal({ applied: ['Initial1763780000000', 'SpecsAndReleases1763790000000', 'Webhooks1763800000000', 'Pages1763810000000', 'Shares1763820000000', 'EmailVerifications1763830000000', 'Identity1763840000000', 'RateLimits1763850000000', 'ChangeNotifications1763860000000', 'DeliveryLeases1763870000000', 'SpecFormat1763880000000', 'SpecHistory1763890000000', 'Plans1763900000000', 'IdentityClients1763910000000', 'DeviceCodes1763920000000', 'ClientRegistration1763930000000', 'IdentityIndexes1763940000000', 'Reliability1763950000000', 'ClientChangeNotifications1764000000000', 'LeaseIndex1764100000000', 'DropDueIndex1764200000000', 'WebhookLeases1764300000000'] });
     const second = await cli(['migrate'], env);
     expect(JSON.parse(second.stdout)).to.deep.equal({ applied: [] });
   });

@@ -299,12 +299,10 @@ async function databaseState(schema: string, accountId: number): Promise<{ apis:
   });
 }
 
-/** Deliveries leased now: claimed by a worker that has not recorded the attempt (or was killed before it could). */
+/** Webhooks leased now: claimed by a worker that has not recorded its run (or was killed before it could). */
 async function leased(schema: string): Promise<number> {
   return withDatabase(async (c) => {
-    const result = await c.query<{ n: string }>(
-      `SELECT count(*) AS n FROM ${c.escapeIdentifier(schema)}.webhook_deliveries WHERE state = 'pending' AND lease_until > now()`,
-    );
+    const result = await c.query<{ n: string }>(`SELECT count(*) AS n FROM ${c.escapeIdentifier(schema)}.webhooks WHERE lease_until > now()`);
     return Number(result.rows[0]!.n);
   });
 }
@@ -636,7 +634,7 @@ describePostgres(SUITE, 'several server and worker processes share one PostgreSQ
     expect(errorLines(servers), 'error log lines').to.deep.equal([]);
     const counts = countBy(received, (r) => r.webhookId!);
     console.log(
-      `      SPECBASE_CRASH_SEED=${BASE_SEED} (this test: seed ${seed}); kills after ${kills.map((k) => `${k.afterRequests >= 0 ? `${k.afterRequests} requests` : `the burst and ${-k.afterRequests} more POSTs`} +${k.jitterMs} ms (${k.inFlight} requests in flight, ${k.received} POSTs received, ${k.stranded} delivery leased at the kill; restart ${k.restartMs} ms)`).join(', ')}; ` +
+      `      SPECBASE_CRASH_SEED=${BASE_SEED} (this test: seed ${seed}); kills after ${kills.map((k) => `${k.afterRequests >= 0 ? `${k.afterRequests} requests` : `the burst and ${-k.afterRequests} more POSTs`} +${k.jitterMs} ms (${k.inFlight} requests in flight, ${k.received} POSTs received, ${k.stranded} webhook(s) leased at the kill; restart ${k.restartMs} ms)`).join(', ')}; ` +
         `${burst.ops.length} writes in ${((wrote - started) / 1000).toFixed(1)} s: ${JSON.stringify(expected.counts)}; ` +
         `${expected.apis.size} APIs at the end; ${events.length} events, ${received.length} POSTs (${received.length - counts.size} duplicates), all delivered ${(settledMs / 1000).toFixed(1)} s after the last restart`,
     );
@@ -701,7 +699,7 @@ describePostgres(SUITE, 'several server and worker processes share one PostgreSQ
     const counts = countBy(received, (r) => r.webhookId!);
     const duplicated = [...counts.values()].filter((n) => n > 1).length;
     console.log(
-      `      SPECBASE_CRASH_SEED=${BASE_SEED} (this test: seed ${seed}); worker kills after ${kills.map((k) => `${k.trigger} +${k.jitterMs} ms (${k.receivedAtKill} received, ${k.stranded} delivery leased at the kill)`).join(', ')}; ` +
+      `      SPECBASE_CRASH_SEED=${BASE_SEED} (this test: seed ${seed}); worker kills after ${kills.map((k) => `${k.trigger} +${k.jitterMs} ms (${k.receivedAtKill} received, ${k.stranded} webhook(s) leased at the kill)`).join(', ')}; ` +
         `${burst.ops.length} writes in ${((wrote - started) / 1000).toFixed(1)} s (${expected.apis.size} APIs at the end); ` +
         `${events.length} events, ${received.length} POSTs (${duplicated} event(s) twice or more); kills done ${((killed - started) / 1000).toFixed(1)} s after the first write, all delivered ${(settledMs / 1000).toFixed(1)} s later`,
     );

@@ -51,6 +51,7 @@ interface DeliveryRow {
   event_id: string;
   state: string;
   attempts: string;
+  /** Its webhook's lease. */
   lease_until: Date | null;
 }
 
@@ -61,7 +62,11 @@ async function outbox(schema: string): Promise<OutboxRow[]> {
 async function deliveries(schema: string): Promise<DeliveryRow[]> {
   return withDatabase(
     async (c) =>
-      (await c.query<DeliveryRow>(`SELECT id, webhook_id, event_id, state, attempts, lease_until FROM ${c.escapeIdentifier(schema)}.webhook_deliveries`)).rows,
+      (
+        await c.query<DeliveryRow>(
+          `SELECT d.id, d.webhook_id, d.event_id, d.state, d.attempts, w.lease_until FROM ${c.escapeIdentifier(schema)}.webhook_deliveries d JOIN ${c.escapeIdentifier(schema)}.webhooks w ON w.id = d.webhook_id`,
+        )
+      ).rows,
   );
 }
 
@@ -301,7 +306,7 @@ describePostgres(SUITE, 'several workers need PostgreSQL, SQLite runs one in-pro
     const f = fixture!;
     const EVENTS = 50;
     const KILL_AT = 10;
-    // The lease of a claimed delivery is WEBHOOK_TIMEOUT_MS + 5 s (container.ts), so the
+    // The lease of a claimed run is WEBHOOK_TIMEOUT_MS + 5 s (container.ts), so the
     // restarted worker waits about 6 s before it may send the killed attempt again.
     const TIMEOUT_MS = 1_000;
     const workerEnv = f.env({ LOG_LEVEL: 'info', WEBHOOK_POLL_MS: '50', WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS), WEBHOOK_RETRY_BASE_MS: '200' });
@@ -327,7 +332,7 @@ describePostgres(SUITE, 'several workers need PostgreSQL, SQLite runs one in-pro
 
     const stranded = (await deliveries(f.schema)).find((d) => d.event_id === inFlight.eventId);
     expect(stranded?.state, 'the delivery in flight stays pending').to.equal('pending');
-    expect(stranded?.lease_until, 'and leased').to.be.an.instanceOf(Date);
+    expect(stranded?.lease_until, 'and its webhook leased').to.be.an.instanceOf(Date);
     const leaseLeftMs = stranded!.lease_until!.getTime() - killedAt;
 
     f.receiver.delayMs = 0;

@@ -55,7 +55,9 @@ export class InMemoryState {
   deviceCodes = new Map<string, DeviceAuthorization>();
   initialAccessTokens = new Map<string, InitialAccessToken & { readonly useDate: Date | null }>();
   signingKeys: StoredSigningKey[] = [];
-  deliveries = new Map<string, { readonly state: DeliveryState; readonly dispatchKey: string | null; readonly leaseUntil: Date | null; readonly leaseToken: string | null }>();
+  deliveries = new Map<string, { readonly state: DeliveryState; readonly dispatchKey: string | null }>();
+  /** The delivery lanes' leases, by webhook id. */
+  webhookLeases = new Map<string, { readonly until: Date; readonly token: string }>();
 
   /** Rows are immutable snapshots, so copying the collections is enough. */
   clone(): InMemoryState {
@@ -84,6 +86,7 @@ export class InMemoryState {
     copy.initialAccessTokens = new Map(this.initialAccessTokens);
     copy.signingKeys = [...this.signingKeys];
     copy.deliveries = new Map(this.deliveries);
+    copy.webhookLeases = new Map(this.webhookLeases);
     return copy;
   }
 }

@@ -3,7 +3,7 @@ import type { Page, PageRequest } from '../../application/shared/page.js';
 import type { DeliveryRepository, Lease } from '../../application/ports/delivery-repository.port.js';
 import type { WebhookRepository } from '../../application/ports/webhook-repository.port.js';
 import type { EventName } from '../../domain/events/domain-event.js';
-import { Delivery, type DeliveryId } from '../../domain/webhook/delivery.aggregate.js';
+import { Delivery, type DeliveryId, type DeliveryState } from '../../domain/webhook/delivery.aggregate.js';
 import { Webhook, type WebhookId } from '../../domain/webhook/webhook.aggregate.js';
 import type { StateSource } from './in-memory-state.js';
 import { page } from './in-memory-paging.js';
@@ -49,6 +49,7 @@ export class InMemoryWebhookRepository implements WebhookRepository {
     const s = this.state();
     if (s.webhooks.get(id)?.accountId !== accountId) return;
     s.webhooks.delete(id);
+    s.webhookLeases.delete(id);
     for (const [deliveryId, row] of s.deliveries) if (row.state.webhookId === id) s.deliveries.delete(deliveryId);
   }
 }
@@ -60,7 +61,7 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     const s = this.state();
     const state = delivery.snapshot();
     if (dispatchKey !== null && [...s.deliveries.values()].some((d) => d.state.webhookId === state.webhookId && d.dispatchKey === dispatchKey)) return false;
-    s.deliveries.set(state.id, { state, dispatchKey, leaseUntil: null, leaseToken: null });
+    s.deliveries.set(state.id, { state, dispatchKey });
     return true;
   }
 
@@ -88,38 +89,38 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
   async save(delivery: Delivery): Promise<void> {
     const s = this.state();
     const row = s.deliveries.get(delivery.id);
-    if (row) s.deliveries.set(delivery.id, { ...row, state: delivery.snapshot(), leaseUntil: null, leaseToken: null });
+    if (row) s.deliveries.set(delivery.id, { ...row, state: delivery.snapshot() });
   }
 
-  async getLeasedForUpdate(ids: readonly DeliveryId[], leaseToken: string): Promise<Delivery[]> {
-    return this.leased(ids, leaseToken).map((row) => Delivery.rehydrate(row.state));
+  async getLeased(webhookId: WebhookId, ids: readonly DeliveryId[], leaseToken: string): Promise<Delivery[]> {
+    return this.held(webhookId, ids, leaseToken).map((row) => Delivery.rehydrate(row.state));
   }
 
-  async saveAll(deliveries: readonly Delivery[], leaseToken: string): Promise<number> {
-    const held = new Set(this.leased(deliveries.map((d) => d.id), leaseToken).map((row) => row.state.id));
+  async saveAll(webhookId: WebhookId, deliveries: readonly Delivery[], leaseToken: string): Promise<number> {
+    const held = new Set(this.held(webhookId, deliveries.map((d) => d.id), leaseToken).map((row) => row.state.id));
     const mine = deliveries.filter((d) => held.has(d.id));
     for (const delivery of mine) await this.save(delivery);
     return mine.length;
   }
 
-  async release(ids: readonly DeliveryId[], leaseToken: string): Promise<number> {
+  async release(webhookId: WebhookId, leaseToken: string): Promise<boolean> {
     const s = this.state();
-    const held = this.leased(ids, leaseToken);
-    for (const row of held) s.deliveries.set(row.state.id, { ...row, leaseUntil: null, leaseToken: null });
-    return held.length;
+    if (s.webhookLeases.get(webhookId)?.token !== leaseToken) return false;
+    s.webhookLeases.delete(webhookId);
+    return true;
   }
 
-  /** The rows of `ids` that are pending and held by the lease `token`. */
-  private leased(ids: readonly DeliveryId[], token: string) {
+  /** The pending rows of `ids` of `webhookId`, if the webhook is leased under `token`. */
+  private held(webhookId: WebhookId, ids: readonly DeliveryId[], token: string) {
     const s = this.state();
+    if (s.webhookLeases.get(webhookId)?.token !== token) return [];
     return ids.flatMap((id) => {
       const row = s.deliveries.get(id);
-      return row && row.state.state === 'pending' && row.leaseToken === token ? [row] : [];
+      return row && row.state.webhookId === webhookId && row.state.state === 'pending' ? [row] : [];
     });
   }
 
   async claimDue(now: Date, lease: Lease, limit: number, perWebhook = 1): Promise<Delivery[]> {
-    const s = this.state();
     const due = this.dueUnleased(now, () => true);
     const taken = new Map<string, number>();
     const claimed = due
@@ -129,23 +130,30 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
         return count < perWebhook;
       })
       .slice(0, limit);
-    for (const d of claimed) s.deliveries.set(d.state.id, { ...d, leaseUntil: lease.until, leaseToken: lease.token });
-    return claimed.map((d) => Delivery.rehydrate(d.state));
+    return this.lease(claimed, lease);
   }
 
   async claimNext(webhookId: WebhookId, now: Date, lease: Lease, limit: number): Promise<Delivery[]> {
+    return this.lease(this.dueUnleased(now, (id) => id === webhookId).slice(0, limit), lease);
+  }
+
+  /** Leases the webhooks of `claimed` under `lease`. */
+  private lease(claimed: readonly { readonly state: DeliveryState }[], lease: Lease): Delivery[] {
     const s = this.state();
-    const claimed = this.dueUnleased(now, (id) => id === webhookId).slice(0, limit);
-    for (const d of claimed) s.deliveries.set(d.state.id, { ...d, leaseUntil: lease.until, leaseToken: lease.token });
+    for (const d of claimed) s.webhookLeases.set(d.state.webhookId, { until: lease.until, token: lease.token });
     return claimed.map((d) => Delivery.rehydrate(d.state));
   }
 
-  /** The due pending deliveries of the webhooks `wanted` accepts that have nothing leased, in event order. */
+  /** The due pending deliveries of the webhooks `wanted` accepts that are not leased, in event order. */
   private dueUnleased(now: Date, wanted: (webhookId: WebhookId) => boolean) {
-    const pending = [...this.state().deliveries.values()].filter((d) => d.state.state === 'pending' && wanted(d.state.webhookId));
-    const busy = new Set(pending.filter((d) => d.leaseUntil !== null && d.leaseUntil > now).map((d) => d.state.webhookId));
-    return pending
-      .filter((d) => d.state.nextAttemptDate !== null && d.state.nextAttemptDate <= now && !busy.has(d.state.webhookId))
+    const leases = this.state().webhookLeases;
+    const free = (webhookId: string): boolean => {
+      const until = leases.get(webhookId)?.until;
+      return until === undefined || until <= now;
+    };
+    return [...this.state().deliveries.values()]
+      .filter((d) => d.state.state === 'pending' && wanted(d.state.webhookId) && free(d.state.webhookId))
+      .filter((d) => d.state.nextAttemptDate !== null && d.state.nextAttemptDate <= now)
       .sort((a, b) => (a.state.eventId === b.state.eventId ? (a.state.id < b.state.id ? -1 : 1) : a.state.eventId < b.state.eventId ? -1 : 1));
   }
 }

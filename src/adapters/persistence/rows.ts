@@ -152,9 +152,6 @@ export interface DeliveryRow {
   state: 'pending' | 'succeeded' | 'failed';
   attempts: { date: string; status: number | null; durationMs: number; error: string | null; responseBody: string }[];
   nextAttemptDate: Date | null;
-  leaseUntil: Date | null;
-  /** The token of the claim that holds the lease (see `Lease`), null when none does. */
-  leaseToken: string | null;
   creationDate: Date;
 }
 

@@ -189,6 +189,9 @@ export function schemas(dialect: Dialect): Schemas {
     },
   });
   const json = (name: string, nullable = false): EntitySchemaColumnOptions => ({ ...text(name, nullable), transformer: jsonTransformer });
+  // `lease_until` and `lease_token` (migration 0022), the delivery lanes' claim of the webhook, are
+  // not mapped: only the delivery repository's plain SQL reads and writes them, so saving the
+  // aggregate (an upsert of its mapped columns) leaves a lane's lease alone.
   const webhooks = new EntitySchema<WebhookRow>({
     name: 'Webhook',
     tableName: 'webhooks',
@@ -220,8 +223,6 @@ export function schemas(dialect: Dialect): Schemas {
       state: text('state'),
       attempts: json('attempts'),
       nextAttemptDate: timestamp('next_attempt_date', true),
-      leaseUntil: timestamp('lease_until', true),
-      leaseToken: text('lease_token', true),
       creationDate: timestamp('creation_date'),
     },
   });

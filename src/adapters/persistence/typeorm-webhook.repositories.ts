@@ -109,8 +109,8 @@ export class TypeOrmWebhookRepository implements WebhookRepository {
   }
 }
 
-/** What a delivery is made of: a row but for its dispatch key and lease. */
-type DeliveryFields = Omit<DeliveryRow, 'dispatchKey' | 'leaseUntil' | 'leaseToken'>;
+/** What a delivery is made of: a row but for its dispatch key. */
+type DeliveryFields = Omit<DeliveryRow, 'dispatchKey'>;
 
 function deliveryFromRow(row: DeliveryFields): Delivery {
   return Delivery.rehydrate({
@@ -143,7 +143,7 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
   add(delivery: Delivery, dispatchKey: string | null): Promise<boolean> {
     this.work.value = true;
     return this.run(async (m) => {
-      const row = { ...deliveryColumns(delivery), dispatchKey, leaseUntil: null, leaseToken: null };
+      const row = { ...deliveryColumns(delivery), dispatchKey };
       if (dispatchKey === null) {
         await m.getRepository(this.s.deliveries).insert(row);
         return true;
@@ -208,26 +208,30 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
   save(delivery: Delivery): Promise<void> {
     return this.run(async (m) => {
       const { id, ...columns } = deliveryColumns(delivery);
-      await m.getRepository(this.s.deliveries).update({ id }, { ...columns, leaseUntil: null, leaseToken: null });
+      await m.getRepository(this.s.deliveries).update({ id }, columns);
     });
   }
 
-  getLeasedForUpdate(ids: readonly DeliveryId[], leaseToken: string): Promise<Delivery[]> {
+  getLeased(webhookId: WebhookId, ids: readonly DeliveryId[], leaseToken: string): Promise<Delivery[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return this.run(async (m) => {
-      const lock = this.dialect === 'postgres' ? ' FOR UPDATE' : '';
-      // No `state = 'pending'`: a lease token is only ever held by pending deliveries (claims lease
-      // pending ones; every write of a state clears it), and that predicate let PostgreSQL, without
-      // fresh statistics, read the whole pending index beside the primary key's 128 entries.
-      const sql = `SELECT ${DELIVERY_COLUMNS} FROM ${tableOf(m, this.s.deliveries)} e WHERE e.id IN (${placeholderList(ids.length)}) AND e.lease_token = ?${lock}`;
-      return (await m.query<RawDelivery[]>(forDialect(this.dialect, sql), [...ids, leaseToken])).map(deliveryFromRaw);
+      // No row lock: the caller holds the webhook's, and the lease's holder is the deliveries' only
+      // writer. The webhook and the state are checked here, not in SQL: `webhook_id = ?` or
+      // `state = 'pending'` let PostgreSQL, without fresh statistics, read the webhook's whole
+      // backlog or pending index beside the primary key's 128 entries.
+      const sql = `SELECT ${DELIVERY_COLUMNS} FROM ${tableOf(m, this.s.deliveries)} e WHERE e.id IN (${placeholderList(ids.length)}) AND ${heldBy(tableOf(m, this.s.webhooks))}`;
+      const rows = await m.query<RawDelivery[]>(forDialect(this.dialect, sql), [...ids, webhookId, leaseToken]);
+      return rows.filter((row) => row.webhookId === webhookId && row.state === 'pending').map(deliveryFromRaw);
     });
   }
 
-  saveAll(deliveries: readonly Delivery[], leaseToken: string): Promise<number> {
+  saveAll(webhookId: WebhookId, all: readonly Delivery[], leaseToken: string): Promise<number> {
+    // The webhook checked here, not in SQL, as in `getLeased`.
+    const deliveries = all.filter((delivery) => delivery.webhookId === webhookId);
     if (deliveries.length === 0) return Promise.resolve(0);
     return this.run(async (m) => {
       const table = tableOf(m, this.s.deliveries);
+      const held = heldBy(tableOf(m, this.s.webhooks));
       const pg = this.dialect === 'postgres';
       let written = 0;
       for (let i = 0; i < deliveries.length; i += SAVE_CHUNK) {
@@ -238,31 +242,30 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
           values.push(c.id, c.state, JSON.stringify(c.attempts), c.nextAttemptDate?.toISOString() ?? null);
         }
         // One statement for the chunk: a CTE of the new values joined to the rows (UPDATE ... FROM),
-        // each row written only while it holds the run's lease.
+        // written only while the webhook holds the run's lease.
         const sql =
           `WITH v(id, state, attempts, next) AS (VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}) ` +
-          `UPDATE ${table} AS t SET state = v.state, attempts = v.attempts, next_attempt_date = v.next${pg ? '::timestamptz' : ''}, lease_until = NULL, lease_token = NULL ` +
-          `FROM v WHERE t.id = v.id${pg ? '::uuid' : ''} AND t.lease_token = ? RETURNING ${pg ? 't.id' : 'id'}`;
-        written += (await updated(m, forDialect(this.dialect, sql), [...values, leaseToken])).length;
+          `UPDATE ${table} AS t SET state = v.state, attempts = v.attempts, next_attempt_date = v.next${pg ? '::timestamptz' : ''} ` +
+          `FROM v WHERE t.id = v.id${pg ? '::uuid' : ''} AND ${held} RETURNING ${pg ? 't.id' : 'id'}`;
+        written += (await updated(m, forDialect(this.dialect, sql), [...values, webhookId, leaseToken])).length;
       }
       return written;
     });
   }
 
-  release(ids: readonly DeliveryId[], leaseToken: string): Promise<number> {
-    if (ids.length === 0) return Promise.resolve(0);
+  release(webhookId: WebhookId, leaseToken: string): Promise<boolean> {
     return this.run(async (m) => {
-      const sql = `UPDATE ${tableOf(m, this.s.deliveries)} SET lease_until = NULL, lease_token = NULL WHERE id IN (${placeholderList(ids.length)}) AND lease_token = ? RETURNING id`;
-      return (await updated(m, forDialect(this.dialect, sql), [...ids, leaseToken])).length;
+      const sql = `UPDATE ${tableOf(m, this.s.webhooks)} SET lease_until = NULL, lease_token = NULL WHERE id = ? AND lease_token = ? RETURNING id`;
+      return (await updated(m, forDialect(this.dialect, sql), [webhookId, leaseToken])).length > 0;
     });
   }
 
   /**
-   * Three steps, in plain SQL: the webhooks with a due delivery and none leased, oldest due event
-   * first (each probe walks the webhook's pending queue index, so a long history costs nothing);
-   * on PostgreSQL, those webhook rows locked with SKIP LOCKED, so concurrent claimers take disjoint
-   * webhooks and, having the lock, see each other's committed leases in the next statement; then
-   * each webhook's first `perWebhook` due deliveries, rechecked for leases, and the lease.
+   * Three steps, in plain SQL: the webhooks not leased with a due delivery, oldest due event first
+   * (each probe walks the webhook's pending queue index, so a long history costs nothing); on
+   * PostgreSQL, those webhook rows locked with SKIP LOCKED and their lease checked again, so
+   * concurrent claimers take disjoint webhooks and one sees a lease another committed meanwhile;
+   * then each webhook's first `perWebhook` due deliveries, and the webhooks that have some leased.
    */
   claimDue(now: Date, lease: Lease, limit: number, perWebhook = 1): Promise<Delivery[]> {
     return this.run(async (m) => {
@@ -272,54 +275,57 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
       const candidates = await m.query<{ id: string }[]>(
         forDialect(
           this.dialect,
-          `SELECT q.id FROM (SELECT w.id AS id, (SELECT e.event_id FROM ${d} e WHERE e.webhook_id = w.id AND e.state = 'pending' AND e.next_attempt_date <= ? ORDER BY e.event_id, e.id LIMIT 1) AS first FROM ${w} w) q ` +
-            `WHERE q.first IS NOT NULL AND ${nothingLeased(d, 'q.id')} ORDER BY q.first, q.id LIMIT ?`,
+          `SELECT q.id FROM (SELECT w.id AS id, (SELECT e.event_id FROM ${d} e WHERE e.webhook_id = w.id AND e.state = 'pending' AND e.next_attempt_date <= ? ORDER BY e.event_id, e.id LIMIT 1) AS first ` +
+            `FROM ${w} w WHERE ${FREE}) q WHERE q.first IS NOT NULL ORDER BY q.first, q.id LIMIT ?`,
         ),
         [at, at, limit],
       );
       let webhookIds = candidates.map((r) => r.id);
       if (webhookIds.length === 0) return [];
       if (this.dialect === 'postgres') {
-        const locked = await m.query<{ id: string }[]>(forDialect(this.dialect, `SELECT id FROM ${w} WHERE id IN (${placeholderList(webhookIds.length)}) FOR NO KEY UPDATE SKIP LOCKED`), webhookIds);
+        // The lease checked again on the row as it is once locked (a claim that committed since this
+        // statement's snapshot leased it), not as the candidates' snapshot saw it.
+        const locked = await m.query<{ id: string }[]>(forDialect(this.dialect, `SELECT w.id FROM ${w} w WHERE w.id IN (${placeholderList(webhookIds.length)}) AND ${FREE} FOR NO KEY UPDATE SKIP LOCKED`), [...webhookIds, at]);
         const mine = new Set(locked.map((r) => r.id));
         webhookIds = webhookIds.filter((id) => mine.has(id));
         if (webhookIds.length === 0) return [];
       }
       const rows: RawDelivery[] = [];
       for (let i = 0; i < webhookIds.length; i += UNION_CHUNK) {
-        rows.push(...(await this.dueUnleased(m, webhookIds.slice(i, i + UNION_CHUNK), at, perWebhook)));
+        rows.push(...(await this.due(m, webhookIds.slice(i, i + UNION_CHUNK), at, perWebhook)));
       }
       const claimed = rows.sort(byEvent).slice(0, limit);
-      await this.lease(m, claimed, lease);
+      await this.lease(m, [...new Set(claimed.map((row) => row.webhookId))], lease);
       return claimed.map(deliveryFromRaw);
     });
   }
 
   claimNext(webhookId: WebhookId, now: Date, lease: Lease, limit: number): Promise<Delivery[]> {
     return this.run(async (m) => {
+      const at = now.toISOString();
+      const free = await m.query<{ id: string }[]>(forDialect(this.dialect, `SELECT w.id FROM ${tableOf(m, this.s.webhooks)} w WHERE w.id = ? AND ${FREE}`), [webhookId, at]);
+      if (free.length === 0) return [];
       // Sorted here: the outer SELECT of the UNION keeps no order of its own.
-      const claimed = (await this.dueUnleased(m, [webhookId], now.toISOString(), limit)).sort(byEvent);
-      await this.lease(m, claimed, lease);
+      const claimed = (await this.due(m, [webhookId], at, limit)).sort(byEvent);
+      if (claimed.length > 0) await this.lease(m, [webhookId], lease);
       return claimed.map(deliveryFromRaw);
     });
   }
 
-  /** Each of `webhookIds`' first `perWebhook` due pending deliveries by event, if none of its deliveries is leased; one statement. */
-  private dueUnleased(m: EntityManager, webhookIds: readonly string[], at: string, perWebhook: number): Promise<RawDelivery[]> {
+  /** Each of `webhookIds`' first `perWebhook` due pending deliveries by event; one statement. */
+  private due(m: EntityManager, webhookIds: readonly string[], at: string, perWebhook: number): Promise<RawDelivery[]> {
     const d = tableOf(m, this.s.deliveries);
-    // The lease check names the webhook by parameter, not by e.webhook_id, so it runs once, not per row.
     const one = (n: number) =>
       `SELECT * FROM (SELECT ${DELIVERY_COLUMNS} FROM ${d} e WHERE e.webhook_id = ? AND e.state = 'pending' AND e.next_attempt_date <= ? ` +
-      `AND ${nothingLeased(d, '?')} ORDER BY e.event_id, e.id LIMIT ?) q${n}`;
+      `ORDER BY e.event_id, e.id LIMIT ?) q${n}`;
     const sql = webhookIds.map((_, n) => one(n)).join(' UNION ALL ');
-    return m.query<RawDelivery[]>(forDialect(this.dialect, sql), webhookIds.flatMap((id) => [id, at, id, at, perWebhook]));
+    return m.query<RawDelivery[]>(forDialect(this.dialect, sql), webhookIds.flatMap((id) => [id, at, perWebhook]));
   }
 
-  private async lease(m: EntityManager, rows: readonly RawDelivery[], lease: Lease): Promise<void> {
-    if (rows.length === 0) return;
-    const ids = rows.map((r) => r.id);
-    const sql = `UPDATE ${tableOf(m, this.s.deliveries)} SET lease_until = ?, lease_token = ? WHERE id IN (${placeholderList(ids.length)})`;
-    await m.query(forDialect(this.dialect, sql), [lease.until.toISOString(), lease.token, ...ids]);
+  private async lease(m: EntityManager, webhookIds: readonly string[], lease: Lease): Promise<void> {
+    if (webhookIds.length === 0) return;
+    const sql = `UPDATE ${tableOf(m, this.s.webhooks)} SET lease_until = ?, lease_token = ? WHERE id IN (${placeholderList(webhookIds.length)})`;
+    await m.query(forDialect(this.dialect, sql), [lease.until.toISOString(), lease.token, ...webhookIds]);
   }
 }
 
@@ -358,15 +364,15 @@ function deliveryFromRaw(row: RawDelivery): Delivery {
   });
 }
 
+/** The webhook `w` is not leased at the next parameter: never, its lease ended, or ran out. */
+const FREE = '(w.lease_until IS NULL OR w.lease_until <= ?)';
+
 /**
- * The webhook `webhook` (a column or a placeholder) has no pending delivery leased after the next
- * parameter. A scalar subquery, not NOT EXISTS: PostgreSQL turns NOT EXISTS into an anti-join,
- * which without fresh statistics it ran as a scan of every lease and every pending delivery of all
- * webhooks (8 ms a claim during a fan-out); a scalar subquery stays one probe of the lease index
- * per webhook.
+ * The webhook named by the next parameter is leased under the one after (by token only: a lease
+ * that ran out untaken still holds, as the run's writes are still the only ones). An uncorrelated
+ * scalar subquery: one lookup a statement, not one a row.
  */
-const nothingLeased = (deliveries: string, webhook: string): string =>
-  `(SELECT l.id FROM ${deliveries} l WHERE l.webhook_id = ${webhook} AND l.lease_until > ? AND l.state = 'pending' LIMIT 1) IS NULL`;
+const heldBy = (webhooks: string): string => `(SELECT h.lease_token FROM ${webhooks} h WHERE h.id = ?) = ?`;
 
 /** Event order: by event id, then delivery id (both UUIDv7). */
 const byEvent = (a: RawDelivery, b: RawDelivery): number => (a.eventId === b.eventId ? compare(a.id, b.id) : compare(a.eventId, b.eventId));

@@ -4,10 +4,11 @@ import type { Page, PageRequest } from '../shared/page.js';
 import { token } from '../shared/token.js';
 
 /**
- * A claim's lease: until when its deliveries are held, and the token that fences the run's writes.
- * Every claim gets a fresh token; a run's recording reads, saves and releases only the deliveries
- * that still hold its token, so a run recorded after its lease ran out and another claim took its
- * deliveries (a stalled worker, a slow recording) changes nothing.
+ * A claim's lease of a webhook: until when the lane holds the webhook's queue, and the token that
+ * fences the run's writes. Every claim gets a fresh token; a run's recording reads, saves and
+ * ends the lease only while the webhook is still held by its token, so a run recorded after its
+ * lease ran out and another claim took the webhook (a stalled worker, a slow recording) changes
+ * nothing.
  */
 export interface Lease {
   readonly token: string;
@@ -28,38 +29,43 @@ export interface DeliveryRepository {
   getForUpdate(webhookId: WebhookId, id: DeliveryId): Promise<Delivery | undefined>;
   /** A webhook's deliveries, newest first. */
   list(webhookId: WebhookId, page: PageRequest<DeliveryId>): Promise<Page<Delivery, DeliveryId>>;
-  /** Stores the attempts and state of a delivery and releases its lease. */
+  /** Stores the attempts and state of a delivery. */
   save(delivery: Delivery): Promise<void>;
   /**
-   * Like `getForUpdate` for many deliveries at once: those of `ids` that are pending and still held
-   * by the lease `leaseToken` (not taken by a later claim, not recorded since), in no particular order.
+   * Those of `ids` that are pending deliveries of `webhookId`, while the webhook is leased under
+   * `leaseToken` (no later claim took it, the lease not ended since); none otherwise. In no
+   * particular order. Call it holding the webhook's lock (`WebhookRepository.getForUpdate` in the
+   * same transaction, as the recording does): the lease's holder is the only writer of those
+   * deliveries, and the lock keeps a second recording of the webhook out until this one commits.
    */
-  getLeasedForUpdate(ids: readonly DeliveryId[], leaseToken: string): Promise<Delivery[]>;
+  getLeased(webhookId: WebhookId, ids: readonly DeliveryId[], leaseToken: string): Promise<Delivery[]>;
   /**
-   * Like `save` for each of `deliveries` that still holds the lease `leaseToken`, in a few
-   * statements; returns how many were written (the others were taken over: nothing changes).
+   * Like `save` for each of `deliveries` (of `webhookId`) while the webhook is leased under
+   * `leaseToken`, in a few statements; returns how many were written (none when another claim
+   * took the webhook). The lease goes on: `release` ends it.
    */
-  saveAll(deliveries: readonly Delivery[], leaseToken: string): Promise<number>;
+  saveAll(webhookId: WebhookId, deliveries: readonly Delivery[], leaseToken: string): Promise<number>;
   /**
-   * Ends the lease `leaseToken` of claimed deliveries that were not attempted, so they can be claimed
-   * again at once; a delivery another claim holds keeps its lease. Returns how many were released.
+   * Ends the lease `leaseToken` of `webhookId`, so its deliveries can be claimed again at once;
+   * a lease another claim holds stays. Returns whether it ended one.
    */
-  release(ids: readonly DeliveryId[], leaseToken: string): Promise<number>;
+  release(webhookId: WebhookId, leaseToken: string): Promise<boolean>;
   /**
-   * Leases up to `limit` due pending deliveries under `lease`, in event order: of each webhook
-   * none of whose deliveries is leased, its `perWebhook` (default 1) oldest due ones (by event, then
+   * Claims up to `limit` due pending deliveries, in event order: of each webhook not leased (never,
+   * or its lease ended or ran out), its `perWebhook` (default 1) oldest due ones (by event, then
    * id), so a webhook's first attempts can go out in order of occurrence; one in backoff is not due
-   * and holds nothing back. A webhook with a leased delivery gets nothing, so two workers never hold
-   * deliveries of one webhook at once. Inside `UnitOfWork.run` only; the lease outlives the transaction.
+   * and holds nothing back. Each webhook they belong to is leased under `lease`; a leased webhook
+   * gets nothing, so two workers never hold deliveries of one webhook at once. Inside
+   * `UnitOfWork.run` only; the lease outlives the transaction.
    */
   claimDue(now: Date, lease: Lease, limit: number, perWebhook?: number): Promise<Delivery[]>;
   /**
-   * Leases under `lease` the next up to `limit` due pending deliveries of one webhook, in event
-   * order, for the lane that holds it: call it in the transaction that records the lane's last run,
-   * after those leases were ended or released, so the webhook stays leased from one run to the next.
-   * Nothing when another claimer holds a lease of the webhook. Call it holding the webhook's lock
-   * (`WebhookRepository.getForUpdate` in the same transaction, as the recording does), so that
-   * claimers of one webhook take turns. Inside `UnitOfWork.run` only.
+   * Claims the next up to `limit` due pending deliveries of one webhook, in event order, and leases
+   * the webhook under `lease` if there are any, for the lane that held it: call it in the
+   * transaction that records the lane's last run, after its lease was released, so the webhook
+   * stays leased from one run to the next. Nothing while the webhook is leased (by another claim).
+   * Call it holding the webhook's lock (`WebhookRepository.getForUpdate` in the same transaction,
+   * as the recording does), so that claimers of one webhook take turns. Inside `UnitOfWork.run` only.
    */
   claimNext(webhookId: WebhookId, now: Date, lease: Lease, limit: number): Promise<Delivery[]>;
 }

@@ -1,6 +1,6 @@
 import { ok, type Result } from '../../domain/shared/result.js';
 import type { AccountId } from '../../domain/account/account.js';
-import { isSuccess, type Delivery, type DeliveryId, type DeliveryStatus } from '../../domain/webhook/delivery.aggregate.js';
+import { isSuccess, type Delivery, type DeliveryStatus } from '../../domain/webhook/delivery.aggregate.js';
 import type { Webhook, WebhookId } from '../../domain/webhook/webhook.aggregate.js';
 import { retrySpanMs, type RetryPolicy } from '../../domain/webhook/retry-policy.js';
 import type { Clock } from '../ports/clock.port.js';
@@ -53,14 +53,13 @@ type Step =
   | { readonly kind: 'attempted'; readonly delivery: Delivery; readonly outcome: DeliveryOutcome; readonly attemptDate: Date }
   | { readonly kind: 'abandoned'; readonly delivery: Delivery; readonly reason: string };
 
-/** A lane's run, to be recorded: what it attempted or abandoned, in order, and what it left unsent. */
+/** A lane's run, to be recorded: what it attempted or abandoned, in order (what it left unsent waits for the next claim). */
 interface RunResult {
-  /** The claim that leased the run's deliveries: its writes go to those still holding it. */
+  /** The claim that leased the run's webhook: its writes are made only while the webhook still holds it. */
   readonly lease: Lease;
   readonly accountId: AccountId;
   readonly webhookId: WebhookId;
   readonly steps: readonly Step[];
-  readonly unsent: readonly DeliveryId[];
 }
 
 /** A lane's next run, claimed in the transaction that recorded the last one. */
@@ -73,20 +72,20 @@ interface NextRun {
 
 /**
  * Sends the due deliveries in lanes, one per webhook. A pass claims, of each webhook no lane holds
- * (nothing of it leased), its oldest due deliveries (a run, by event, up to `perRun`; one webhook
+ * (not leased), its oldest due deliveries (a run, by event, up to `perRun`; one webhook
  * per free lane slot), so a webhook's first attempts go out in order of occurrence; a retry
  * waiting out its backoff is not due and does not hold newer events back. A lane sends its run one
  * delivery after the other; it starts no attempt that could outlast the run's lease and stops
  * after an attempt that may deactivate its webhook. Then one transaction records the run (each
- * delivery's outcome, the webhook's last response and failure streak applied in order, the lease of
- * what was not sent released) and claims the webhook's next run, so the webhook stays leased from
+ * delivery's outcome, the webhook's last response and failure streak applied in order, the
+ * webhook's lease ended; what was not sent is due again) and claims the webhook's next run, so the webhook stays leased from
  * one run to the next and the lane goes on until nothing is due, without waiting for other lanes.
  * While every lane slot is taken, a lane gives its webhook back after each run, so webhooks beyond
  * the limit get their turn, oldest due event first; and it gives it back after `runsPerLane` runs
  * in any case, so that workers sharing a database take turns. A webhook whose delivery ran out of attempts
  * without any success since that delivery began is deactivated, with the reason its owner sees. A
- * worker killed mid-run leaves leases that expire, and those deliveries are sent again (at least
- * once).
+ * worker killed mid-run leaves a lease that runs out, and that run's deliveries are sent again (at
+ * least once).
  */
 export class DeliverDue {
   private lanes = 0;
@@ -181,10 +180,7 @@ export class DeliverDue {
   private async send({ run, lease, target }: NextRun, stop: AbortSignal | undefined): Promise<RunResult> {
     const head = run[0]!.snapshot();
     const steps: Step[] = [];
-    const result = (): RunResult => {
-      const handled = new Set(steps.map((step) => step.delivery.id));
-      return { lease, accountId: head.accountId, webhookId: head.webhookId, steps, unsent: run.filter((d) => !handled.has(d.id)).map((d) => d.id) };
-    };
+    const result = (): RunResult => ({ lease, accountId: head.accountId, webhookId: head.webhookId, steps });
     if (stop?.aborted) return result();
     const live = target?.active === true;
     const outgoing = live ? [...run] : target ? run.filter((delivery) => delivery.snapshot().event === 'ping') : [];
@@ -218,9 +214,9 @@ export class DeliverDue {
     const { token } = result.lease;
     const recorded = await this.uow.run(async (tx): Promise<Result<{ kinds: DeliveryOutcomeKind[]; stale: number; next: NextRun | undefined }, never>> => {
       const webhook = await tx.webhooks.getForUpdate(result.accountId, result.webhookId);
-      // Only what still holds this run's lease: a delivery another claim took after the lease ran
-      // out (or recorded since) is theirs, and this run's outcome for it is refused.
-      const held = new Map((await tx.deliveries.getLeasedForUpdate(result.steps.map((step) => step.delivery.id), token)).map((d) => [d.id, d]));
+      // Only while the webhook still holds this run's lease: once another claim took it after the
+      // lease ran out, its deliveries are theirs, and this run's outcomes are refused.
+      const held = new Map((await tx.deliveries.getLeased(result.webhookId, result.steps.map((step) => step.delivery.id), token)).map((d) => [d.id, d]));
       const now = this.clock.now();
       const changed: Delivery[] = [];
       const kinds: DeliveryOutcomeKind[] = [];
@@ -253,9 +249,9 @@ export class DeliverDue {
           webhook.deactivate(`deactivated after ${delivery.snapshot().attempts.length} failed attempts over about ${describeSpan(retrySpanMs(this.settings.retry))} without a successful delivery; last: ${outcome.error ?? `HTTP ${outcome.status}`}`, now);
         }
       }
-      // Under the row locks just taken nothing else can change these rows: every one is written.
-      await tx.deliveries.saveAll(changed, token);
-      await tx.deliveries.release(result.unsent, token);
+      // Under the webhook's lock, held by this run's lease, nothing else writes these rows: every one is written.
+      await tx.deliveries.saveAll(result.webhookId, changed, token);
+      await tx.deliveries.release(result.webhookId, token);
       if (webhook && responded) await tx.webhooks.save(webhook);
       // A run recorded after its lease ran out may have been claimed again elsewhere meanwhile: the
       // lane ends there rather than claim on (the claims that follow sort it out).
