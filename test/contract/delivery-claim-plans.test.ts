@@ -87,7 +87,7 @@ forEachDatabase('webhook claim statements', (target) => {
     return seeded.value;
   }
 
-  it("claims and fences by reading the webhook's first due deliveries, not its whole pending queue", async () => {
+  it("claims and records a run by reading and writing the webhook's first due deliveries, not its whole pending queue", async () => {
     const { webhooks } = await seed([BACKLOG, 10]);
     const sent: { sql: string; parameters: unknown[] }[] = [];
     // What the repositories send: they run plain SQL through the transaction's EntityManager.
@@ -96,18 +96,26 @@ forEachDatabase('webhook claim statements', (target) => {
     const claimed = await uow.run(async (tx) => ok(await tx.deliveries.claimDue(clock.now(), lease, 256, PER_RUN)));
     if (!claimed.ok) throw new Error('claim');
     expect(claimed.value).to.have.length(PER_RUN + 10);
+    // The busy webhook's run recorded as a lane does: checked, saved, the lease ended.
     const busy = claimed.value.filter((d) => d.webhookId === webhooks[0]!.id);
-    await uow.run(async (tx) => ok(await tx.deliveries.getLeased(webhooks[0]!.id, busy.map((d) => d.id), lease.token)));
+    for (const delivery of busy) delivery.recordAttempt({ status: 204, durationMs: 1, responseBody: '', error: null }, clock.now(), { baseMs: 1000, capMs: 60_000, maxAttempts: 3 }, 0.5);
+    await uow.run(async (tx) => {
+      if (!(await tx.deliveries.holds(webhooks[0]!.id, lease.token))) throw new Error('not held');
+      return ok({ saved: await tx.deliveries.saveAll(webhooks[0]!.id, busy, lease.token), released: await tx.deliveries.release(webhooks[0]!.id, lease.token) });
+    });
     for (const call of spy.getCalls()) sent.push({ sql: String(call.args[0]), parameters: (call.args[1] as unknown[] | undefined) ?? [] });
     sinon.restore();
 
-    const reads = sent.filter(({ sql }) => /^\s*SELECT/i.test(sql) && sql.includes('webhook_deliveries'));
-    expect(reads.map(({ sql }) => sql.slice(0, 16)), 'the claim (candidates, per-webhook runs) and the fence').to.have.length.of.at.least(3);
-    for (const { sql, parameters } of reads) {
-      // Run again as it was sent, inside a transaction that is rolled back (the fence locks rows).
+    const statements = sent.filter(({ sql }) => /^\s*(SELECT|WITH)/i.test(sql) && sql.includes('webhook_deliveries'));
+    expect(statements.map(({ sql }) => sql.slice(0, 16)), "the claim (candidates, per-webhook runs) and the recording's update").to.have.length.of.at.least(3);
+    for (const { sql, parameters } of statements) {
+      // Run again as it was sent, inside a transaction that is rolled back (the recording writes),
+      // with the webhooks' leases run out, so the candidates' probes run as they did (the token
+      // stays: the recording's update is written only while the webhook holds it).
       const plan = await db.read(async (m) => {
         await m.query('BEGIN');
         try {
+          await m.query(`UPDATE ${db.schemaName ? `"${db.schemaName}".` : ''}webhooks SET lease_until = NULL`);
           const [row] = await m.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, parameters);
           return row!['QUERY PLAN'][0].Plan;
         } finally {
@@ -149,5 +157,34 @@ forEachDatabase('webhook claim statements', (target) => {
     const outcome = await recording;
     await fanOut;
     expect(outcome.ok && outcome.value, 'the insert, while the webhook is locked and saved').to.equal('inserted');
+  });
+
+  it("leases nothing a claim committed after this claimer's first statement: the lease is checked again on the locked row", async () => {
+    await seed([5, 5]);
+    // The method itself, taken before the stub replaces it.
+    const query = Object.getOwnPropertyDescriptor(EntityManager.prototype, 'query')!.value as EntityManager['query'];
+    const original = (manager: EntityManager, sql: string, parameters: Parameters<EntityManager['query']>[1]) => Reflect.apply(query, manager, [sql, parameters]) as Promise<unknown>;
+    let candidatesRead!: () => void;
+    const read = new Promise<void>((resolve) => (candidatesRead = resolve));
+    let resume!: () => void;
+    const resumed = new Promise<void>((resolve) => (resume = resolve));
+    let pauseNext = true;
+    sinon.stub(EntityManager.prototype, 'query').callsFake(async function (this: EntityManager, sql: string, parameters?: Parameters<EntityManager['query']>[1]) {
+      const result = await original(this, sql, parameters);
+      if (pauseNext && sql.startsWith('SELECT q.id FROM')) {
+        pauseNext = false;
+        candidatesRead();
+        await resumed;
+      }
+      return result;
+    });
+    const leaseOf = () => ({ token: uuid(), until: new Date(clock.now().getTime() + 60_000) });
+    // B reads its candidates (both webhooks, free) and waits; A claims both and commits; B goes on.
+    const b = uow.run(async (tx) => ok((await tx.deliveries.claimDue(clock.now(), leaseOf(), 10, 5)).length));
+    await read;
+    const a = await uow.run(async (tx) => ok((await tx.deliveries.claimDue(clock.now(), leaseOf(), 10, 5)).length));
+    resume();
+    expect(a).to.deep.equal({ ok: true, value: 10 });
+    expect(await b, 'the webhooks A leased meanwhile').to.deep.equal({ ok: true, value: 0 });
   });
 });

@@ -190,4 +190,36 @@ forEachImplementation('fenced delivery leases', (make) => {
     expect(deliveries.map((d) => sends(d.eventId)), "the first twice (A's timed out), the others once").to.deep.equal([2, 1, 1]);
     expect(receiver.maxInFlight, 'never two of the webhook in flight at once, A timed out before B sent').to.equal(1);
   });
+
+  it('records nothing of a run whose webhook was deleted while it was in flight, counts nothing stale, and ends the lane', async () => {
+    const clock = new FixedClock();
+    const seeded = await f.uow.run(async (tx) => {
+      const accountId = await tx.accounts.create(Account.open(clock.now(), 14));
+      const user = await tx.users.add(aNewUser(accountId, 'ada@example.com'));
+      if (!user.ok) throw new Error('user');
+      const webhook = Webhook.create({ id: uuid(), accountId, targetUrl: 'http://127.0.0.1:9/hook', events: ['api.created'], secret: 's'.repeat(20), active: true }, clock.now());
+      if (!webhook.ok) throw new Error('webhook');
+      await tx.webhooks.save(webhook.value);
+      for (let i = 0; i < 3; i += 1) {
+        const eventId = uuid();
+        await tx.deliveries.add(Delivery.schedule({ id: uuid(), webhookId: webhook.value.id, accountId, eventId, event: 'api.created', payload: '{}' }, clock.now()), eventId);
+      }
+      return ok(webhook.value);
+    });
+    if (!seeded.ok) throw new Error('seed');
+    const webhook = seeded.value;
+    // The owner deletes the webhook while its run is being sent; every attempt is answered 204.
+    const deleting: WebhookSender = {
+      async sendRun(run: OutgoingRun): Promise<RunAttempt[]> {
+        await f.uow.run(async (tx) => ok(await tx.webhooks.delete(webhook.accountId, webhook.id)));
+        return run.deliveries.map(() => ({ attemptDate: clock.now(), outcome: { status: 204, durationMs: 1, responseBody: '', error: null } }));
+      },
+    };
+    const metrics = new CountingMetrics();
+    const pass = await new DeliverDue(f.uow, f.repos.webhooks, deleting, clock, { next: () => 0.5 }, ids, settings(60_000), metrics).execute();
+    expect(pass.claimed).to.equal(3);
+    expect(await pass.done, 'the run was attempted').to.equal(3);
+    expect({ recorded: metrics.outcomes, stale: metrics.stale }, 'the deliveries went with the webhook: nothing written, nothing taken over').to.deep.equal({ recorded: [], stale: 0 });
+    expect((await f.repos.deliveries.list(webhook.id, { limit: 10 })).items).to.deep.equal([]);
+  });
 });

@@ -679,7 +679,7 @@ forEachImplementation('persistence contract', (make) => {
       expect(await claimRun(new Date(T1.getTime() + 3600_000), 10, 5), 'nothing of w1 left leased; the lease of w2 ran out').to.deep.equal({ ok: true, value: [other.id, future.id] });
     });
 
-    it("records many deliveries at once: reads the run's deliveries while the webhook holds its lease, saves them and ends the lease", async () => {
+    it("records many deliveries at once while the webhook holds the run's lease, and ends the lease", async () => {
       const a = await seedUser(f);
       const webhook = await aWebhook(a.accountId);
       const batch = [aDelivery(webhook), aDelivery(webhook), aDelivery(webhook)];
@@ -687,14 +687,14 @@ forEachImplementation('persistence contract', (make) => {
       const token = uuid();
       expect(await claimRun(T1, 10, 10, token)).to.deep.equal({ ok: true, value: batch.map((d) => d.id) });
       const recorded = await f.uow.run(async (tx) => {
-        const locked = await tx.deliveries.getLeased(webhook.id, [batch[2]!.id, batch[0]!.id, batch[1]!.id, uuid()], token);
-        const byId = new Map(locked.map((d) => [d.id, d]));
-        byId.get(batch[0]!.id)!.recordAttempt({ status: 204, durationMs: 3, responseBody: 'ok', error: null }, T1, policy, 0.5);
-        byId.get(batch[1]!.id)!.recordAttempt({ status: 500, durationMs: 4, responseBody: 'no', error: null }, T1, policy, 0.5);
-        byId.get(batch[2]!.id)!.abandon('the webhook is inactive', T1);
-        expect(await tx.deliveries.saveAll(webhook.id, [...byId.values()], token)).to.equal(3);
+        expect(await tx.deliveries.holds(webhook.id, token)).to.equal(true);
+        batch[0]!.recordAttempt({ status: 204, durationMs: 3, responseBody: 'ok', error: null }, T1, policy, 0.5);
+        batch[1]!.recordAttempt({ status: 500, durationMs: 4, responseBody: 'no', error: null }, T1, policy, 0.5);
+        batch[2]!.abandon('the webhook is inactive', T1);
+        expect(await tx.deliveries.saveAll(webhook.id, [batch[2]!, batch[0]!, batch[1]!], token)).to.equal(3);
         expect(await tx.deliveries.release(webhook.id, token)).to.equal(true);
-        return ok([...byId.values()].map((d) => d.snapshot()));
+        expect(await tx.deliveries.holds(webhook.id, token), 'the lease ended').to.equal(false);
+        return ok(batch.map((d) => d.snapshot()));
       });
       expect(recorded.ok && recorded.value.map((d) => d.id).sort()).to.deep.equal(batch.map((d) => d.id).sort());
       for (const state of recorded.ok ? recorded.value : []) expect((await f.repos.deliveries.get(webhook.id, state.id))?.snapshot()).to.deep.equal(state);
@@ -703,29 +703,29 @@ forEachImplementation('persistence contract', (make) => {
       expect(await claimRun(retry, 10, 10)).to.deep.equal({ ok: true, value: [batch[1]!.id] });
     });
 
-    it("fences a run's writes with its lease: once another claim took its webhook, it reads, saves and releases nothing", async () => {
+    it("fences a run's writes with its lease: a lease that ran out still holds until another claim takes the webhook; then the run saves and releases nothing", async () => {
       const a = await seedUser(f);
       const webhook = await aWebhook(a.accountId);
       const [d1, d2] = [aDelivery(webhook), aDelivery(webhook)];
       for (const d of [d1, d2]) await add(d, null);
       const stale = uuid();
       expect(await claimRun(T1, 10, 10, stale)).to.deep.equal({ ok: true, value: [d1.id, d2.id] });
-      // The lease runs out before the run is recorded; another worker claims both.
+      // The lease runs out before the run is recorded: untaken, it still holds.
+      const holds = (token: string) => f.uow.run(async (tx) => ok(await tx.deliveries.holds(webhook.id, token)));
+      expect(await holds(stale), 'ran out, not taken').to.deep.equal({ ok: true, value: true });
+      // Another worker claims both.
       const fresh = uuid();
       expect(await claimRun(new Date(T1.getTime() + 31_000), 10, 10, fresh)).to.deep.equal({ ok: true, value: [d1.id, d2.id] });
       const late = await f.uow.run(async (tx) => {
-        const held = await tx.deliveries.getLeased(webhook.id, [d1.id, d2.id], stale);
+        const held = await tx.deliveries.holds(webhook.id, stale);
         succeeded(d1);
-        return ok({ held: held.length, saved: await tx.deliveries.saveAll(webhook.id, [d1], stale), released: await tx.deliveries.release(webhook.id, stale) });
+        return ok({ held, saved: await tx.deliveries.saveAll(webhook.id, [d1], stale), released: await tx.deliveries.release(webhook.id, stale) });
       });
-      expect(late).to.deep.equal({ ok: true, value: { held: 0, saved: 0, released: false } });
+      expect(late).to.deep.equal({ ok: true, value: { held: false, saved: 0, released: false } });
       expect((await f.repos.deliveries.get(webhook.id, d1.id))?.snapshot().state, 'the stale outcome was not written').to.equal('pending');
       expect(await claimRun(new Date(T1.getTime() + 32_000), 10, 10), "the new claim's lease stands").to.deep.equal({ ok: true, value: [] });
-      const current = await f.uow.run(async (tx) => {
-        const held = await tx.deliveries.getLeased(webhook.id, [d1.id, d2.id], fresh);
-        return ok({ held: held.map((d) => d.id).sort(), released: await tx.deliveries.release(webhook.id, fresh) });
-      });
-      expect(current).to.deep.equal({ ok: true, value: { held: [d1.id, d2.id].sort(), released: true } });
+      const current = await f.uow.run(async (tx) => ok({ held: await tx.deliveries.holds(webhook.id, fresh), released: await tx.deliveries.release(webhook.id, fresh) }));
+      expect(current).to.deep.equal({ ok: true, value: { held: true, released: true } });
     });
 
     it("keeps a lane's lease when the webhook is saved, and fences by webhook: a token holds only the webhook it leased", async () => {
@@ -734,18 +734,21 @@ forEachImplementation('persistence contract', (make) => {
       const w2 = await aWebhook(a.accountId);
       const [d1, d2] = [aDelivery(w1), aDelivery(w2)];
       for (const d of [d1, d2]) await add(d, null);
+      // One claim, one token, both webhooks: what a pass of the worker does.
       const token = uuid();
       expect(await claimRun(T1, 10, 1, token)).to.deep.equal({ ok: true, value: [d1.id, d2.id] });
+      succeeded(d2);
+      const across = await f.uow.run(async (tx) => ok(await tx.deliveries.saveAll(w1.id, [d2], token)));
+      expect(across, "w2's delivery is not written through w1, though one token holds both").to.deep.equal({ ok: true, value: 0 });
+      expect((await f.repos.deliveries.get(w2.id, d2.id))?.snapshot().state).to.equal('pending');
       // What the recording and the owner's edits do meanwhile: save the aggregate.
       const edited = (await f.repos.webhooks.get(a.accountId, w1.id))!;
       edited.recordResponse({ status: 204, body: '', durationMs: 2 }, T1);
       await f.uow.run(async (tx) => ok(await tx.webhooks.save(edited)));
       expect(await claimRun(T1, 10, 1), 'w1 still leased after its save').to.deep.equal({ ok: true, value: [] });
       expect(await record(w1, [d1], token), 'w1 ends its lease').to.deep.equal({ ok: true, value: { saved: 1, released: true } });
-      const across = await f.uow.run(async (tx) => ok((await tx.deliveries.getLeased(w1.id, [d2.id], token)).length));
-      expect(across, "w2's delivery is not read through w1").to.deep.equal({ ok: true, value: 0 });
-      expect(await record(w1, [d2], token), "w1's lease is over: nothing written").to.deep.equal({ ok: true, value: { saved: 0, released: false } });
-      expect(await f.uow.run(async (tx) => ok((await tx.deliveries.getLeased(w2.id, [d2.id], token)).map((d) => d.id))), 'w2 still holds the claim').to.deep.equal({ ok: true, value: [d2.id] });
+      expect(await f.uow.run(async (tx) => ok([await tx.deliveries.holds(w1.id, token), await tx.deliveries.holds(w2.id, token)])), 'w2 still holds the claim').to.deep.equal({ ok: true, value: [false, true] });
+      expect(await record(w2, [d2], token)).to.deep.equal({ ok: true, value: { saved: 1, released: true } });
     });
 
     it('fans out many deliveries at once, each (webhook, event) once', async () => {

@@ -92,13 +92,14 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     if (row) s.deliveries.set(delivery.id, { ...row, state: delivery.snapshot() });
   }
 
-  async getLeased(webhookId: WebhookId, ids: readonly DeliveryId[], leaseToken: string): Promise<Delivery[]> {
-    return this.held(webhookId, ids, leaseToken).map((row) => Delivery.rehydrate(row.state));
+  async holds(webhookId: WebhookId, leaseToken: string): Promise<boolean> {
+    return this.state().webhookLeases.get(webhookId)?.token === leaseToken;
   }
 
   async saveAll(webhookId: WebhookId, deliveries: readonly Delivery[], leaseToken: string): Promise<number> {
-    const held = new Set(this.held(webhookId, deliveries.map((d) => d.id), leaseToken).map((row) => row.state.id));
-    const mine = deliveries.filter((d) => held.has(d.id));
+    if (!(await this.holds(webhookId, leaseToken))) return 0;
+    const s = this.state();
+    const mine = deliveries.filter((d) => d.webhookId === webhookId && s.deliveries.has(d.id));
     for (const delivery of mine) await this.save(delivery);
     return mine.length;
   }
@@ -108,16 +109,6 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     if (s.webhookLeases.get(webhookId)?.token !== leaseToken) return false;
     s.webhookLeases.delete(webhookId);
     return true;
-  }
-
-  /** The pending rows of `ids` of `webhookId`, if the webhook is leased under `token`. */
-  private held(webhookId: WebhookId, ids: readonly DeliveryId[], token: string) {
-    const s = this.state();
-    if (s.webhookLeases.get(webhookId)?.token !== token) return [];
-    return ids.flatMap((id) => {
-      const row = s.deliveries.get(id);
-      return row && row.state.webhookId === webhookId && row.state.state === 'pending' ? [row] : [];
-    });
   }
 
   async claimDue(now: Date, lease: Lease, limit: number, perWebhook = 1): Promise<Delivery[]> {

@@ -212,21 +212,16 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
     });
   }
 
-  getLeased(webhookId: WebhookId, ids: readonly DeliveryId[], leaseToken: string): Promise<Delivery[]> {
-    if (ids.length === 0) return Promise.resolve([]);
+  holds(webhookId: WebhookId, leaseToken: string): Promise<boolean> {
     return this.run(async (m) => {
-      // No row lock: the caller holds the webhook's, and the lease's holder is the deliveries' only
-      // writer. The webhook and the state are checked here, not in SQL: `webhook_id = ?` or
-      // `state = 'pending'` let PostgreSQL, without fresh statistics, read the webhook's whole
-      // backlog or pending index beside the primary key's 128 entries.
-      const sql = `SELECT ${DELIVERY_COLUMNS} FROM ${tableOf(m, this.s.deliveries)} e WHERE e.id IN (${placeholderList(ids.length)}) AND ${heldBy(tableOf(m, this.s.webhooks))}`;
-      const rows = await m.query<RawDelivery[]>(forDialect(this.dialect, sql), [...ids, webhookId, leaseToken]);
-      return rows.filter((row) => row.webhookId === webhookId && row.state === 'pending').map(deliveryFromRaw);
+      const sql = `SELECT 1 AS held FROM ${tableOf(m, this.s.webhooks)} WHERE id = ? AND lease_token = ?`;
+      return (await m.query<unknown[]>(forDialect(this.dialect, sql), [webhookId, leaseToken])).length > 0;
     });
   }
 
   saveAll(webhookId: WebhookId, all: readonly Delivery[], leaseToken: string): Promise<number> {
-    // The webhook checked here, not in SQL, as in `getLeased`.
+    // Only the webhook's: one claim's token holds every webhook it leased. Checked on the
+    // deliveries given (a run's, as its claim read them); in SQL the fence is the token.
     const deliveries = all.filter((delivery) => delivery.webhookId === webhookId);
     if (deliveries.length === 0) return Promise.resolve(0);
     return this.run(async (m) => {

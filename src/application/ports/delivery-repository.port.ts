@@ -32,15 +32,16 @@ export interface DeliveryRepository {
   /** Stores the attempts and state of a delivery. */
   save(delivery: Delivery): Promise<void>;
   /**
-   * Those of `ids` that are pending deliveries of `webhookId`, while the webhook is leased under
-   * `leaseToken` (no later claim took it, the lease not ended since); none otherwise. In no
-   * particular order. Call it holding the webhook's lock (`WebhookRepository.getForUpdate` in the
-   * same transaction, as the recording does): the lease's holder is the only writer of those
-   * deliveries, and the lock keeps a second recording of the webhook out until this one commits.
+   * Whether `webhookId` is leased under `leaseToken`: no later claim took it and the lease was not
+   * ended since (a lease that ran out untaken still holds). While it does, the run's deliveries are
+   * as its claim read them: only the lease's holder writes a leased webhook's pending deliveries.
+   * Call it holding the webhook's lock (`WebhookRepository.getForUpdate` in the same transaction,
+   * as the recording does), which keeps a second recording of the webhook out until this one
+   * commits.
    */
-  getLeased(webhookId: WebhookId, ids: readonly DeliveryId[], leaseToken: string): Promise<Delivery[]>;
+  holds(webhookId: WebhookId, leaseToken: string): Promise<boolean>;
   /**
-   * Like `save` for each of `deliveries` (of `webhookId`) while the webhook is leased under
+   * Like `save` for each of `deliveries` of `webhookId` while the webhook is leased under
    * `leaseToken`, in a few statements; returns how many were written (none when another claim
    * took the webhook). The lease goes on: `release` ends it.
    */

@@ -214,21 +214,18 @@ export class DeliverDue {
     const { token } = result.lease;
     const recorded = await this.uow.run(async (tx): Promise<Result<{ kinds: DeliveryOutcomeKind[]; stale: number; next: NextRun | undefined }, never>> => {
       const webhook = await tx.webhooks.getForUpdate(result.accountId, result.webhookId);
-      // Only while the webhook still holds this run's lease: once another claim took it after the
-      // lease ran out, its deliveries are theirs, and this run's outcomes are refused.
-      const held = new Map((await tx.deliveries.getLeased(result.webhookId, result.steps.map((step) => step.delivery.id), token)).map((d) => [d.id, d]));
+      // Only while the webhook still holds this run's lease, and then its deliveries are as the
+      // claim read them (nothing else writes them meanwhile): once another claim took the webhook
+      // after the lease ran out, they are theirs, and this run's outcomes are refused. Deliveries
+      // of a deleted webhook went with it: nothing was taken over.
+      const held = webhook !== undefined && (await tx.deliveries.holds(result.webhookId, token));
       const now = this.clock.now();
       const changed: Delivery[] = [];
       const kinds: DeliveryOutcomeKind[] = [];
-      let stale = 0;
+      const stale = webhook !== undefined && !held ? result.steps.length : 0;
       let responded = false;
-      for (const step of result.steps) {
-        const delivery = held.get(step.delivery.id);
-        if (delivery === undefined) {
-          // Deliveries of a deleted webhook went with it: nothing was taken over.
-          if (webhook) stale += 1;
-          continue;
-        }
+      for (const step of webhook && held ? result.steps : []) {
+        const { delivery } = step;
         changed.push(delivery);
         if (step.kind === 'abandoned') {
           delivery.abandon(step.reason, now);

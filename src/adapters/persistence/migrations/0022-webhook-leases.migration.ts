@@ -19,12 +19,14 @@ export class WebhookLeases1764300000000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     const webhooks = qualified(q, 'webhooks');
     const deliveries = qualified(q, 'webhook_deliveries');
-    // ADD and DROP COLUMN in place on both databases (TypeORM's addColumn and dropColumn copy the table on SQLite).
+    // Plain ALTER TABLE on both databases (TypeORM's addColumn and dropColumn copy the table on
+    // SQLite). ADD COLUMN is in place; on SQLite each DROP COLUMN rewrites the table's rows once.
     await q.query(`ALTER TABLE ${webhooks} ADD COLUMN lease_until ${timestampType(q)}`);
     await q.query(`ALTER TABLE ${webhooks} ADD COLUMN lease_token text`);
     await q.dropIndex('webhook_deliveries', 'webhook_deliveries_lease_idx');
     await q.query(`ALTER TABLE ${deliveries} DROP COLUMN lease_token`);
     await q.query(`ALTER TABLE ${deliveries} DROP COLUMN lease_until`);
+    await forgetTables(q);
   }
 
   async down(q: QueryRunner): Promise<void> {
@@ -35,7 +37,17 @@ export class WebhookLeases1764300000000 implements MigrationInterface {
     await q.createIndex('webhook_deliveries', new TableIndex({ name: 'webhook_deliveries_lease_idx', columnNames: ['webhook_id', 'lease_until'], where: 'lease_until IS NOT NULL' }));
     await q.query(`ALTER TABLE ${webhooks} DROP COLUMN lease_token`);
     await q.query(`ALTER TABLE ${webhooks} DROP COLUMN lease_until`);
+    await forgetTables(q);
   }
+}
+
+/**
+ * Reloads the query runner's cached tables: `dropIndex` and `createIndex` cached them as they were
+ * before the plain ALTERs, and a later migration of the same run rebuilding one of them on SQLite
+ * (`addColumn`, `dropColumn`) would otherwise work from the stale columns.
+ */
+async function forgetTables(q: QueryRunner): Promise<void> {
+  await q.getTables(['webhooks', 'webhook_deliveries']);
 }
 
 /** The column type of a nullable date, as migration 0003 made `lease_until` (dialect.ts). */
