@@ -2,7 +2,16 @@ import { expect } from 'chai';
 import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database.js';
 import { MIGRATIONS } from '../../src/adapters/persistence/migrations/index.js';
 import { WebhookLeases1764300000000 } from '../../src/adapters/persistence/migrations/0022-webhook-leases.migration.js';
+import { UuidV7IdGenerator } from '../../src/adapters/crypto/uuid-v7-id-generator.js';
+import { forDialect, tableOf } from '../../src/adapters/persistence/raw-sql.js';
+import { TypeOrmUnitOfWork } from '../../src/adapters/persistence/typeorm-unit-of-work.js';
+import { Account } from '../../src/domain/account/account.aggregate.js';
+import { ok } from '../../src/domain/shared/result.js';
+import { Delivery } from '../../src/domain/webhook/delivery.aggregate.js';
+import { Webhook } from '../../src/domain/webhook/webhook.aggregate.js';
 import { forEachDatabase } from '../support/databases.js';
+import { FixedClock, SequentialIds } from '../support/fakes.js';
+import { aNewUser } from './fixtures.js';
 
 /**
  * The deliveries table keeps the indexes its statements read by, and no other: every delivery
@@ -44,6 +53,47 @@ forEachDatabase('the deliveries table indexes', (target) => {
       await db.migrate();
       expect(await indexes()).to.deep.equal(now);
       expect(await leaseColumns('webhooks')).to.deep.equal(['lease_token', 'lease_until']);
+    } finally {
+      await db.close();
+      await dispose();
+    }
+  });
+
+  it('keeps every webhook and delivery through 0022; a delivery leased before it is claimable at once', async () => {
+    const { config, dispose } = await target.create();
+    const db = new TypeOrmDatabase(config);
+    const clock = new FixedClock();
+    const ids = new UuidV7IdGenerator();
+    try {
+      await db.open();
+      await db.migrate();
+      await db.dataSource.undoLastMigration({ transaction: 'all' });
+      const uow = new TypeOrmUnitOfWork(db, new SequentialIds());
+      // Rows as the version before 0022 left them: a pending delivery leased for an hour, a finished one.
+      const seeded = await uow.run(async (tx) => {
+        const accountId = await tx.accounts.create(Account.open(clock.now(), 14));
+        const user = await tx.users.add(aNewUser(accountId, 'ada@example.com'));
+        if (!user.ok) throw new Error('user');
+        const webhook = Webhook.create({ id: ids.next(), accountId, targetUrl: 'https://hooks.example.com/in', events: ['api.created'], secret: 's'.repeat(20), active: true }, clock.now());
+        if (!webhook.ok) throw new Error('webhook');
+        await tx.webhooks.save(webhook.value);
+        const schedule = () => Delivery.schedule({ id: ids.next(), webhookId: webhook.value.id, accountId, eventId: ids.next(), event: 'api.created', payload: '{}' }, clock.now());
+        const [leased, done] = [schedule(), schedule()];
+        done.recordAttempt({ status: 204, durationMs: 1, responseBody: '', error: null }, clock.now(), { baseMs: 1000, capMs: 60_000, maxAttempts: 3 }, 0.5);
+        for (const delivery of [leased, done]) await tx.deliveries.add(delivery, delivery.eventId);
+        return ok({ webhook: webhook.value, snapshots: [leased.snapshot(), done.snapshot()] });
+      });
+      if (!seeded.ok) throw new Error('seed');
+      const { webhook, snapshots } = seeded.value;
+      const until = new Date(clock.now().getTime() + 3600_000).toISOString();
+      await db.read((m) => m.query(forDialect(db.dialect, `UPDATE ${tableOf(m, db.schemas.deliveries)} SET lease_until = ?, lease_token = 'old' WHERE id = ?`), [until, snapshots[0]!.id]));
+      await db.migrate();
+      const kept = await uow.run(async (tx) => ok((await tx.webhooks.get(webhook.accountId, webhook.id))?.snapshot()));
+      expect(kept).to.deep.equal({ ok: true, value: webhook.snapshot() });
+      const log = await uow.run(async (tx) => ok((await tx.deliveries.list(webhook.id, { limit: 10 })).items.map((d) => d.snapshot())));
+      expect(log).to.deep.equal({ ok: true, value: [...snapshots].reverse() });
+      const claimed = await uow.run(async (tx) => ok((await tx.deliveries.claimDue(clock.now(), { token: 'new', until: new Date(clock.now().getTime() + 60_000) }, 10, 10)).map((d) => d.id)));
+      expect(claimed, 'the pending one, its old lease dropped').to.deep.equal({ ok: true, value: [snapshots[0]!.id] });
     } finally {
       await db.close();
       await dispose();
