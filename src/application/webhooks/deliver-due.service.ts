@@ -218,44 +218,46 @@ export class DeliverDue {
       // claim read them (nothing else writes them meanwhile): once another claim took the webhook
       // after the lease ran out, they are theirs, and this run's outcomes are refused. Deliveries
       // of a deleted webhook went with it: nothing was taken over.
-      const held = webhook !== undefined && (await tx.deliveries.holds(result.webhookId, token));
+      const holder = webhook !== undefined && (await tx.deliveries.holds(result.webhookId, token)) ? webhook : undefined;
       const now = this.clock.now();
-      const changed: Delivery[] = [];
       const kinds: DeliveryOutcomeKind[] = [];
-      const stale = webhook !== undefined && !held ? result.steps.length : 0;
-      let responded = false;
-      for (const step of webhook && held ? result.steps : []) {
-        const { delivery } = step;
-        changed.push(delivery);
-        if (step.kind === 'abandoned') {
-          delivery.abandon(step.reason, now);
-          kinds.push('abandoned');
-          continue;
+      const stale = webhook !== undefined && holder === undefined ? result.steps.length : 0;
+      if (holder) {
+        const changed: Delivery[] = [];
+        let responded = false;
+        for (const step of result.steps) {
+          const { delivery } = step;
+          changed.push(delivery);
+          if (step.kind === 'abandoned') {
+            delivery.abandon(step.reason, now);
+            kinds.push('abandoned');
+            continue;
+          }
+          const { outcome, attemptDate } = step;
+          delivery.recordAttempt(outcome, attemptDate, this.settings.retry, this.random.next());
+          kinds.push(outcomeKind(delivery.snapshot().state));
+          responded = true;
+          // Dated like the attempt, so a streak and the delivery's first attempt compare exactly.
+          holder.recordResponse({ status: outcome.status, body: outcome.error ?? outcome.responseBody, durationMs: outcome.durationMs }, attemptDate);
+          const since = holder.failingSince;
+          const first = delivery.firstAttemptDate;
+          const gaveUp = delivery.snapshot().state === 'failed' && !isSuccess(outcome);
+          if (gaveUp && holder.active && since !== null && first !== null && since.getTime() <= first.getTime()) {
+            holder.deactivate(`deactivated after ${delivery.snapshot().attempts.length} failed attempts over about ${describeSpan(retrySpanMs(this.settings.retry))} without a successful delivery; last: ${outcome.error ?? `HTTP ${outcome.status}`}`, now);
+          }
         }
-        const { outcome, attemptDate } = step;
-        delivery.recordAttempt(outcome, attemptDate, this.settings.retry, this.random.next());
-        kinds.push(outcomeKind(delivery.snapshot().state));
-        if (!webhook) continue;
-        responded = true;
-        // Dated like the attempt, so a streak and the delivery's first attempt compare exactly.
-        webhook.recordResponse({ status: outcome.status, body: outcome.error ?? outcome.responseBody, durationMs: outcome.durationMs }, attemptDate);
-        const since = webhook.failingSince;
-        const first = delivery.firstAttemptDate;
-        const gaveUp = delivery.snapshot().state === 'failed' && !isSuccess(outcome);
-        if (gaveUp && webhook.active && since !== null && first !== null && since.getTime() <= first.getTime()) {
-          webhook.deactivate(`deactivated after ${delivery.snapshot().attempts.length} failed attempts over about ${describeSpan(retrySpanMs(this.settings.retry))} without a successful delivery; last: ${outcome.error ?? `HTTP ${outcome.status}`}`, now);
-        }
+        // Under the webhook's lock, held by this run's lease, nothing else writes these rows: every one is written.
+        await tx.deliveries.saveAll(result.webhookId, changed, token);
+        await tx.deliveries.release(result.webhookId, token);
+        if (responded) await tx.webhooks.save(holder);
       }
-      // Under the webhook's lock, held by this run's lease, nothing else writes these rows: every one is written.
-      await tx.deliveries.saveAll(result.webhookId, changed, token);
-      await tx.deliveries.release(result.webhookId, token);
-      if (webhook && responded) await tx.webhooks.save(webhook);
-      // A run recorded after its lease ran out may have been claimed again elsewhere meanwhile: the
-      // lane ends there rather than claim on (the claims that follow sort it out).
-      if (!claimMore || !webhook || stale > 0 || now.getTime() >= result.lease.until.getTime()) return ok({ kinds, stale, next: undefined });
+      // A run that no longer holds its webhook, or recorded after its lease ran out (it may have been
+      // claimed again elsewhere meanwhile), ends its lane rather than claim on (the claims that
+      // follow sort it out).
+      if (!claimMore || holder === undefined || now.getTime() >= result.lease.until.getTime()) return ok({ kinds, stale, next: undefined });
       const lease = this.newLease(now);
       const run = await tx.deliveries.claimNext(result.webhookId, now, lease, this.perRun);
-      return ok({ kinds, stale, next: { run, lease, target: webhook } });
+      return ok({ kinds, stale, next: { run, lease, target: holder } });
     });
     // Counted once committed: a rolled-back recording is attempted again and counted then.
     if (!recorded.ok) return undefined;
