@@ -10,7 +10,7 @@
 import { build } from 'esbuild';
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -81,4 +81,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await build(commandBundleOptions(join(ROOT, 'dist/main/cli.js'), command));
   await makeLatin1(command);
   await build({ ...bundleOptions(join(ROOT, 'dist/main/cli-entry.js'), join(ROOT, 'dist/main/cli.bundle.js')), sourcemap: false, legalComments: 'none' });
+  // The fresh SQLite image a first start copies instead of running every migration (src/main/container.ts).
+  const { writeFreshSqlite } = await import(pathToFileURL(join(ROOT, 'dist/adapters/persistence/typeorm-database.js')).href);
+  await writeFreshSqlite(join(ROOT, 'dist/main/fresh.sqlite'));
 }

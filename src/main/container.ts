@@ -1,4 +1,5 @@
 import { TypeOrmIdentityPurge } from '../adapters/persistence/typeorm-identity-purge.js';
+import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { Container } from 'inversify';
 import { accountsModule } from './modules/accounts.module.js';
@@ -208,6 +209,7 @@ function bindTypeOrm(c: Container, config: Config): void {
         trackChanges: config.readCacheSize > 0,
         changes: { onError: (error) => log.warn({ err: error, component: 'read-cache' }, 'not listening for PostgreSQL changes: reads are not cached until it reconnects') },
         secrets: secretBoxFor(config, (message, file) => log.warn({ file }, message)),
+        freshSqlite: FRESH_SQLITE,
       }),
     [LoggerToken],
   );
@@ -278,6 +280,13 @@ function bindMonitoring(c: Container): void {
  * bundled command lives in dist/main/ too). Run from source there is none to start.
  */
 const BUILT_SENDER_THREAD = import.meta.url.endsWith('.js') ? new URL('./webhook-sender.thread.js', import.meta.url) : undefined;
+
+/**
+ * The fresh SQLite image `npm run build` makes next to this module (dist/main/fresh.sqlite): a
+ * first start copies it instead of running every migration. Run from source there is none, and
+ * the migrations make the schema.
+ */
+const FRESH_SQLITE = fileURLToPath(new URL('./fresh.sqlite', import.meta.url));
 
 /** Ends the webhook sender threads, if any (after the worker has stopped: nothing is in flight then). */
 export async function closeWebhookSender(container: Container): Promise<void> {

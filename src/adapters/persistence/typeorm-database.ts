@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
 import { DataSource, type AfterQueryEvent, type DataSourceOptions, type EntityManager, type EntitySubscriberInterface } from 'typeorm';
@@ -11,6 +11,7 @@ import { StorageUnavailableError } from '../../application/ports/unit-of-work.po
 import { MIGRATIONS } from './migrations/index.js';
 import { PostgresChangeVersion, type PostgresChangeVersionOptions } from './postgres-change-version.js';
 import { schemas, type Schemas } from './schema.js';
+import { startFromFreshSqlite } from './fresh-sqlite.js';
 
 export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly path: string; readonly cacheMb?: number | undefined }
@@ -32,6 +33,11 @@ export interface TypeOrmDatabaseOptions {
    * key made for this instance alone, which nothing after it can read (tests, throwaway databases).
    */
   readonly secrets?: SecretBox;
+  /**
+   * SQLite: a fresh image (`writeFreshSqlite`) copied in place of a database file that does not
+   * exist yet, so that a first start does not run every migration (`startFromFreshSqlite`).
+   */
+  readonly freshSqlite?: string;
 }
 
 /** SQLite's page cache per connection unless SQLITE_CACHE_MB says otherwise. */
@@ -71,6 +77,9 @@ export class TypeOrmDatabase {
   readonly secrets: SecretBox;
   private readonly lock: Mutex | undefined;
   private readonly changes: PostgresChangeVersion | undefined;
+  private readonly freshSqlite: string | undefined;
+  /** Whether `open` made the file from the fresh image, until `migrate` has reported the image's migrations. */
+  private startedFresh = false;
   private untracked = 0;
 
   constructor(
@@ -80,6 +89,7 @@ export class TypeOrmDatabase {
     this.dialect = config.kind;
     this.schemas = schemas(this.dialect);
     this.secrets = tracking.secrets ?? SecretBox.throwaway();
+    this.freshSqlite = tracking.freshSqlite;
     const entities = Object.values(this.schemas);
     const options: DataSourceOptions =
       config.kind === 'sqlite'
@@ -173,6 +183,7 @@ export class TypeOrmDatabase {
     if (this.dataSource.isInitialized) return;
     if (this.config.kind === 'sqlite' && this.config.path !== ':memory:') {
       mkdirSync(dirname(this.config.path), { recursive: true });
+      if (this.freshSqlite !== undefined) this.startedFresh = startFromFreshSqlite(this.config.path, this.freshSqlite);
     }
     if (this.config.kind === 'postgres' && this.config.schema) await createSchema(this.config.url, this.config.schema);
     await this.dataSource.initialize();
@@ -184,15 +195,19 @@ export class TypeOrmDatabase {
   }
 
   /**
-   * Applies pending migrations and returns their names; then seals the secrets stored in clear
-   * (before issue 14) and checks that every stored secret opens with a key this process was given,
-   * throwing SecretsKeyError if not. Safe with several instances starting at once.
+   * Applies pending migrations and returns the names of those this database got: the ones run,
+   * and on a SQLite file this process started from the fresh image, the image's before them. Then
+   * seals the secrets stored in clear (before issue 14) and checks that every stored secret opens
+   * with a key this process was given, throwing SecretsKeyError if not. Safe with several
+   * instances starting at once.
    */
   async migrate(): Promise<string[]> {
     if (this.dialect === 'sqlite') {
       const applied = await this.exclusive(() => this.dataSource.runMigrations({ transaction: 'all' }));
       await new StoredSecrets(this).sealAndCheck();
-      return applied.map((m) => m.name);
+      if (!this.startedFresh) return applied.map((m) => m.name);
+      this.startedFresh = false;
+      return (await this.read((m) => m.query<{ name: string }[]>('SELECT name FROM migrations ORDER BY id'))).map((row) => row.name);
     }
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
@@ -250,6 +265,25 @@ export class TypeOrmDatabase {
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
     return this.lock ? this.lock.run(work) : work();
   }
+}
+
+/**
+ * Writes a fresh SQLite image to `file` (replacing it): a new database with every migration
+ * applied, closed, with no WAL beside it; what `freshSqlite` copies for a first start. `npm run
+ * build` makes dist/main/fresh.sqlite with it (scripts/bundle.mjs).
+ */
+export async function writeFreshSqlite(file: string): Promise<void> {
+  const building = `${file}.building-${process.pid}`;
+  rmSync(building, { force: true });
+  const db = new TypeOrmDatabase({ kind: 'sqlite', path: building });
+  try {
+    await db.open();
+    await db.migrate();
+  } finally {
+    await db.close();
+  }
+  for (const beside of ['-wal', '-shm']) if (existsSync(`${building}${beside}`)) throw new Error(`${building}${beside} was left after closing the image`);
+  renameSync(building, file);
 }
 
 /** Rethrows `error`, as StorageUnavailableError when the database did not answer. */

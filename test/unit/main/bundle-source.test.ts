@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runInNewContext } from 'node:vm';
@@ -27,5 +28,24 @@ describe('the command bundle: a one-byte source', () => {
     const bundle = readFileSync(BIN.replace(/\.js$/, '.cjs'), 'utf8');
     expect(bundle.length).to.be.greaterThan(1_000_000);
     expect(/[\u0100-\uffff]/.exec(bundle)?.[0]).to.equal(undefined);
+  });
+});
+
+describe('the build: the fresh SQLite image', () => {
+  it('is made next to the command with every migration the code knows applied, so that a first start runs none', async function () {
+    this.timeout(180_000);
+    ensureBuilt();
+    const { default: Database } = await import('better-sqlite3');
+    const { MIGRATIONS } = await import('../../../src/adapters/persistence/migrations/index.js');
+    // Read from a copy: a reader of a WAL database leaves -shm and -wal files beside it.
+    const dir = mkdtempSync(join(tmpdir(), 'specbase-image-'));
+    copyFileSync(join(ROOT, 'dist/main/fresh.sqlite'), join(dir, 'fresh.sqlite'));
+    const image = new Database(join(dir, 'fresh.sqlite'), { readonly: true, fileMustExist: true });
+    try {
+      expect(image.prepare('SELECT name FROM migrations ORDER BY id').pluck().all()).to.deep.equal(MIGRATIONS.map((m) => new m().name));
+    } finally {
+      image.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
