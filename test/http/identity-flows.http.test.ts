@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { OAuth2Client } from 'google-auth-library';
 import { RegisterOAuthClient } from '../../src/application/identity/clients.use-cases.js';
@@ -307,6 +308,34 @@ forEachDatabase('identity service: flows and refusals over HTTP', (target) => {
         expect(body.issued_to).to.equal(confidential.clientId);
       }
       await expectOAuthError(await tokeninfo(`access_token=${token}&access_token=${token}`, { 'Content-Type': form }), 400, 'invalid_token');
+    });
+
+    it('read a form however it arrives: with its headers, after them, chunked, empty, several on one connection', async () => {
+      const { access_token: token } = await tokensFor(confidential, {});
+      const body = `access_token=${token}`;
+      const post = (headers: string) => `POST /oauth2/v2/tokeninfo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n${headers}\r\n`;
+      const sized = (text: string) => `${post(`Content-Length: ${Buffer.byteLength(text)}\r\n`)}${text}`;
+      const chunked = `${post('Transfer-Encoding: chunked\r\n')}${[body.slice(0, 100), body.slice(100)].map((part) => `${part.length.toString(16)}\r\n${part}\r\n`).join('')}0\r\n\r\n`;
+      // Each write is one segment on the loopback; the pauses let the server read each alone.
+      const writes: (string | number)[] = [sized(body), sized(body).slice(0, -body.length), 30, body, chunked, sized(body).slice(0, -body.length + 200), 30, body.slice(200, -1), 30, body.slice(-1), sized(''), sized(body) + sized(body)];
+      const { port } = new URL(server.url);
+      const socket = connect(Number(port), '127.0.0.1');
+      let received = '';
+      socket.on('data', (data: Buffer) => (received += data.toString('utf8')));
+      await new Promise((resolve) => socket.once('connect', resolve));
+      for (const write of writes) {
+        if (typeof write === 'number') await new Promise((resolve) => setTimeout(resolve, write));
+        else socket.write(write);
+      }
+      const answers = (): string[] => received.split(/(?=HTTP\/1\.1 )/).filter((part) => part.startsWith('HTTP/1.1 '));
+      for (let waited = 0; answers().length < 7 && waited < 5_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+      socket.destroy();
+      const statuses = answers().map((answer) => answer.slice(9, 12));
+      expect(statuses).to.deep.equal(['200', '200', '200', '200', '400', '200', '200']);
+      for (const [i, answer] of answers().entries()) {
+        if (i === 4) expect(answer).to.include('"error":"invalid_token"');
+        else expect(answer).to.include(`"issued_to":"${confidential.clientId}"`);
+      }
     });
 
     it('answer 401 (userinfo) and 400 invalid_token (tokeninfo) for an expired, a revoked, a tampered and a made-up token', async () => {

