@@ -21,7 +21,10 @@
  * For reference (no target), at 16 connections: a bare node:http server with the list body, and
  * the least Koa application doing the contract's per-request work (serve-baseline-koa-contract.ts:
  * request id, security headers, the token by its hash, rate-limit headers, ETag) at Specbase's
- * paths, which shows how much of the gap to bare Koa any application answering this contract has.
+ * paths, which shows how much of the gap to bare Koa any application answering this contract has;
+ * and bare Koa sending Specbase's whole answer, its own headers (request id, the security headers,
+ * rate limit, ETag) as well as the body: what those bytes alone cost the server and the load
+ * generator, which share the machine's two cores.
  *
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each Specbase child into <dir> (when it stops).
  * Shared helpers (child processes, backends, the table) are in bench/common.ts.
@@ -69,6 +72,8 @@ const WARMUP_S = 1;
 const ROUNDS = sized(3, 1);
 const SEEDED_APIS = 20;
 const TARGET_RATIO = 0.6;
+/** Headers node:http and Koa set on every answer themselves, the baselines' as Specbase's. */
+const NODE_OR_KOA_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'content-type', 'transfer-encoding']);
 
 // ---------------------------------------------------------------------------------------------
 // Load
@@ -81,7 +86,7 @@ interface Run {
 }
 
 /** What is measured: a Specbase read, or its same-body baseline, or the node:http reference. */
-type TargetKey = 'list' | 'single' | 'koa-list' | 'koa-single' | 'http' | 'contract-list' | 'contract-single';
+type TargetKey = 'list' | 'single' | 'koa-list' | 'koa-single' | 'http' | 'contract-list' | 'contract-single' | 'answer-list' | 'answer-single';
 
 interface Target {
   readonly key: TargetKey;
@@ -121,6 +126,8 @@ interface ReadPair {
   readonly koa: Figure;
   /** At 16 connections: the least Koa application doing the contract's per-request work (serve-baseline-koa-contract.ts), for reference. */
   readonly contract?: Figure;
+  /** At 16 connections: bare Koa sending Specbase's whole answer, its headers as well as its body, for reference. */
+  readonly answer?: Figure;
   readonly bodyBytes: number;
 }
 
@@ -177,6 +184,23 @@ async function benchReadBackend(backend: Backend): Promise<BackendResult> {
     };
     const koaList = await baseline('serve-baseline-koa.ts', 'koa-list', listBody);
     const koaSingle = await baseline('serve-baseline-koa.ts', 'koa-single', singleBody);
+    // Bare Koa sending the whole answer: Specbase's own headers (those Node and Koa do not set) with the body.
+    const wholeAnswer = async (name: string, url: string, body: string): Promise<string> => {
+      const response = await fetch(url, { headers });
+      await response.arrayBuffer();
+      const own = [...response.headers].filter(([header]) => !NODE_OR_KOA_HEADERS.has(header));
+      const file = join(tmp, `${name}.headers.json`);
+      await writeFile(file, JSON.stringify(own));
+      const bodyFile = join(tmp, `${name}.json`);
+      await writeFile(bodyFile, body);
+      const child = await startChild('serve-baseline-koa.ts', { ...baseEnv, BENCH_BODY_FILE: bodyFile, BENCH_HEADERS_FILE: file }, [], true);
+      started.add(child.child);
+      const check = await fetch(child.url, { headers });
+      if ((await check.text()) !== body || own.some(([header, value]) => check.headers.get(header) !== value)) throw new Error(`${name} does not answer the captured headers and body`);
+      return child.url;
+    };
+    const answerList = await wholeAnswer('answer-list', listUrl, listBody);
+    const answerSingle = await wholeAnswer('answer-single', singleUrl, singleBody);
     // The least Koa application doing the contract's per-request work, at Specbase's own paths.
     const contract = async (name: string, body: string, path: string): Promise<string> => {
       const file = join(tmp, `${name}.json`);
@@ -201,6 +225,8 @@ async function benchReadBackend(backend: Backend): Promise<BackendResult> {
     targets.push({ key: 'http', label: 'node:http list @16', url: http, connections: 16, runs: [] });
     targets.push({ key: 'contract-list', label: 'Koa+contract list @16', url: contractList, connections: 16, runs: [] });
     targets.push({ key: 'contract-single', label: 'Koa+contract single @16', url: contractSingle, connections: 16, runs: [] });
+    targets.push({ key: 'answer-list', label: 'Koa+headers list @16', url: answerList, connections: 16, runs: [] });
+    targets.push({ key: 'answer-single', label: 'Koa+headers single @16', url: answerSingle, connections: 16, runs: [] });
     for (const target of targets) {
       const warm = await cannon({ url: target.url, connections: target.connections, duration: WARMUP_S, headers });
       const failures = warm.non2xx + warm.errors + warm.timeouts;
@@ -220,8 +246,8 @@ async function benchReadBackend(backend: Backend): Promise<BackendResult> {
 
     const at = (key: TargetKey, connections: number): Figure => figure(targets.find((t) => t.key === key && t.connections === connections)!);
     const pairs = CONNECTION_COUNTS.flatMap((connections) => [
-      { name: 'list, page of 20 (GET /api/:accountId)', connections, specbase: at('list', connections), koa: at('koa-list', connections), ...(connections === 16 ? { contract: at('contract-list', 16) } : {}), bodyBytes: Buffer.byteLength(listBody) },
-      { name: 'single API (GET /api/:accountId/:apiId)', connections, specbase: at('single', connections), koa: at('koa-single', connections), ...(connections === 16 ? { contract: at('contract-single', 16) } : {}), bodyBytes: Buffer.byteLength(singleBody) },
+      { name: 'list, page of 20 (GET /api/:accountId)', connections, specbase: at('list', connections), koa: at('koa-list', connections), ...(connections === 16 ? { contract: at('contract-list', 16), answer: at('answer-list', 16) } : {}), bodyBytes: Buffer.byteLength(listBody) },
+      { name: 'single API (GET /api/:accountId/:apiId)', connections, specbase: at('single', connections), koa: at('koa-single', connections), ...(connections === 16 ? { contract: at('contract-single', 16), answer: at('answer-single', 16) } : {}), bodyBytes: Buffer.byteLength(singleBody) },
     ]);
     return { backend: backend.name, pairs, http: at('http', 16), koaListAt16: at('koa-list', 16) };
   } finally {
@@ -273,7 +299,14 @@ function report(results: readonly BackendResult[]): void {
           `Specbase ${(pair.specbase.reqPerSec / pair.contract.reqPerSec).toFixed(2)}x of it`,
       );
     }
-    const failures = result.pairs.reduce((sum, p) => sum + p.specbase.failures + p.koa.failures + (p.contract?.failures ?? 0), 0) + result.http.failures;
+    for (const pair of result.pairs) {
+      if (pair.answer === undefined) continue;
+      console.log(
+        `[${result.backend}] reference: ${pair.name.split(' (')[0]} @16 from bare Koa sending Specbase's whole answer (its headers too) ` +
+          `${rate(pair.answer.reqPerSec)} req/s: ${(pair.answer.reqPerSec / pair.koa.reqPerSec).toFixed(2)}x bare Koa; Specbase ${(pair.specbase.reqPerSec / pair.answer.reqPerSec).toFixed(2)}x of it`,
+      );
+    }
+    const failures = result.pairs.reduce((sum, p) => sum + p.specbase.failures + p.koa.failures + (p.contract?.failures ?? 0) + (p.answer?.failures ?? 0), 0) + result.http.failures;
     if (failures > 0) console.log(`[${result.backend}] WARNING: ${failures} non-2xx responses, errors or timeouts during measured runs`);
   }
   console.log('');
@@ -294,18 +327,28 @@ export function summarizeRead(results: readonly BackendResult[]): SummaryRow[] {
       met: pairMet(pair),
     })).flatMap((row, i) => {
       const pair = result.pairs[i]!;
-      if (pair.contract === undefined) return [row];
-      return [
-        row,
-        {
+      const references: SummaryRow[] = [];
+      if (pair.contract !== undefined) {
+        references.push({
           figure: `  the same against the least Koa app doing the contract's per-request work @16 [${result.backend}]`,
           specbase: row.specbase,
           baseline: `${rate(pair.contract.reqPerSec)} req/s (${(pair.contract.reqPerSec / pair.koa.reqPerSec).toFixed(2)}x bare Koa)`,
           ratio: (pair.specbase.reqPerSec / pair.contract.reqPerSec).toFixed(2),
           target: '-',
           met: 'reported' as const,
-        },
-      ];
+        });
+      }
+      if (pair.answer !== undefined) {
+        references.push({
+          figure: `  the same against bare Koa sending Specbase's whole answer (headers and body) @16 [${result.backend}]`,
+          specbase: row.specbase,
+          baseline: `${rate(pair.answer.reqPerSec)} req/s (${(pair.answer.reqPerSec / pair.koa.reqPerSec).toFixed(2)}x bare Koa)`,
+          ratio: (pair.specbase.reqPerSec / pair.answer.reqPerSec).toFixed(2),
+          target: '-',
+          met: 'reported' as const,
+        });
+      }
+      return [row, ...references];
     }),
   );
 }

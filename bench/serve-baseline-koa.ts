@@ -2,7 +2,10 @@
  * Benchmark child: a bare Koa 3 server on 127.0.0.1 answering every request with one fixed JSON
  * body, the very bytes of the file BENCH_BODY_FILE as a string with the `Content-Type` Koa gives
  * an object (Specbase sends its API records' JSON texts kept from earlier answers, so the baseline
- * serialises nothing either). Reports `{ type: 'ready', url }` over IPC.
+ * serialises nothing either). With BENCH_HEADERS_FILE (a JSON list of [name, value] pairs) it also
+ * sends those headers as they are, a Specbase answer's own: the whole answer's bytes, for the
+ * reference figure of what the headers cost the server and the load generator. Reports
+ * `{ type: 'ready', url }` over IPC.
  */
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -12,10 +15,13 @@ if (!process.send) throw new Error('serve-baseline-koa.ts must be started by ben
 const bodyFile = process.env['BENCH_BODY_FILE'];
 if (!bodyFile) throw new Error('BENCH_BODY_FILE is not set');
 const body = readFileSync(bodyFile, 'utf8');
+const headersFile = process.env['BENCH_HEADERS_FILE'];
+const headers = headersFile ? (JSON.parse(readFileSync(headersFile, 'utf8')) as [string, string][]) : [];
 
 const app = new Koa();
 app.use((ctx) => {
   ctx.set('Content-Type', 'application/json; charset=utf-8');
+  for (const [name, value] of headers) ctx.set(name, value);
   ctx.body = body;
 });
 
