@@ -187,7 +187,7 @@ async function benchReadBackend(backend: Backend): Promise<BackendResult> {
     // Bare Koa sending the whole answer: Specbase's own headers (those Node and Koa do not set) with the body.
     const wholeAnswer = async (name: string, url: string, body: string): Promise<string> => {
       const response = await fetch(url, { headers });
-      await response.arrayBuffer();
+      if ((await expectStatus(response, 200, `${name}: GET ${url}`)) !== body) throw new Error(`${name}: ${url} answered another body than the one captured`);
       const own = [...response.headers].filter(([header]) => !NODE_OR_KOA_HEADERS.has(header));
       const file = join(tmp, `${name}.headers.json`);
       await writeFile(file, JSON.stringify(own));

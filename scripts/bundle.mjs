@@ -83,5 +83,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await build({ ...bundleOptions(join(ROOT, 'dist/main/cli-entry.js'), join(ROOT, 'dist/main/cli.bundle.js')), sourcemap: false, legalComments: 'none' });
   // The fresh SQLite image a first start copies instead of running every migration (src/main/container.ts).
   const { writeFreshSqlite } = await import(pathToFileURL(join(ROOT, 'dist/adapters/persistence/typeorm-database.js')).href);
-  await writeFreshSqlite(join(ROOT, 'dist/main/fresh.sqlite'));
+  await writeFreshSqlite(join(ROOT, 'dist/main'));
 }

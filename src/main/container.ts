@@ -1,5 +1,5 @@
 import { TypeOrmIdentityPurge } from '../adapters/persistence/typeorm-identity-purge.js';
-import { fileURLToPath } from 'node:url';
+import { freshSqliteImageBeside } from '../adapters/persistence/fresh-sqlite.js';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { Container } from 'inversify';
 import { accountsModule } from './modules/accounts.module.js';
@@ -209,7 +209,7 @@ function bindTypeOrm(c: Container, config: Config): void {
         trackChanges: config.readCacheSize > 0,
         changes: { onError: (error) => log.warn({ err: error, component: 'read-cache' }, 'not listening for PostgreSQL changes: reads are not cached until it reconnects') },
         secrets: secretBoxFor(config, (message, file) => log.warn({ file }, message)),
-        freshSqlite: FRESH_SQLITE,
+        ...(FRESH_SQLITE !== undefined ? { freshSqlite: FRESH_SQLITE } : {}),
       }),
     [LoggerToken],
   );
@@ -282,11 +282,11 @@ function bindMonitoring(c: Container): void {
 const BUILT_SENDER_THREAD = import.meta.url.endsWith('.js') ? new URL('./webhook-sender.thread.js', import.meta.url) : undefined;
 
 /**
- * The fresh SQLite image `npm run build` makes next to this module (dist/main/fresh.sqlite): a
- * first start copies it instead of running every migration. Run from source there is none, and
- * the migrations make the schema.
+ * The fresh SQLite image `npm run build` makes next to this module (in dist/main/, named by this
+ * code's migrations): a first start copies it instead of running every migration. Run from source
+ * there is none, and the migrations make the schema.
  */
-const FRESH_SQLITE = fileURLToPath(new URL('./fresh.sqlite', import.meta.url));
+const FRESH_SQLITE = freshSqliteImageBeside(import.meta.url);
 
 /** Ends the webhook sender threads, if any (after the worker has stopped: nothing is in flight then). */
 export async function closeWebhookSender(container: Container): Promise<void> {

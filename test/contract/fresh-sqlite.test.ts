@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
 import sinon from 'sinon';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import type { MigrationInterface } from 'typeorm';
+import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startFromFreshSqlite } from '../../src/adapters/persistence/fresh-sqlite.js';
+import { basename, dirname, join } from 'node:path';
+import { freshSqliteImageIn, startFromFreshSqlite } from '../../src/adapters/persistence/fresh-sqlite.js';
 import { TypeOrmDatabase, writeFreshSqlite } from '../../src/adapters/persistence/typeorm-database.js';
 import { MIGRATIONS } from '../../src/adapters/persistence/migrations/index.js';
 
@@ -31,10 +32,27 @@ describe('the fresh SQLite image', () => {
   let image: string;
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'specbase-fresh-'));
-    image = join(dir, 'fresh.sqlite');
-    await writeFreshSqlite(image);
+    writeFileSync(join(dir, 'fresh-0123456789abcdef.sqlite'), 'an image of other migrations');
+    image = await writeFreshSqlite(dir);
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is named by the migrations it holds; an image of other migrations is removed and never found', () => {
+    expect(image).to.equal(freshSqliteImageIn(dir)).and.to.match(/fresh-[0-9a-f]{16}\.sqlite$/);
+    expect(readdirSync(dir).filter((name) => name.startsWith('fresh-'))).to.deep.equal([basename(image)]);
+    class Later1799999999999 {
+      readonly name = 'Later1799999999999';
+      async up(): Promise<void> {}
+      async down(): Promise<void> {}
+    }
+    (MIGRATIONS as unknown as (new () => MigrationInterface)[]).push(Later1799999999999);
+    try {
+      expect(freshSqliteImageIn(dir), 'the code with one more migration').to.not.equal(image);
+    } finally {
+      MIGRATIONS.pop();
+    }
+    expect(freshSqliteImageIn(dir)).to.equal(image);
+  });
 
   it('is a database with every migration applied and no row but the migrations table', () => {
     expect(existsSync(`${image}-wal`)).to.equal(false);
@@ -85,14 +103,42 @@ describe('the fresh SQLite image', () => {
     }
   });
 
-  it('copies only where no file is, once among starts racing for the same path, and never a half-made file', () => {
-    const path = join(dir, 'raced.sqlite');
+  it('copies only where nothing of a database is: no file, even empty, and no WAL, shared memory or journal left beside it', () => {
+    const path = join(dir, 'copied.sqlite');
     expect([startFromFreshSqlite(path, image), startFromFreshSqlite(path, image)]).to.deep.equal([true, false]);
     expect(shapeOf(path)).to.deep.equal(shapeOf(image));
     const empty = join(dir, 'empty.sqlite');
     writeFileSync(empty, '');
     expect(startFromFreshSqlite(empty, image)).to.equal(false);
+    for (const beside of ['-wal', '-shm', '-journal']) {
+      // A leftover WAL would be replayed over the copy; over a new file SQLite discards it.
+      const lonely = join(dir, `lonely${beside}.sqlite`);
+      writeFileSync(`${lonely}${beside}`, 'left from a database deleted without it');
+      expect(startFromFreshSqlite(lonely, image), beside).to.equal(false);
+      expect(existsSync(lonely), beside).to.equal(false);
+    }
     expect(readdirSync(dir).filter((name) => name.includes('.fresh-'))).to.deep.equal([]);
+  });
+
+  it('never replaces what appeared at the path after it looked (the link fails), and leaves no copy behind', () => {
+    // A dangling symbolic link: existsSync follows it and sees nothing, as when another process links its copy in between.
+    const path = join(dir, 'raced.sqlite');
+    symlinkSync(join(dir, 'nowhere.sqlite'), path);
+    expect(startFromFreshSqlite(path, image)).to.equal(false);
+    expect(lstatSync(path).isSymbolicLink()).to.equal(true);
+    expect(readlinkSync(path)).to.equal(join(dir, 'nowhere.sqlite'));
+    expect(readdirSync(dir).filter((name) => name.includes('.fresh-'))).to.deep.equal([]);
+  });
+
+  it("makes the file with the process's umask, as SQLite would, not with the image's mode", () => {
+    const readOnly = join(dir, 'read-only', 'image.sqlite');
+    const path = join(dir, 'from-read-only.sqlite');
+    rmSync(dirname(readOnly), { recursive: true, force: true });
+    mkdirSync(dirname(readOnly));
+    copyFileSync(image, readOnly);
+    chmodSync(readOnly, 0o444);
+    expect(startFromFreshSqlite(path, readOnly)).to.equal(true);
+    expect(statSync(path).mode & 0o777).to.equal(0o666 & ~process.umask());
   });
 
   it('without an image (code run from src/) leaves the file to the migrations', async () => {

@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { DataSource, type AfterQueryEvent, type DataSourceOptions, type EntityManager, type EntitySubscriberInterface } from 'typeorm';
 import { Mutex } from '../shared/mutex.js';
@@ -11,7 +11,7 @@ import { StorageUnavailableError } from '../../application/ports/unit-of-work.po
 import { MIGRATIONS } from './migrations/index.js';
 import { PostgresChangeVersion, type PostgresChangeVersionOptions } from './postgres-change-version.js';
 import { schemas, type Schemas } from './schema.js';
-import { startFromFreshSqlite } from './fresh-sqlite.js';
+import { freshSqliteImageIn, startFromFreshSqlite } from './fresh-sqlite.js';
 
 export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly path: string; readonly cacheMb?: number | undefined }
@@ -183,7 +183,7 @@ export class TypeOrmDatabase {
     if (this.dataSource.isInitialized) return;
     if (this.config.kind === 'sqlite' && this.config.path !== ':memory:') {
       mkdirSync(dirname(this.config.path), { recursive: true });
-      if (this.freshSqlite !== undefined) this.startedFresh = startFromFreshSqlite(this.config.path, this.freshSqlite);
+      if (this.freshSqlite !== undefined) this.startedFresh ||= startFromFreshSqlite(this.config.path, this.freshSqlite);
     }
     if (this.config.kind === 'postgres' && this.config.schema) await createSchema(this.config.url, this.config.schema);
     await this.dataSource.initialize();
@@ -268,12 +268,14 @@ export class TypeOrmDatabase {
 }
 
 /**
- * Writes a fresh SQLite image to `file` (replacing it): a new database with every migration
- * applied, closed, with no WAL beside it; what `freshSqlite` copies for a first start. `npm run
- * build` makes dist/main/fresh.sqlite with it (scripts/bundle.mjs).
+ * Writes the fresh SQLite image of this code's migrations into `dir` (`freshSqliteImageIn`) and
+ * returns its path: a new database with every migration applied, closed, with no WAL beside it;
+ * what `freshSqlite` copies for a first start. Images of other migrations in `dir` are removed.
+ * `npm run build` makes the one in dist/main/ with it (scripts/bundle.mjs).
  */
-export async function writeFreshSqlite(file: string): Promise<void> {
-  const building = `${file}.building-${process.pid}`;
+export async function writeFreshSqlite(dir: string): Promise<string> {
+  const image = freshSqliteImageIn(dir);
+  const building = `${image}.building-${process.pid}`;
   rmSync(building, { force: true });
   const db = new TypeOrmDatabase({ kind: 'sqlite', path: building });
   try {
@@ -283,7 +285,9 @@ export async function writeFreshSqlite(file: string): Promise<void> {
     await db.close();
   }
   for (const beside of ['-wal', '-shm']) if (existsSync(`${building}${beside}`)) throw new Error(`${building}${beside} was left after closing the image`);
-  renameSync(building, file);
+  for (const name of readdirSync(dir)) if (/^fresh-[0-9a-f]{16}\.sqlite(-wal|-shm)?$/.test(name) && join(dir, name) !== image) rmSync(join(dir, name), { force: true });
+  renameSync(building, image);
+  return image;
 }
 
 /** Rethrows `error`, as StorageUnavailableError when the database did not answer. */

@@ -37,9 +37,10 @@ describe('the build: the fresh SQLite image', () => {
     ensureBuilt();
     const { default: Database } = await import('better-sqlite3');
     const { MIGRATIONS } = await import('../../../src/adapters/persistence/migrations/index.js');
+    const { freshSqliteImageIn } = await import('../../../src/adapters/persistence/fresh-sqlite.js');
     // Read from a copy: a reader of a WAL database leaves -shm and -wal files beside it.
     const dir = mkdtempSync(join(tmpdir(), 'specbase-image-'));
-    copyFileSync(join(ROOT, 'dist/main/fresh.sqlite'), join(dir, 'fresh.sqlite'));
+    copyFileSync(freshSqliteImageIn(join(ROOT, 'dist/main')), join(dir, 'fresh.sqlite'));
     const image = new Database(join(dir, 'fresh.sqlite'), { readonly: true, fileMustExist: true });
     try {
       expect(image.prepare('SELECT name FROM migrations ORDER BY id').pluck().all()).to.deep.equal(MIGRATIONS.map((m) => new m().name));
