@@ -338,6 +338,26 @@ forEachDatabase('identity service: flows and refusals over HTTP', (target) => {
       }
     });
 
+    it('answer a chunked form over 16 KiB with 413 and close the connection rather than leave the rest of the body unread', async () => {
+      const { port } = new URL(server.url);
+      const socket = connect(Number(port), '127.0.0.1');
+      let received = '';
+      socket.on('data', (data: Buffer) => (received += data.toString('utf8')));
+      const closed = new Promise<boolean>((resolve) => {
+        socket.once('close', () => resolve(true));
+        setTimeout(() => resolve(false), 3_000);
+      });
+      await new Promise((resolve) => socket.once('connect', resolve));
+      const chunk = `access_token=${'x'.repeat(8_000)}`;
+      socket.write(`POST /oauth2/v2/tokeninfo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n`);
+      for (let i = 0; i < 3; i++) socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+      const wasClosed = await closed;
+      socket.destroy();
+      expect(received.slice(0, 12)).to.equal('HTTP/1.1 413');
+      expect(received.toLowerCase()).to.include('connection: close');
+      expect(wasClosed, 'the server closed the connection').to.equal(true);
+    });
+
     it('answer 401 (userinfo) and 400 invalid_token (tokeninfo) for an expired, a revoked, a tampered and a made-up token', async () => {
       const expiring = await tokensFor(confidential);
       const revoked = await tokensFor(confidential);

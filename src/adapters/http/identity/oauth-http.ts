@@ -154,6 +154,9 @@ function streamedBody(req: IncomingMessage, limit: number): Promise<string | und
 function unreadableBody(ctx: Context, tooLarge: boolean): void {
   ctx.status = tooLarge ? 413 : 400;
   ctx.set('Cache-Control', 'no-store');
+  // The rest of a body too large is never read: the connection ends with the answer, where it would
+  // otherwise wait, paused, for the request timeout.
+  if (tooLarge) ctx.set('Connection', 'close');
   ctx.body = { error: 'invalid_request', error_description: tooLarge ? `The body is larger than ${FORM_LIMIT}.` : 'The body could not be read: send application/x-www-form-urlencoded.' };
 }
 
