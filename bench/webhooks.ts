@@ -39,8 +39,8 @@
  *    busiest other thread (the sender thread), its other threads (V8's helpers), every PostgreSQL
  *    process on PostgreSQL, the loop's process and the receiver; the report gives the medians in
  *    µs per delivery, so the gap between the two rates can be read by who spends it.
- * 2. Latency at low load. Webhooks 2..10 deactivated; 100 APIs (after 5 warm-up ones) created one
- *    at a time, each waiting for its delivery. Event-to-delivery latency = the receiver's Date.now()
+ * 2. Latency at low load. Webhooks 2..10 deactivated; 100 APIs (BENCH_WEBHOOK_LATENCY_EVENTS; after
+ *    5 warm-up ones) created one at a time, each waiting for its delivery. Event-to-delivery latency = the receiver's Date.now()
  *    at arrival - the payload's `timestamp` (same machine clock, millisecond resolution). Baseline
  *    column: the round trip of one signed POST at a time from the baseline process (the floor).
  *
@@ -98,7 +98,7 @@ const CREATE_CONCURRENCY = 8;
 /** POSTs per baseline run: as many as the Specbase run delivers, but at least this (short runs are noisy). */
 const BASELINE_MIN_POSTS = sized(5_000, 1_000);
 const BASELINE_WARMUP_POSTS = sized(2_000, 300);
-const LATENCY_EVENTS = sized(100, 20);
+const LATENCY_EVENTS = positiveIntegerFromEnv('BENCH_WEBHOOK_LATENCY_EVENTS', sized(100, 20));
 const LATENCY_WARMUP = 5;
 /** Issue 15 (0.5 before). */
 const TARGET_RATIO = 0.7;

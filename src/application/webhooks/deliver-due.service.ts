@@ -32,7 +32,11 @@ export interface DeliverySettings {
 export interface PassOptions {
   /** When it aborts, each lane ends after the attempt in flight: it records what it did and releases the rest. */
   readonly stop?: AbortSignal;
-  /** Called when a lane gave its webhook back with work perhaps left (every lane slot was taken, or its turn ended): time to claim again. */
+  /**
+   * Called when a lane gave its webhook back with work perhaps left (every lane slot was taken, its
+   * turn ended, or it found nothing more due, while claims made meanwhile passed its webhook over):
+   * time to claim again.
+   */
   readonly gaveBack?: () => void;
 }
 
@@ -89,6 +93,8 @@ interface NextRun {
  */
 export class DeliverDue {
   private lanes = 0;
+  /** The claim in flight, if any: settles (never rejects) when it has. */
+  private claiming: Promise<void> | undefined;
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -101,25 +107,38 @@ export class DeliverDue {
     private readonly metrics: Metrics = NO_METRICS,
   ) {}
 
-  /** Claims the first runs of webhooks with due deliveries and no lane, and starts a lane for each. */
+  /**
+   * Claims the first runs of webhooks with due deliveries and no lane, and starts a lane for each.
+   * One claim at a time: a pass that comes while another claims waits for it and then claims on its
+   * own. (It used to answer "nothing claimed" at once, the free slots being held by the claim in
+   * flight; when that claim's query had run before a delivery was committed, nobody looked again
+   * until the poll interval: on PostgreSQL about one event in a hundred waited a second.)
+   */
   async execute(options: PassOptions = {}): Promise<DeliveryPass> {
+    while (this.claiming !== undefined) await this.claiming;
     const free = this.settings.lanes - this.lanes;
     if (free <= 0 || options.stop?.aborted) return { claimed: 0, done: Promise.resolve(0) };
     const now = this.clock.now();
     const lease = this.newLease(now);
-    // The free slots are held while claiming, so passes claiming side by side never exceed them.
+    // The free slots are held while claiming, so no lane started meanwhile takes one of them.
     this.lanes += free;
     const runs = new Map<string, Delivery[]>();
     let claimed: Result<Delivery[], never>;
+    const claim = this.uow.run(async (tx): Promise<Result<Delivery[], never>> => ok(await tx.deliveries.claimDue(now, lease, free, this.perRun)));
+    this.claiming = claim.then(
+      () => undefined,
+      () => undefined,
+    );
     try {
       // At most `free` deliveries in all, so at most `free` webhooks; a lane's later runs are full ones.
-      claimed = await this.uow.run(async (tx) => ok(await tx.deliveries.claimDue(now, lease, free, this.perRun)));
+      claimed = await claim;
       for (const delivery of claimed.ok ? claimed.value : []) {
         const run = runs.get(delivery.webhookId);
         if (run) run.push(delivery);
         else runs.set(delivery.webhookId, [delivery]);
       }
     } finally {
+      this.claiming = undefined;
       this.lanes -= free - runs.size;
     }
     const lanes = [...runs.values()].map((run) =>
@@ -166,8 +185,11 @@ export class DeliverDue {
       const stopped = options.stop?.aborted === true;
       const giveBack = this.lanes >= this.settings.lanes || runs >= (this.settings.runsPerLane ?? Infinity);
       next = await this.record(result, !stopped && !giveBack);
-      // Given back, or no next run claimed (the lease ran out, the recording failed): work may be left.
-      gaveBack = !stopped && (giveBack || next === undefined);
+      // Given back, or no next run claimed (the lease ran out, the recording failed), or none due
+      // when it looked: work may be left. A claim made while this lane held the webhook passed it
+      // over (on PostgreSQL it skips the row the recording locks), and with it a delivery committed
+      // after this recording's claim looked: so the worker claims once more, now it is free.
+      gaveBack = !stopped && (giveBack || next === undefined || next.run.length === 0);
     }
     return { handled, gaveBack };
   }

@@ -262,6 +262,56 @@ describe('DeliverDue sends each webhook its deliveries in a lane', () => {
     expect(claims.reduce((a, b) => a + b), 'all four, one run at a time').to.equal(3);
   });
 
+  it('tells of a give-back when its lane ends with nothing more due, so a delivery a claim passed over meanwhile is claimed at once', async () => {
+    // On PostgreSQL a claim made while the lane records its run skips the webhook's locked row; a
+    // delivery committed after the recording's own claim looked is then seen by no claim until
+    // the poll interval (1 s), unless the worker claims again once the lane has let the webhook go.
+    const s = await setup(1);
+    const first = await s.event();
+    const sender = new LaneSender(s.clock);
+    const worker = s.worker(sender, { ...SETTINGS, perRun: 1 });
+    let told = 0;
+    let late: string | undefined;
+    const passes: Promise<number>[] = [];
+    const options: PassOptions = {
+      gaveBack: () => {
+        told += 1;
+        // The delivery that came while the lane held the webhook, passed over by the claims made meanwhile.
+        passes.push((async () => ((late ??= await s.event()), (await worker.execute(options)).done))());
+      },
+    };
+    expect(await pass(worker, options)).to.equal(1);
+    while (passes.length > 0) await passes.shift();
+    expect(sender.sent.get(hook(1))).to.deep.equal([first, late]);
+    expect(told, 'once per lane that ended: the first, and the one the second claim started').to.equal(2);
+  });
+
+  it('a pass that comes while another claims waits for it, then claims what was committed after that claim looked', async () => {
+    const s = await setup(1);
+    // The first transaction (the first pass's claim) answers only once let go, as a slow query would.
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    let calls = 0;
+    const slow: UnitOfWork = {
+      run: async (work) => {
+        const result = await s.db.run(work);
+        if (++calls === 1) await held;
+        return result;
+      },
+    };
+    const worker = s.worker(new LaneSender(s.clock), SETTINGS, slow);
+    const first = worker.execute();
+    await until(() => calls === 1);
+    const event = await s.event();
+    const second = worker.execute();
+    letGo();
+    expect((await first).claimed, 'its query ran before the event').to.equal(0);
+    const { claimed, done } = await second;
+    expect(claimed, 'not nothing at once, while the first held the slots').to.equal(1);
+    expect(await done).to.equal(1);
+    expect((await s.deliveries(s.webhooks[0]!)).map((d) => [d.eventId, d.state])).to.deep.equal([[event, 'succeeded']]);
+  });
+
   it('gives its webhook back after runsPerLane runs, so another worker takes its turn', async () => {
     const s = await setup(1);
     const events: string[] = [];
