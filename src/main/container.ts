@@ -209,7 +209,7 @@ function bindTypeOrm(c: Container, config: Config): void {
         trackChanges: config.readCacheSize > 0,
         changes: { onError: (error) => log.warn({ err: error, component: 'read-cache' }, 'not listening for PostgreSQL changes: reads are not cached until it reconnects') },
         secrets: secretBoxFor(config, (message, file) => log.warn({ file }, message)),
-        ...(FRESH_SQLITE !== undefined ? { freshSqlite: FRESH_SQLITE } : {}),
+        ...(config.database.kind === 'sqlite' ? freshSqliteOption() : {}),
       }),
     [LoggerToken],
   );
@@ -284,9 +284,12 @@ const BUILT_SENDER_THREAD = import.meta.url.endsWith('.js') ? new URL('./webhook
 /**
  * The fresh SQLite image `npm run build` makes next to this module (in dist/main/, named by this
  * code's migrations): a first start copies it instead of running every migration. Run from source
- * there is none, and the migrations make the schema.
+ * there is none, and the migrations make the schema. Worked out for SQLite only, when bound.
  */
-const FRESH_SQLITE = freshSqliteImageBeside(import.meta.url);
+function freshSqliteOption(): { freshSqlite?: string } {
+  const image = freshSqliteImageBeside(import.meta.url);
+  return image === undefined ? {} : { freshSqlite: image };
+}
 
 /** Ends the webhook sender threads, if any (after the worker has stopped: nothing is in flight then). */
 export async function closeWebhookSender(container: Container): Promise<void> {

@@ -120,8 +120,7 @@ export class DeliverDue {
     if (free <= 0 || options.stop?.aborted) return { claimed: 0, done: Promise.resolve(0) };
     const now = this.clock.now();
     const lease = this.newLease(now);
-    // The free slots are held while claiming, so no lane started meanwhile takes one of them.
-    this.lanes += free;
+    // No other claim runs until this one has counted its lanes, so `free` slots are never exceeded.
     const runs = new Map<string, Delivery[]>();
     let claimed: Result<Delivery[], never>;
     const claim = this.uow.run(async (tx): Promise<Result<Delivery[], never>> => ok(await tx.deliveries.claimDue(now, lease, free, this.perRun)));
@@ -139,7 +138,7 @@ export class DeliverDue {
       }
     } finally {
       this.claiming = undefined;
-      this.lanes -= free - runs.size;
+      this.lanes += runs.size;
     }
     const lanes = [...runs.values()].map((run) =>
       this.lane(run, lease, options).then(
