@@ -1,4 +1,4 @@
-import type { ApiTokenId } from '../../domain/token/api-token.aggregate.js';
+import { ApiToken, type ApiTokenId } from '../../domain/token/api-token.aggregate.js';
 import { MAX_HOLDER_LOOKUP, type TokenHolder } from '../ports/api-token-repository.port.js';
 
 export interface TokenCacheSettings {
@@ -123,7 +123,7 @@ export class TokenCache {
     for (const [hash, entry] of this.entries) {
       const holder = found.get(hash);
       if (holder !== undefined) {
-        entry.holder = holder;
+        entry.holder = withLaterUse(holder, entry.holder);
         entry.confirmedAt = Math.max(entry.confirmedAt, startedAt);
       } else if (entry.confirmedAt <= startedAt) {
         // Checked and gone: revoked, or its user deleted.
@@ -134,4 +134,16 @@ export class TokenCache {
     }
     this.oldestConfirmation = oldest;
   }
+}
+
+/**
+ * The holder a re-read found, keeping the cached copy's last use when that is later: a use written
+ * back while the re-read was under way (`update`) is not taken back by the older row, which would
+ * have the next request write it again.
+ */
+function withLaterUse(found: TokenHolder, cached: TokenHolder): TokenHolder {
+  const cachedUse = cached.token.lastUseDate;
+  const foundUse = found.token.lastUseDate;
+  if (cachedUse === null || (foundUse !== null && foundUse.getTime() >= cachedUse.getTime())) return found;
+  return { token: ApiToken.rehydrate({ ...found.token.snapshot(), lastUseDate: cachedUse }), user: found.user };
 }

@@ -182,4 +182,22 @@ describe('TokenCache with AuthenticateToken', () => {
     await s.accepted(token);
     expect(await lastUse()).to.equal(s.clock.now().toISOString());
   });
+
+  it('keeps a use written back while a re-read was under way: the older row does not take it back', async () => {
+    const s = await setup();
+    const { token } = await s.newToken();
+    const lastUse = async () => (await s.tokens.listByUser(userId(1)))[0]!.lastUseDate?.toISOString();
+    await s.accepted(token);
+    // The entry is half its bound old: this request starts a re-read, then writes its use back.
+    s.clock.advance(60_000 - BOUND / 2);
+    await s.accepted(token);
+    s.clock.advance(BOUND / 2);
+    await s.accepted(token);
+    await s.settle();
+    const written = await lastUse();
+    expect(written).to.equal(s.clock.now().toISOString());
+    s.clock.advance(1_000);
+    await s.accepted(token);
+    expect(await lastUse(), 'not written again a second later').to.equal(written);
+  });
 });
