@@ -4,7 +4,7 @@
  */
 export { loadConfig, ConfigError, type Config } from './main/config.js';
 export { buildContainer, ConfigToken, LoggerToken, StorageToken, type Storage, type ContainerOptions } from './main/container.js';
-export { createApp, startServer, type RunningServer, type StartOptions } from './main/server.js';
+export { createApp, createRequestListenerOf, startServer, type RunningServer, type StartOptions } from './main/server.js';
 export { Readiness } from './main/readiness.js';
 
 export * from './domain/shared/result.js';

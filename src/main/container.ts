@@ -50,6 +50,7 @@ import { InMemoryRateLimiter } from '../adapters/memory/in-memory-rate-limiter.j
 import { ApiRateLimiter, RateLimiter, RateLimits } from '../application/ports/rate-limiter.port.js';
 import { BatchedRateLimiter, TypeOrmRateLimiter } from '../adapters/persistence/typeorm-rate-limiter.js';
 import { ReadCache } from '../adapters/persistence/read-cache.js';
+import { RememberedAnswers } from '../adapters/http/remembered-answers.js';
 import { SigningKeyGenerator, TokenSigner } from '../application/ports/token-signer.port.js';
 import { ConsentRepository, DeviceAuthorizationRepository, IdentityPurge, GrantRepository, OAuthClientRepository, RefreshTokenRepository, SessionRepository, SigningKeyRepository } from '../application/ports/identity-repositories.port.js';
 import { LogMailer } from '../adapters/mail/log-mailer.js';
@@ -214,6 +215,8 @@ function bindTypeOrm(c: Container, config: Config): void {
     [LoggerToken],
   );
   c.bind(StorageToken).toResolvedValue((db: TypeOrmDatabase) => db, [TypeOrmDatabase]);
+  // The hot reads' answers, kept while the read cache's version holds (ADR 0029).
+  if (config.readCacheSize > 0) c.bind(RememberedAnswers).toResolvedValue((db: TypeOrmDatabase) => new RememberedAnswers(() => db.changeVersion(), config.readCacheSize), [TypeOrmDatabase]);
   c.bind(RepositoriesToken).toResolvedValue(
     (db: TypeOrmDatabase, ids: IdGenerator) =>
       typeOrmRepositories(

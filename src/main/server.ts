@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { Container } from 'inversify';
@@ -16,7 +16,8 @@ import { SpecUseCasesToken } from './modules/specs.module.js';
 import { EmailVerificationUseCasesToken, ProfileUseCasesToken, TokenUseCasesToken } from './modules/users.module.js';
 import { WebhookUseCasesToken } from './modules/webhooks.module.js';
 import { ApiAccess } from '../application/auth/api-access.js';
-import { createHttpApp } from '../adapters/http/app.js';
+import { createHttpApp, createRequestListener, type HttpDependencies } from '../adapters/http/app.js';
+import { RememberedAnswers } from '../adapters/http/remembered-answers.js';
 import type { Logger } from '../adapters/logging/pino-logger.js';
 import type { Duplex } from 'node:stream';
 import { loadConfig, type Config } from './config.js';
@@ -32,11 +33,25 @@ const VERSION = (createRequire(import.meta.url)('../../package.json') as { versi
 
 /** The Koa application wired from a container; mount it (or `app.callback()`) anywhere. */
 export function createApp(container: Container): Koa {
+  return createHttpApp(httpDependencies(container));
+}
+
+/**
+ * The bundled server's request listener: the Koa application, and before it the hot reads'
+ * remembered answers (ADR 0029) when the container binds `RememberedAnswers` (SQLite and
+ * PostgreSQL with `READ_CACHE_SIZE` above 0).
+ */
+export function createRequestListenerOf(container: Container): RequestListener {
+  const answers = container.isBound(RememberedAnswers) ? container.get(RememberedAnswers) : undefined;
+  return createRequestListener({ ...httpDependencies(container), ...(answers === undefined ? {} : { answers }) });
+}
+
+function httpDependencies(container: Container): HttpDependencies {
   const config = container.get<Config>(ConfigToken);
   const storage = container.get<Storage>(StorageToken);
   const readiness = container.get(Readiness);
   const monitor = container.get(DatabaseMonitor);
-  return createHttpApp({
+  return {
     logger: container.get<Logger>(LoggerToken),
     publicUrl: config.publicUrl,
     version: VERSION,
@@ -64,7 +79,7 @@ export function createApp(container: Container): Koa {
     shares: container.get(ShareUseCasesToken),
     profile: container.get(ProfileUseCasesToken),
     tokens: container.get(TokenUseCasesToken),
-  });
+  };
 }
 
 export interface RunningServer {
@@ -100,7 +115,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     await storage.migrate();
     // PostgreSQL can go away and come back while the server runs; a SQLite file cannot.
     if (config.database.kind === 'postgres') container.get(DatabaseMonitor).start();
-    const listener = createApp(container).listen(config.port, config.host);
+    const listener = createServer(createRequestListenerOf(container)).listen(config.port, config.host);
     server = listener;
     listener.keepAliveTimeout = 5_000;
     listener.requestTimeout = 60_000;

@@ -9,6 +9,7 @@ import { principalOf } from './authenticate.js';
 import { expectedRevision } from './conditional.js';
 import { pageRequest } from './pagination.js';
 import { listJson, recordJson, sendJsonText } from './record-json.js';
+import { rememberable } from './remembered-answers.js';
 import { pathId, accountIdParam, unwrap, jsonInput, type RouteDefinition } from './routes.js';
 import { HEADERS, IF_MATCH, json, jsonBody, LIST_PARAMETERS, LIST_PROBLEMS, noBody } from './openapi/route-description.js';
 import { ref } from './openapi/schemas.js';
@@ -56,6 +57,7 @@ export function apiRoutes(useCases: ApiUseCases): RouteDefinition[] {
       handler: async (ctx) => {
         const page = unwrap(await useCases.list.execute(principalOf(ctx), accountIdParam(ctx), pageRequest(ctx)));
         sendJsonText(ctx, listJson(page.items, page.next));
+        rememberable(ctx);
       },
     },
     {
@@ -87,6 +89,7 @@ export function apiRoutes(useCases: ApiUseCases): RouteDefinition[] {
       responses: { 200: json('The API.', ref('Api'), HEADERS.etag) },
       handler: async (ctx) => {
         sendApi(ctx, unwrap(await useCases.get.execute(principalOf(ctx), accountIdParam(ctx), pathId(ctx, 'apiId'))));
+        rememberable(ctx);
       },
     },
     {

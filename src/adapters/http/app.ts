@@ -15,7 +15,7 @@ import { emailVerificationRoutes, type EmailVerificationUseCases } from './email
 import { pageRoutes, type PageUseCases } from './pages.routes.js';
 import { shareRoutes, type ShareUseCases } from './shares.routes.js';
 import { docsRouter, type DocsUseCases } from './docs/docs.routes.js';
-import { bearerAuthentication, principalOf } from './authenticate.js';
+import { apiLimitKey, bearerAuthentication, principalOf } from './authenticate.js';
 import { rateLimit } from './rate-limit.js';
 import { routeByFirstSegment } from './dispatch.js';
 import type { RateLimit, RateLimiter } from '../../application/ports/rate-limiter.port.js';
@@ -27,6 +27,8 @@ import { JSON_MEDIA_TYPES } from './validation.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 import type { OpenApiDocument } from './openapi/openapi.types.js';
 import { serviceRoutes } from './service.routes.js';
+import { answerRemembered, rememberAnswers, type RememberedAnswers } from './remembered-answers.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface HttpDependencies {
   readonly logger: HttpLogger;
@@ -77,6 +79,8 @@ export interface HttpDependencies {
   readonly identity: IdentityUseCases;
   /** The documentation pages under `/docs`. */
   readonly docs: DocsUseCases;
+  /** Remembers the hot reads' answers (ADR 0029): `createRequestListener` answers them again before Koa. */
+  readonly answers?: RememberedAnswers;
 }
 
 function jsonBodyParser(deps: Pick<HttpDependencies, 'jsonMaxBytes'>) {
@@ -107,28 +111,67 @@ function describedLater(): OpenApiDocument {
   throw new Error('The description is served by the app createHttpApp builds');
 }
 
+/** For every answer, JSON and errors included (the HTML pages set a CSP of their own), as name, value, name, value. */
+function answerHeaders(deps: Pick<HttpDependencies, 'hsts'>): string[] {
+  return [
+    'X-Content-Type-Options', 'nosniff',
+    'X-Frame-Options', 'DENY',
+    'Referrer-Policy', 'no-referrer',
+    'Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'",
+    ...(deps.hsts === true ? ['Strict-Transport-Security', 'max-age=31536000'] : []),
+  ];
+}
+
+/**
+ * The server's request listener: a GET whose answer `deps.answers` remembers is answered at once
+ * (`answerRemembered`, ADR 0029), everything else by the Koa application. Without `answers`, the
+ * application's own `callback()`.
+ */
+export function createRequestListener(deps: HttpDependencies): (req: IncomingMessage, res: ServerResponse) => void {
+  const koa = createHttpApp(deps).callback();
+  const { answers } = deps;
+  if (answers === undefined) return (req, res) => void koa(req, res);
+  const remembered = answerRemembered({
+    answers,
+    authenticate: deps.authenticate,
+    limiter: deps.rateLimits.apiLimiter,
+    limit: deps.rateLimits.api,
+    headers: answerHeaders(deps),
+    draining: deps.draining,
+    ...(deps.databaseAway === undefined ? {} : { databaseAway: deps.databaseAway }),
+    logger: deps.logger,
+    metrics: deps.metrics,
+  });
+  return (req, res) => {
+    let answered: boolean;
+    try {
+      answered = remembered(req, res);
+    } catch (error) {
+      // A bug of the remembered way: Koa's way answers (or, if the answer began, the connection goes).
+      deps.logger.error({ err: error, method: req.method }, 'remembered answer failed');
+      if (res.headersSent) res.destroy();
+      answered = res.headersSent;
+    }
+    if (!answered) void koa(req, res);
+  };
+}
+
 /** The Koa application: Core-API routes, `/healthz` (liveness), `/readyz` (readiness), `/metrics`, the description, problem+json errors, request ids and logs. */
 export function createHttpApp(deps: HttpDependencies): Koa {
   const app = new Koa();
   app.silent = true;
   app.proxy = deps.trustProxy ?? false;
-  // For every answer, JSON and errors included; the HTML pages set a CSP of their own.
-  const headers: [string, string][] = [
-    ['X-Content-Type-Options', 'nosniff'],
-    ['X-Frame-Options', 'DENY'],
-    ['Referrer-Policy', 'no-referrer'],
-    ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],
-    ...(deps.hsts === true ? [['Strict-Transport-Security', 'max-age=31536000'] as [string, string]] : []),
-  ];
+  const headers = answerHeaders(deps);
   const { databaseAway } = deps;
   app.use(
     requestContext(deps.logger, deps.metrics, (ctx) => {
-      for (const [name, value] of headers) ctx.res.setHeader(name, value);
+      for (let i = 0; i < headers.length; i += 2) ctx.res.setHeader(headers[i]!, headers[i + 1]!);
       // A kept-alive client would go on sending here; closing after each answer sends it elsewhere.
       if (deps.draining()) ctx.set('Connection', 'close');
       if (databaseAway !== undefined) failFastWhileDatabaseAway(ctx, databaseAway);
     }),
   );
+  if (deps.answers !== undefined) app.use(rememberAnswers(deps.answers));
 
   const table = protectedRoutes(deps);
   // The description describes the routes that serve it: built when a request first asks for it, not at start-up.
@@ -138,7 +181,7 @@ export function createHttpApp(deps: HttpDependencies): Koa {
   const outside = standaloneRouter(standalone, jsonBodyParser(deps));
   const docs = docsRouter({ docs: deps.docs, session: (cookie) => deps.identity.authorize.session(cookie), descriptionUrl: '/openapi.json', publicUrl: deps.publicUrl });
   const authenticated = bearerAuthentication(deps.authenticate);
-  const limited = rateLimit(deps.rateLimits.apiLimiter, deps.rateLimits.api, (ctx) => `api:token:${principalOf(ctx).tokenId ?? principalOf(ctx).userId}`);
+  const limited = rateLimit(deps.rateLimits.apiLimiter, deps.rateLimits.api, (ctx) => apiLimitKey(principalOf(ctx)));
   // The token, then its limit, as one step of each route's chain rather than two.
   const bearer = (ctx: Context, next: Next): Promise<unknown> => authenticated(ctx, (): Promise<unknown> => limited(ctx, next) as Promise<unknown>) as Promise<unknown>;
   const api = new RouteTable(guardedRoutes(table, bearer, deps.apiAccess, jsonBodyParser(deps)));

@@ -8,7 +8,17 @@ const BEARER = /^Bearer +(\S+) *$/i;
 
 /** The token of an `Authorization: Bearer <token>` header; undefined when absent or another scheme. */
 export function bearerToken(ctx: Context): string | undefined {
-  return BEARER.exec(ctx.get('Authorization'))?.[1];
+  return bearerTokenIn(ctx.get('Authorization'));
+}
+
+/** The token of an `Authorization` header's value, when it is `Bearer <token>`. */
+export function bearerTokenIn(authorization: string): string | undefined {
+  return BEARER.exec(authorization)?.[1];
+}
+
+/** What the per-token API limit counts a request against: its token (or its user). */
+export function apiLimitKey(principal: Principal): string {
+  return `api:token:${principal.tokenId ?? principal.userId}`;
 }
 
 /** RFC 6750 Bearer authentication: a missing, malformed or unknown token is a 401 with `WWW-Authenticate`. */

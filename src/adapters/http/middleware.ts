@@ -47,6 +47,11 @@ export function routePattern(ctx: Context): string | null {
   return samePath;
 }
 
+/** The caller's `X-Request-Id` when it is sane, a new UUID otherwise. */
+export function requestIdOf(incoming: string | readonly string[] | undefined): string {
+  return typeof incoming === 'string' && INCOMING_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
 /**
  * Outermost middleware: a request id (the caller's `X-Request-Id` when it is sane), one structured
  * log line per request (`requestId`, `method`, `route`, `path` without the query, `status`,
@@ -58,8 +63,7 @@ export function routePattern(ctx: Context): string | null {
  */
 export function requestContext(logger: HttpLogger, metrics?: Pick<HttpMetrics, 'requestServed'>, prepare?: (ctx: Context) => void): Middleware {
   return async (ctx: Context, next: Next) => {
-    const incoming = ctx.req.headers['x-request-id'];
-    const requestId = typeof incoming === 'string' && INCOMING_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdOf(ctx.req.headers['x-request-id']);
     const state = ctx.state as RequestState;
     state.requestId = requestId;
     ctx.res.setHeader('X-Request-Id', requestId);

@@ -1,5 +1,5 @@
 import type { Context, Middleware, Next } from 'koa';
-import type { RateLimit, RateLimiter } from '../../application/ports/rate-limiter.port.js';
+import type { RateDecision, RateLimit, RateLimiter } from '../../application/ports/rate-limiter.port.js';
 import { throwProblem } from './middleware.js';
 import { problemFor } from './problem.js';
 
@@ -20,8 +20,13 @@ export function rateLimit(limiter: RateLimiter, rule: RateLimit, keyOf: (ctx: Co
     const { res } = ctx;
     res.setHeader('RateLimit-Limit', String(decision.limit));
     res.setHeader('RateLimit-Remaining', String(decision.remaining));
-    res.setHeader('RateLimit-Reset', String(Math.max(0, Math.ceil(decision.resetMs / 1000))));
+    res.setHeader('RateLimit-Reset', rateLimitReset(decision));
     if (!decision.allowed) throwProblem(problemFor({ kind: 'RateLimited', retryAfterMs: decision.resetMs }));
     await next();
   };
+}
+
+/** `RateLimit-Reset`: the seconds until the window ends, rounded up. */
+export function rateLimitReset(decision: RateDecision): string {
+  return String(Math.max(0, Math.ceil(decision.resetMs / 1000)));
 }

@@ -115,6 +115,17 @@ export class BatchedRateLimiter implements RateLimiter {
     return { allowed: count <= rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - count), resetMs: window.windowEnd - at };
   }
 
+  /** Only within a window this instance has counted in already (its first attempt goes to the database). */
+  attemptAtOnce(key: string, rule: RateLimit, now: Date): RateDecision | undefined {
+    const at = now.getTime();
+    const window = this.windows.get(key);
+    if (window === undefined || window.windowEnd <= at || window.known + window.pending >= rule.limit) return undefined;
+    window.pending++;
+    this.scheduleFlush();
+    const count = window.known + window.pending;
+    return { allowed: true, limit: rule.limit, remaining: rule.limit - count, resetMs: window.windowEnd - at };
+  }
+
   async release(key: string, now: Date): Promise<void> {
     await this.store.release(key, now);
     const window = this.windows.get(key);

@@ -58,17 +58,38 @@ export class TokenCache {
   async get(tokenHash: string, now: number): Promise<TokenHolder | undefined> {
     let entry = this.entries.get(tokenHash);
     if (entry === undefined) return undefined;
-    const { revalidateMs } = this.settings;
-    if (now - entry.confirmedAt >= revalidateMs) {
+    if (now - entry.confirmedAt >= this.settings.revalidateMs) {
       await this.rereadAll(now);
       entry = this.entries.get(tokenHash);
       // Added after the re-read began, so not part of it: the caller reads the database.
-      if (entry === undefined || now - entry.confirmedAt >= revalidateMs) return undefined;
-    } else if (now - this.oldestConfirmation >= revalidateMs / 2 && this.rereading === undefined) {
-      // Refresh ahead, so that under steady traffic no request ever waits; a failure leaves the
-      // entries to age until a request waits for the re-read and sees the database's error.
-      this.rereadAll(now).catch(() => undefined);
+      if (entry === undefined || now - entry.confirmedAt >= this.settings.revalidateMs) return undefined;
+    } else {
+      this.refreshAhead(now);
     }
+    return this.used(tokenHash, entry, now);
+  }
+
+  /**
+   * `get` without waiting: the holder when the cache may answer for `tokenHash` at `now` at once;
+   * undefined when it is not cached or its confirmation is past the bound (`get` waits for the
+   * re-read then, and so must the caller).
+   */
+  getAtOnce(tokenHash: string, now: number): TokenHolder | undefined {
+    const entry = this.entries.get(tokenHash);
+    if (entry === undefined || now - entry.confirmedAt >= this.settings.revalidateMs) return undefined;
+    this.refreshAhead(now);
+    return this.used(tokenHash, entry, now);
+  }
+
+  /**
+   * Re-reads ahead, so that under steady traffic no request ever waits; a failure leaves the
+   * entries to age until a request waits for the re-read and sees the database's error.
+   */
+  private refreshAhead(now: number): void {
+    if (now - this.oldestConfirmation >= this.settings.revalidateMs / 2 && this.rereading === undefined) this.rereadAll(now).catch(() => undefined);
+  }
+
+  private used(tokenHash: string, entry: Entry, now: number): TokenHolder {
     entry.lastUsedAt = now;
     this.entries.delete(tokenHash);
     this.entries.set(tokenHash, entry);

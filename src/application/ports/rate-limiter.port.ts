@@ -19,6 +19,12 @@ export interface RateDecision {
 export interface RateLimiter {
   /** Counts one attempt for `key` in fixed windows of `rule.windowMs`: allowed while the window holds at most `rule.limit`. */
   attempt(key: string, rule: RateLimit, now: Date): Promise<RateDecision>;
+  /**
+   * `attempt` when the limiter can decide without waiting and the attempt is allowed: counts it and
+   * gives the decision. Otherwise counts nothing and gives undefined, and the caller takes
+   * `attempt`. Optional: a limiter without it is always asked through `attempt`.
+   */
+  attemptAtOnce?(key: string, rule: RateLimit, now: Date): RateDecision | undefined;
   /** Gives one counted attempt back (a password that turned out right), if its window is still open. */
   release(key: string, now: Date): Promise<void>;
 }

@@ -41,6 +41,8 @@ async function setup(settings: Partial<TokenCacheSettings> = {}) {
     return created.value;
   }
   const accepted = async (token: string): Promise<boolean> => (await authenticate.execute(token)).ok;
+  /** Accepted without waiting (`executeAtOnce`): true, or undefined when it must be asked the slow way. */
+  const acceptedAtOnce = (token: string): boolean | undefined => (authenticate.executeAtOnce(token) === undefined ? undefined : true);
   /** Lets a background re-read started by the last request finish. */
   const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
   return {
@@ -50,6 +52,7 @@ async function setup(settings: Partial<TokenCacheSettings> = {}) {
     reads,
     newToken,
     accepted,
+    acceptedAtOnce,
     settle,
     revoke: new RevokeApiToken(tokens, cache),
     fail: (value: boolean) => {
@@ -199,5 +202,60 @@ describe('TokenCache with AuthenticateToken', () => {
     s.clock.advance(1_000);
     await s.accepted(token);
     expect(await lastUse(), 'not written again a second later').to.equal(written);
+  });
+
+  describe('executeAtOnce (the remembered answers\' check, ADR 0029)', () => {
+    it('answers only for a token the cache holds, confirmed within the bound, and never reads', async () => {
+      const s = await setup();
+      const { token } = await s.newToken();
+      expect(s.acceptedAtOnce(token), 'not cached yet').to.equal(undefined);
+      expect(s.acceptedAtOnce('not a token')).to.equal(undefined);
+      expect(s.reads).to.have.length(0);
+      expect(await s.accepted(token)).to.equal(true);
+      s.clock.advance(BOUND / 4);
+      expect(s.acceptedAtOnce(token)).to.equal(true);
+      s.clock.advance(BOUND);
+      expect(s.acceptedAtOnce(token), 'past the bound: execute waits for the re-read, so must its caller').to.equal(undefined);
+      expect(s.reads).to.have.length(1);
+    });
+
+    it('refreshes ahead like execute, so a deletion elsewhere is seen before the bound', async () => {
+      const s = await setup();
+      const { id, token } = await s.newToken();
+      expect(await s.accepted(token)).to.equal(true);
+      await s.tokens.delete(userId(1), id);
+      s.clock.advance(BOUND / 2);
+      expect(s.acceptedAtOnce(token)).to.equal(true);
+      await s.settle();
+      expect(s.reads).to.have.length(2);
+      expect(s.acceptedAtOnce(token)).to.equal(undefined);
+      expect(await s.accepted(token)).to.equal(false);
+    });
+
+    it('gives way to execute when a use is to be written back, so uses are still recorded once a minute', async () => {
+      const s = await setup();
+      const { token } = await s.newToken();
+      await s.accepted(token);
+      s.clock.advance(59_000);
+      // Past the bound: confirmed again by a re-read, and still nothing to write back.
+      await s.accepted(token);
+      expect(s.acceptedAtOnce(token)).to.equal(true);
+      s.clock.advance(1_000);
+      expect(s.acceptedAtOnce(token)).to.equal(undefined);
+      await s.accepted(token);
+      expect((await s.tokens.listByUser(userId(1)))[0]!.lastUseDate?.toISOString()).to.equal(s.clock.now().toISOString());
+      expect(s.acceptedAtOnce(token)).to.equal(true);
+    });
+
+    it('counts as a use of the entry: a token answered at once is the most recently used', async () => {
+      const s = await setup({ maxEntries: 2 });
+      const [a, b, c] = [await s.newToken('a'), await s.newToken('b'), await s.newToken('c')];
+      await s.accepted(a.token);
+      await s.accepted(b.token);
+      expect(s.acceptedAtOnce(a.token)).to.equal(true);
+      await s.accepted(c.token);
+      expect(s.acceptedAtOnce(a.token), 'a stays').to.equal(true);
+      expect(s.acceptedAtOnce(b.token), 'b went').to.equal(undefined);
+    });
   });
 });
