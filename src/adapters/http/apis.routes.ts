@@ -5,6 +5,7 @@ import type { GetApi } from '../../application/apis/get-api.use-case.js';
 import type { ListApis } from '../../application/apis/list-apis.use-case.js';
 import type { UpdateApi } from '../../application/apis/update-api.use-case.js';
 import type { ApiRecord } from '../../domain/api/api.aggregate.js';
+import type { AccountId } from '../../domain/account/account.js';
 import { principalOf } from './authenticate.js';
 import { expectedRevision } from './conditional.js';
 import { pageRequest } from './pagination.js';
@@ -41,6 +42,15 @@ function sendApi(ctx: Context, api: ApiRecord, status = 200): void {
   sendJsonText(ctx, recordJson(api));
 }
 
+/**
+ * The owner's reads may be remembered (ADR 0029): their answer depends on rows whose every change
+ * moves the change version on all instances (the APIs, their owner). A grantee's goes through a
+ * share, and shares are read on every request, not announced to other PostgreSQL instances.
+ */
+function rememberOwnersAnswer(ctx: Context, accountId: AccountId): void {
+  if (principalOf(ctx).accountId === accountId) rememberable(ctx);
+}
+
 export function apiRoutes(useCases: ApiUseCases): RouteDefinition[] {
   return [
     {
@@ -55,9 +65,10 @@ export function apiRoutes(useCases: ApiUseCases): RouteDefinition[] {
       responses: { 200: json('A page of APIs.', ref('ApiList')) },
       problems: LIST_PROBLEMS,
       handler: async (ctx) => {
-        const page = unwrap(await useCases.list.execute(principalOf(ctx), accountIdParam(ctx), pageRequest(ctx)));
+        const accountId = accountIdParam(ctx);
+        const page = unwrap(await useCases.list.execute(principalOf(ctx), accountId, pageRequest(ctx)));
         sendJsonText(ctx, listJson(page.items, page.next));
-        rememberable(ctx);
+        rememberOwnersAnswer(ctx, accountId);
       },
     },
     {
@@ -88,8 +99,9 @@ export function apiRoutes(useCases: ApiUseCases): RouteDefinition[] {
       tag: 'APIs',
       responses: { 200: json('The API.', ref('Api'), HEADERS.etag) },
       handler: async (ctx) => {
-        sendApi(ctx, unwrap(await useCases.get.execute(principalOf(ctx), accountIdParam(ctx), pathId(ctx, 'apiId'))));
-        rememberable(ctx);
+        const accountId = accountIdParam(ctx);
+        sendApi(ctx, unwrap(await useCases.get.execute(principalOf(ctx), accountId, pathId(ctx, 'apiId'))));
+        rememberOwnersAnswer(ctx, accountId);
       },
     },
     {

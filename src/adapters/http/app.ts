@@ -149,7 +149,8 @@ export function createRequestListener(deps: HttpDependencies): (req: IncomingMes
     } catch (error) {
       // A bug of the remembered way: Koa's way answers (or, if the answer began, the connection goes).
       deps.logger.error({ err: error, method: req.method }, 'remembered answer failed');
-      if (res.headersSent) res.destroy();
+      // An answer begun and not finished cannot be completed: the connection goes.
+      if (res.headersSent && !res.writableEnded) res.destroy();
       answered = res.headersSent;
     }
     if (!answered) void koa(req, res);

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, Middleware, Next } from 'koa';
 import type { AuthenticateToken } from '../../application/auth/authenticate-token.use-case.js';
+import type { Principal } from '../../application/auth/principal.js';
 import type { RateLimit, RateLimiter } from '../../application/ports/rate-limiter.port.js';
 import { apiLimitKey, bearerTokenIn } from './authenticate.js';
 import type { HttpLogger } from './http-logger.js';
@@ -20,7 +21,7 @@ export interface RememberedAnswer {
 
 /** Longest `Authorization` and URL together that are remembered (a page's query included). */
 const MAX_KEY_LENGTH = 1_024;
-/** Larger bodies are not remembered: a page of 100 APIs is ~35 KB. */
+/** Longer bodies (in characters) are not remembered: a page of 100 APIs is ~35 KB. */
 const MAX_BODY_LENGTH = 256 * 1024;
 
 /**
@@ -28,9 +29,10 @@ const MAX_BODY_LENGTH = 256 * 1024;
  * while the database does not change, so that asking again is answered before Koa (ADR 0029). The
  * version is the read cache's (`TypeOrmDatabase.changeVersion`): any commit, of this instance or
  * another, changes it, and with it every answer is dropped at once; a version that never repeats
- * (PostgreSQL while its change listener is down) remembers nothing. An answer is a function of the
- * caller's token, the URL and the database alone: the token's scopes, its user, the shares it
- * reaches through and the rows are all rows. What each request must do anyway (authenticate the
+ * (PostgreSQL while its change listener is down) remembers nothing. A route marks an answer
+ * `rememberable` only when it is a function of the caller's token, the URL and rows whose every
+ * change moves the version on every instance (ADR 0029: the owner's APIs, not a grantee's, whose
+ * share has no change notification on PostgreSQL). What each request must do anyway (authenticate the
  * token through the token cache, count it against its limit, its id, log line and metrics) is done
  * again for each, by `answerRemembered`.
  */
@@ -112,7 +114,7 @@ export function rememberAnswers(answers: RememberedAnswers): Middleware {
 
 export interface AnswerRememberedDependencies {
   readonly answers: RememberedAnswers;
-  readonly authenticate: AuthenticateToken;
+  readonly authenticate: Pick<AuthenticateToken, 'executeAtOnce'>;
   readonly limiter: RateLimiter;
   readonly limit: RateLimit;
   /** The headers every answer carries, as name, value, name, value. */
@@ -142,14 +144,18 @@ export function answerRemembered(deps: AnswerRememberedDependencies): (req: Inco
     const answer = answers.get(authorization, req.url ?? '');
     if (answer === undefined || draining() || databaseAway?.() === true) return false;
     const presented = bearerTokenIn(authorization);
-    const principal = presented === undefined ? undefined : authenticate.executeAtOnce(presented);
-    if (principal === undefined) return false;
+    if (presented === undefined) return false;
     let limitHeaders: readonly string[] = [];
-    if (limit.limit !== 0) {
+    // The limit is counted only for a token that is accepted, and the token only counted as
+    // authenticated once the limit admits the request: turned away, it goes Koa's way uncounted.
+    const admitted = (principal: Principal): boolean => {
+      if (limit.limit === 0) return true;
       const decision = limiter.attemptAtOnce?.(apiLimitKey(principal), limit, new Date());
       if (decision === undefined) return false;
       limitHeaders = ['RateLimit-Limit', String(decision.limit), 'RateLimit-Remaining', String(decision.remaining), 'RateLimit-Reset', rateLimitReset(decision)];
-    }
+      return true;
+    };
+    if (authenticate.executeAtOnce(presented, admitted) === undefined) return false;
     const requestId = requestIdOf(req.headers['x-request-id']);
     res.writeHead(200, ['X-Request-Id', requestId, ...headers, ...limitHeaders, ...answer.headers]);
     res.end(answer.body);

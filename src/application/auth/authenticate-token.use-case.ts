@@ -44,9 +44,15 @@ export class AuthenticateToken {
     }
     const { token, user } = holder;
     if (token.useIsWorthRecording(now)) {
-      // The cached copy first, so that concurrent requests do not all write the same use.
+      // The cached copy first, so that concurrent requests do not all write the same use; put back
+      // if the write fails, so that the next request writes it again.
       this.cache.update({ token: ApiToken.rehydrate({ ...token.snapshot(), lastUseDate: now }), user });
-      await this.tokens.recordUse(token.id, now);
+      try {
+        await this.tokens.recordUse(token.id, now);
+      } catch (error) {
+        this.cache.update(holder);
+        throw error;
+      }
     }
     return ok(principalOfHolder(holder));
   }
@@ -54,15 +60,19 @@ export class AuthenticateToken {
   /**
    * `execute` when it can answer without waiting: the principal of a well-formed token the cache
    * holds, confirmed within its revocation bound, whose use needs no writing back now. Undefined
-   * otherwise: the caller takes `execute`, which reads, waits or writes as it must.
+   * otherwise: the caller takes `execute`, which reads, waits or writes as it must. `admit` may
+   * still turn the request away (the caller's limit, say; the caller then takes `execute` too):
+   * only an admitted request counts as an authentication in the metrics.
    */
-  executeAtOnce(presented: string): Principal | undefined {
+  executeAtOnce(presented: string, admit: (principal: Principal) => boolean = () => true): Principal | undefined {
     if (!isWellFormedApiToken(presented)) return undefined;
     const now = this.clock.now();
     const holder = this.cache.getAtOnce(this.hashOf(presented), now.getTime());
     if (holder === undefined || holder.token.useIsWorthRecording(now)) return undefined;
+    const principal = principalOfHolder(holder);
+    if (!admit(principal)) return undefined;
     this.metrics.tokenAuthenticated('cache');
-    return principalOfHolder(holder);
+    return principal;
   }
 
   private hashOf(presented: string): string {

@@ -9,6 +9,7 @@ import { InMemoryDatabase } from '../../../src/adapters/memory/in-memory-unit-of
 import type { ApiTokenId } from '../../../src/domain/token/api-token.aggregate.js';
 import { FixedClock, PLAN_SETTINGS, PlainPasswordHasher, SequentialIds, plansOver } from '../../support/fakes.js';
 import { userId } from '../../support/ids.js';
+import { NO_METRICS } from '../../../src/application/ports/metrics.port.js';
 
 const BOUND = 2_000;
 
@@ -30,8 +31,15 @@ async function setup(settings: Partial<TokenCacheSettings> = {}) {
     if (failing) throw new Error('database unavailable');
     return tokens.findHolders(hashes);
   };
+  let failingUses = false;
+  counted.recordUse = async (id, at) => {
+    if (failingUses) throw new Error('database unavailable');
+    return tokens.recordUse(id, at);
+  };
   const cache = new TokenCache({ maxEntries: 100, revalidateMs: BOUND, idleMs: 300_000, ...settings }, (hashes) => counted.findHolders(hashes));
-  const authenticate = new AuthenticateToken(counted, generator, clock, cache);
+  const authentications: string[] = [];
+  const metrics = { ...NO_METRICS, tokenAuthenticated: (source: 'cache' | 'database') => void authentications.push(source) };
+  const authenticate = new AuthenticateToken(counted, generator, clock, cache, metrics);
   const register = new RegisterUser(db, new PlainPasswordHasher(), PLAN_SETTINGS, clock);
   const createToken = new CreateApiToken(db, plansOver(db.repositories, clock), ids, generator, clock);
   await register.execute({ email: 'ada@example.com', password: 'a long passphrase', verified: true, nickname: 'ada' });
@@ -55,8 +63,13 @@ async function setup(settings: Partial<TokenCacheSettings> = {}) {
     acceptedAtOnce,
     settle,
     revoke: new RevokeApiToken(tokens, cache),
+    authenticate,
+    authentications,
     fail: (value: boolean) => {
       failing = value;
+    },
+    failUses: (value: boolean) => {
+      failingUses = value;
     },
   };
 }
@@ -191,7 +204,8 @@ describe('TokenCache with AuthenticateToken', () => {
     const { token } = await s.newToken();
     const lastUse = async () => (await s.tokens.listByUser(userId(1)))[0]!.lastUseDate?.toISOString();
     await s.accepted(token);
-    // The entry is half its bound old: this request starts a re-read, then writes its use back.
+    // The entry is half its bound old at the second request, which starts a re-read; the third
+    // finds the use due and writes it back while that re-read may still be under way.
     s.clock.advance(60_000 - BOUND / 2);
     await s.accepted(token);
     s.clock.advance(BOUND / 2);
@@ -202,6 +216,24 @@ describe('TokenCache with AuthenticateToken', () => {
     s.clock.advance(1_000);
     await s.accepted(token);
     expect(await lastUse(), 'not written again a second later').to.equal(written);
+  });
+
+  it('writes a use again with the next request when writing it back failed', async () => {
+    const s = await setup();
+    const { token } = await s.newToken();
+    const lastUse = async () => (await s.tokens.listByUser(userId(1)))[0]!.lastUseDate?.toISOString();
+    s.failUses(true);
+    let failure: unknown;
+    try {
+      await s.accepted(token);
+    } catch (error) {
+      failure = error;
+    }
+    expect(String(failure)).to.include('database unavailable');
+    s.failUses(false);
+    s.clock.advance(1_000);
+    expect(await s.accepted(token)).to.equal(true);
+    expect(await lastUse(), 'written by the next request, not a minute later').to.equal(s.clock.now().toISOString());
   });
 
   describe('executeAtOnce (the remembered answers\' check, ADR 0029)', () => {
@@ -256,6 +288,19 @@ describe('TokenCache with AuthenticateToken', () => {
       await s.accepted(c.token);
       expect(s.acceptedAtOnce(a.token), 'a stays').to.equal(true);
       expect(s.acceptedAtOnce(b.token), 'b went').to.equal(undefined);
+    });
+
+    it('counts an authentication only when admit lets the request in; turned away, it answers undefined and counts nothing', async () => {
+      const s = await setup();
+      const { token } = await s.newToken();
+      expect(await s.accepted(token)).to.equal(true);
+      expect(s.authentications).to.deep.equal(['database']);
+      const seen: string[] = [];
+      expect(s.authenticate.executeAtOnce(token, (principal) => (seen.push(String(principal.tokenId)), false))).to.equal(undefined);
+      expect(seen).to.have.length(1);
+      expect(s.authentications).to.deep.equal(['database']);
+      expect(s.authenticate.executeAtOnce(token, () => true)?.tokenId).to.equal(seen[0]);
+      expect(s.authentications).to.deep.equal(['database', 'cache']);
     });
   });
 });
