@@ -28,7 +28,7 @@ import { buildOpenApiDocument } from './openapi/openapi-document.js';
 import type { OpenApiDocument } from './openapi/openapi.types.js';
 import { serviceRoutes } from './service.routes.js';
 import { answerRemembered, rememberAnswers, type RememberedAnswers } from './remembered-answers.js';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestListener } from 'node:http';
 
 export interface HttpDependencies {
   readonly logger: HttpLogger;
@@ -127,7 +127,7 @@ function answerHeaders(deps: Pick<HttpDependencies, 'hsts'>): string[] {
  * (`answerRemembered`, ADR 0029), everything else by the Koa application. Without `answers`, the
  * application's own `callback()`.
  */
-export function createRequestListener(deps: HttpDependencies): (req: IncomingMessage, res: ServerResponse) => void {
+export function createRequestListener(deps: HttpDependencies): RequestListener {
   const koa = createHttpApp(deps).callback();
   const { answers } = deps;
   if (answers === undefined) return (req, res) => void koa(req, res);
@@ -147,9 +147,9 @@ export function createRequestListener(deps: HttpDependencies): (req: IncomingMes
     try {
       answered = remembered(req, res);
     } catch (error) {
-      // A bug of the remembered way: Koa's way answers (or, if the answer began, the connection goes).
+      // A bug of the remembered way: Koa's way answers, unless the answer began; one begun and not
+      // finished cannot be completed, so the connection goes.
       deps.logger.error({ err: error, method: req.method }, 'remembered answer failed');
-      // An answer begun and not finished cannot be completed: the connection goes.
       if (res.headersSent && !res.writableEnded) res.destroy();
       answered = res.headersSent;
     }

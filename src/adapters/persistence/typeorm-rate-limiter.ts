@@ -109,10 +109,7 @@ export class BatchedRateLimiter implements RateLimiter {
       this.windows.set(key, window);
       return decision;
     }
-    window.pending++;
-    this.scheduleFlush();
-    const count = window.known + window.pending;
-    return { allowed: count <= rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - count), resetMs: window.windowEnd - at };
+    return this.countHere(window, rule, at);
   }
 
   /** Only within a window this instance has counted in already (its first attempt goes to the database). */
@@ -120,10 +117,15 @@ export class BatchedRateLimiter implements RateLimiter {
     const at = now.getTime();
     const window = this.windows.get(key);
     if (window === undefined || window.windowEnd <= at || window.known + window.pending >= rule.limit) return undefined;
+    return this.countHere(window, rule, at);
+  }
+
+  /** One attempt counted in a window this instance knows, written with the next flush. */
+  private countHere(window: Window, rule: RateLimit, at: number): RateDecision {
     window.pending++;
     this.scheduleFlush();
     const count = window.known + window.pending;
-    return { allowed: true, limit: rule.limit, remaining: rule.limit - count, resetMs: window.windowEnd - at };
+    return { allowed: count <= rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - count), resetMs: window.windowEnd - at };
   }
 
   async release(key: string, now: Date): Promise<void> {

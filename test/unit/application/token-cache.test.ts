@@ -49,6 +49,17 @@ async function setup(settings: Partial<TokenCacheSettings> = {}) {
     return created.value;
   }
   const accepted = async (token: string): Promise<boolean> => (await authenticate.execute(token)).ok;
+  /** What `execute` threw for `token` (it must throw). */
+  const refusal = async (token: string): Promise<string> => {
+    try {
+      await authenticate.execute(token);
+    } catch (error) {
+      return String(error);
+    }
+    throw new Error('execute did not throw');
+  };
+  /** The token's last use as stored (the first token of user 1). */
+  const lastUse = async (): Promise<string | undefined> => (await tokens.listByUser(userId(1)))[0]!.lastUseDate?.toISOString();
   /** Accepted without waiting (`executeAtOnce`): true, or undefined when it must be asked the slow way. */
   const acceptedAtOnce = (token: string): boolean | undefined => (authenticate.executeAtOnce(token) === undefined ? undefined : true);
   /** Lets a background re-read started by the last request finish. */
@@ -61,6 +72,8 @@ async function setup(settings: Partial<TokenCacheSettings> = {}) {
     newToken,
     accepted,
     acceptedAtOnce,
+    refusal,
+    lastUse,
     settle,
     revoke: new RevokeApiToken(tokens, cache),
     authenticate,
@@ -137,13 +150,7 @@ describe('TokenCache with AuthenticateToken', () => {
     expect(await s.accepted(token)).to.equal(true);
     await s.settle();
     s.clock.advance(BOUND);
-    let failure: unknown;
-    try {
-      await s.accepted(token);
-    } catch (error) {
-      failure = error;
-    }
-    expect(String(failure)).to.include('database unavailable');
+    expect(await s.refusal(token)).to.include('database unavailable');
     s.fail(false);
     expect(await s.accepted(token)).to.equal(true);
   });
@@ -188,7 +195,7 @@ describe('TokenCache with AuthenticateToken', () => {
   it('still records a use at most once a minute, from the cache', async () => {
     const s = await setup();
     const { token } = await s.newToken();
-    const lastUse = async () => (await s.tokens.listByUser(userId(1)))[0]!.lastUseDate?.toISOString();
+    const { lastUse } = s;
     await s.accepted(token);
     const first = await lastUse();
     s.clock.advance(30_000);
@@ -202,7 +209,7 @@ describe('TokenCache with AuthenticateToken', () => {
   it('keeps a use written back while a re-read was under way: the older row does not take it back', async () => {
     const s = await setup();
     const { token } = await s.newToken();
-    const lastUse = async () => (await s.tokens.listByUser(userId(1)))[0]!.lastUseDate?.toISOString();
+    const { lastUse } = s;
     await s.accepted(token);
     // The entry is half its bound old at the second request, which starts a re-read; the third
     // finds the use due and writes it back while that re-read may still be under way.
@@ -221,15 +228,9 @@ describe('TokenCache with AuthenticateToken', () => {
   it('writes a use again with the next request when writing it back failed', async () => {
     const s = await setup();
     const { token } = await s.newToken();
-    const lastUse = async () => (await s.tokens.listByUser(userId(1)))[0]!.lastUseDate?.toISOString();
+    const { lastUse } = s;
     s.failUses(true);
-    let failure: unknown;
-    try {
-      await s.accepted(token);
-    } catch (error) {
-      failure = error;
-    }
-    expect(String(failure)).to.include('database unavailable');
+    expect(await s.refusal(token)).to.include('database unavailable');
     s.failUses(false);
     s.clock.advance(1_000);
     expect(await s.accepted(token)).to.equal(true);
@@ -275,7 +276,7 @@ describe('TokenCache with AuthenticateToken', () => {
       s.clock.advance(1_000);
       expect(s.acceptedAtOnce(token)).to.equal(undefined);
       await s.accepted(token);
-      expect((await s.tokens.listByUser(userId(1)))[0]!.lastUseDate?.toISOString()).to.equal(s.clock.now().toISOString());
+      expect(await s.lastUse()).to.equal(s.clock.now().toISOString());
       expect(s.acceptedAtOnce(token)).to.equal(true);
     });
 
