@@ -10,6 +10,7 @@ import { OAuthClient } from '../../src/domain/identity/oauth-client.js';
 import { ok } from '../../src/domain/shared/result.js';
 import type { UnitOfWork } from '../../src/application/ports/unit-of-work.port.js';
 import { forEachDatabase } from '../support/databases.js';
+import { settle, until } from '../support/change-version.js';
 import { SequentialIds } from '../support/fakes.js';
 import { aNewUser } from './fixtures.js';
 import type { AccountId } from '../../src/domain/account/account.js';
@@ -18,36 +19,6 @@ import type { GrantId } from '../../src/domain/identity/grant.js';
 import { userId, uuid } from '../support/ids.js';
 
 const T0 = new Date('2026-11-22T10:15:00.000Z');
-
-/** Waits for `condition`, checking every few milliseconds; fails after `timeoutMs`. */
-async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-/**
- * PostgreSQL: returns once this instance has heard the notifications of everything committed
- * before (its own writes notify too, and each such notification makes the next read miss once).
- * Notifications arrive in commit order, so hearing a marker sent now is enough.
- */
-async function settle(db: TypeOrmDatabase): Promise<void> {
-  const changes = db.postgresChanges;
-  if (changes === undefined) return;
-  await until(() => changes.isListening);
-  const marker = `settle:${Math.random()}`;
-  const heard = new Promise<void>((resolve) => {
-    const stop = changes.onNotification((payload) => {
-      if (payload !== marker) return;
-      stop();
-      resolve();
-    });
-  });
-  await db.read((m) => m.query("SELECT pg_notify('specbase_changes', $1)", [marker]));
-  await heard;
-}
 
 /**
  * PostgreSQL: runs `work` while the listening connection is busy with a query, so that no

@@ -83,6 +83,7 @@ forEachDatabase('remembered answers of the hot reads (ADR 0029)', (target) => {
     expect(created.status).to.equal(201);
     const { id } = (await created.json()) as { id: string };
     authenticate.execute.resetHistory();
+    await server.settled();
     return { user, token, apiPath: `/api/${user.accountId}/${id}`, listPath: `/api/${user.accountId}?limit=5` };
   }
   const get = (path: string, token: string, headers: Record<string, string> = {}) => rawGet(server.url + path, { Authorization: `Bearer ${token}`, ...headers });
@@ -170,6 +171,7 @@ forEachDatabase('remembered answers of the hot reads (ADR 0029)', (target) => {
   it('goes Koa\'s way for HEAD, without a token, and with another token of the same user, though the answer is remembered', async () => {
     const { user, token, apiPath } = await owner();
     const other = await server.token(user, ['api.readonly']);
+    await server.settled();
     await get(apiPath, token);
     const remembered = await get(apiPath, token);
     expect(authenticate.executeAtOnce.callCount).to.equal(1);

@@ -14,6 +14,7 @@ import type { Container } from 'inversify';
 import { createServer, type AddressInfo } from 'node:net';
 import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database.js';
 import { SigningKeys } from '../../src/application/identity/signing-keys.js';
+import { settle } from './change-version.js';
 import { OpenApiResponseValidator, type Answer } from './openapi-validator.js';
 import { FormBrowser } from './form-browser.js';
 import { SENDER_THREAD_FROM_SOURCE } from './ts-worker.js';
@@ -110,6 +111,17 @@ export class TestServer {
     const tokens = this.running.container.get<ApiTokenRepository>(ApiTokenRepository);
     const stored = await tokens.findByHash(this.running.container.get<TokenGenerator>(TokenGenerator).hash(token));
     if (!stored || !(await tokens.delete(user.userId, stored.id))) throw new Error('revoke failed');
+  }
+
+  /**
+   * Returns once the database holds still: the server's own write after it starts (its first
+   * signing key) is done and, on PostgreSQL, the notifications of every commit so far are heard.
+   * Either, arriving later, moves the change version and drops what was remembered or cached
+   * since (rightly, but a test's second read would then miss).
+   */
+  async settled(): Promise<void> {
+    await this.running.container.get(SigningKeys).ensure();
+    await settle(this.running.container.get<TypeOrmDatabase>(TypeOrmDatabase));
   }
 
   /** Rows in every table the Core-API writes: the "nothing was written" check of bad-input tests. */
