@@ -107,14 +107,14 @@ export function builtServer(): Promise<string> {
       console.log('[bench] dist/ is missing or older than src/: npm run build');
       execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     }
-    const { bundleOptions, makeLatin1 } = (await import(pathToFileURL(join(ROOT, 'scripts', 'bundle.mjs')).href)) as {
+    const { bundleOptions, makeAscii } = (await import(pathToFileURL(join(ROOT, 'scripts', 'bundle.mjs')).href)) as {
       bundleOptions: (entry: string, outfile: string) => object;
-      makeLatin1: (file: string) => Promise<void>;
+      makeAscii: (file: string) => Promise<void>;
     };
     const outfile = join(ROOT, 'dist', 'main', 'serve-specbase.bench.js');
     const fromDist = { name: 'src-from-dist', setup: (b: { onResolve: (o: { filter: RegExp }, f: () => { path: string }) => void }) => b.onResolve({ filter: /\/src\/index\.js$/ }, () => ({ path: join(ROOT, 'dist', 'index.js') })) };
     await build({ ...bundleOptions(join(BENCH_DIR, 'serve-specbase.ts'), outfile), sourcemap: false, legalComments: 'none', plugins: [fromDist] });
-    await makeLatin1(outfile);
+    await makeAscii(outfile);
     return outfile;
   })());
 }

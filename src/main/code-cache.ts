@@ -47,7 +47,9 @@ export function runWithCodeCache(file: string, env: NodeJS.ProcessEnv = process.
     createRequire(file)(file);
     return 'off';
   }
-  const source = readFileSync(file, 'utf8').replace(/^#!.*/, '');
+  // The bundle is ASCII (scripts/bundle.mjs), which latin1 reads as UTF-8 would, by a copy instead
+  // of decoding: half the time for its 6 MB.
+  const source = readFileSync(file, 'latin1').replace(/^#!.*/, '');
   const directory = cacheDirectory(env);
   const stat = statSync(file);
   // <bundle>-<size>-<time>-<node>-<arch>.v8cache: the build before differs only in size and time.

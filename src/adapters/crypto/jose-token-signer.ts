@@ -1,6 +1,5 @@
-import 'reflect-metadata';
-import * as x509 from '@peculiar/x509';
 import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, exportJWK, exportPKCS8, generateKeyPair, importJWK, importPKCS8, jwtVerify, SignJWT, type JWTHeaderParameters } from 'jose';
+import type * as X509 from '@peculiar/x509';
 import type { webcrypto } from 'node:crypto';
 import type { StoredSigningKey } from '../../application/ports/identity-repositories.port.js';
 
@@ -115,6 +114,16 @@ export class JoseTokenSigner implements TokenSigner {
 }
 
 /**
+ * @peculiar/x509, with the reflect-metadata its tsyringe needs, imported for the first key made
+ * rather than with the module: importing it was 30 ms of every start (docs/performance.md, 7b),
+ * and a server makes a key on its first start only, once it listens, and when one is rotated in.
+ */
+async function importX509(): Promise<typeof X509> {
+  await import('reflect-metadata');
+  return import('@peculiar/x509');
+}
+
+/**
  * RSA 2048 key pairs; the kid is the key's JWK thumbprint (RFC 7638). The certificate is
  * self-signed and only wraps the public key for clients that want PEM certificates (Google's Node
  * library fetches `/oauth2/v1/certs`); nobody should trust it as a CA.
@@ -126,6 +135,7 @@ export class JoseSigningKeyGenerator implements SigningKeyGenerator {
     const pair = await generateKeyPair(ALG, { extractable: true, modulusLength: 2048 });
     const jwk = await exportJWK(pair.publicKey);
     const kid = await calculateJwkThumbprint(jwk);
+    const x509 = await importX509();
     x509.cryptoProvider.set(globalThis.crypto);
     const certificate = await x509.X509CertificateGenerator.createSelfSigned({
       serialNumber: Buffer.from(kid, 'base64url').subarray(0, 16).toString('hex'),

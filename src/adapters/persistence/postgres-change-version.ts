@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
+import { importPg, loadedPg } from './pg-driver.js';
 
 /** The channel the triggers of migration 0009 notify on, with `schema.table` as the payload. */
 export const CHANGES_CHANNEL = 'specbase_changes';
@@ -88,6 +89,7 @@ export class PostgresChangeVersion {
   /** Makes the first attempt to listen; on failure keeps trying in the background. */
   async start(): Promise<void> {
     this.stopped = false;
+    await importPg();
     await this.connect();
   }
 
@@ -100,7 +102,7 @@ export class PostgresChangeVersion {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, keepAlive: true });
+    const client = new (loadedPg().Client)({ connectionString: this.url, keepAlive: true });
     this.client = client;
     client.on('error', (error) => this.fail(client, error));
     client.on('end', () => this.fail(client, new Error('the listening connection ended')));

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { DataSource, type AfterQueryEvent, type DataSourceOptions, type EntityManager, type EntitySubscriberInterface } from 'typeorm';
 import { Mutex } from '../shared/mutex.js';
 import type { Dialect } from './dialect.js';
@@ -10,6 +10,7 @@ import { isConnectionFailure } from './connection-errors.js';
 import { StorageUnavailableError } from '../../application/ports/unit-of-work.port.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { PostgresChangeVersion, type PostgresChangeVersionOptions } from './postgres-change-version.js';
+import { importPg, loadedPg } from './pg-driver.js';
 import { schemas, type Schemas } from './schema.js';
 import { freshSqliteImageIn, startFromFreshSqlite } from './fresh-sqlite.js';
 
@@ -58,7 +59,7 @@ const TIMESTAMP_TYPES = new Set([1114, 1184]);
 const asText = (value: string): string => value;
 const TEXT_TIMESTAMPS = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
-    TIMESTAMP_TYPES.has(oid) ? asText : (pg.types.getTypeParser(oid, format) as unknown)) as typeof pg.types.getTypeParser,
+    TIMESTAMP_TYPES.has(oid) ? asText : (loadedPg().types.getTypeParser(oid, format) as unknown)) as typeof pg.types.getTypeParser,
 };
 
 /** Any 32-bit key of our own: serialises migrations of instances starting together on one PostgreSQL. */
@@ -185,6 +186,8 @@ export class TypeOrmDatabase {
       mkdirSync(dirname(this.config.path), { recursive: true });
       if (this.freshSqlite !== undefined) this.startedFresh ||= startFromFreshSqlite(this.config.path, this.freshSqlite);
     }
+    // The pool's type parsers (TEXT_TIMESTAMPS) take node-postgres's own for all but timestamps.
+    if (this.config.kind === 'postgres') await importPg();
     if (this.config.kind === 'postgres' && this.config.schema) await createSchema(this.config.url, this.config.schema);
     await this.dataSource.initialize();
     if (this.dialect === 'sqlite') this.dataSource.subscribers.push({ beforeQuery: forgetSqliteVersions, afterQuery: forgetSqliteVersions });
@@ -341,7 +344,7 @@ function isWrite(query: string, command: string | undefined): boolean {
 }
 
 async function createSchema(url: string, schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
+  const client = new (await importPg()).Client({ connectionString: url });
   await client.connect();
   try {
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${client.escapeIdentifier(schema)}`);
