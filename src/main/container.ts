@@ -13,7 +13,7 @@ import { sharesModule } from './modules/shares.module.js';
 import { specsModule } from './modules/specs.module.js';
 import { usersModule } from './modules/users.module.js';
 import { webhooksModule } from './modules/webhooks.module.js';
-import { ConfigToken, IdentitySettingsToken, LoggerToken } from './tokens.js';
+import { ConfigToken, IdentitySettingsToken, LoggerToken, WorkerPeersToken } from './tokens.js';
 import { DEFAULT_TOKEN_CACHE, TokenCache } from '../application/auth/token-cache.js';
 import { AccountRepository } from '../application/ports/account-repository.port.js';
 import { ApiRepository } from '../application/ports/api-repository.port.js';
@@ -71,6 +71,7 @@ import pino from 'pino';
 import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
 import { RetentionPurge } from '../application/ports/retention-purge.port.js';
 import { TypeOrmRetentionPurge } from '../adapters/persistence/typeorm-retention-purge.js';
+import { PostgresWorkerPeers } from '../adapters/persistence/postgres-worker-peers.js';
 import { secretBoxFor } from './secrets.js';
 import { DatabaseMonitor } from './database-monitor.js';
 
@@ -236,9 +237,12 @@ function bindTypeOrm(c: Container, config: Config): void {
   );
   c.bind(IdentityPurge).toResolvedValue((db: TypeOrmDatabase) => new TypeOrmIdentityPurge(db.read, db.schemas), [TypeOrmDatabase]);
   c.bind(RetentionPurge).toResolvedValue((db: TypeOrmDatabase) => new TypeOrmRetentionPurge(db), [TypeOrmDatabase]);
+  // Several webhook workers share a PostgreSQL database; they hear each other through its change listener.
+  c.bind(WorkerPeersToken).toResolvedValue((db: TypeOrmDatabase) => (db.postgresChanges === undefined ? null : new PostgresWorkerPeers(db.postgresChanges, db.schemaName ?? 'public')), [TypeOrmDatabase]);
 }
 
 function bindInMemory(c: Container): void {
+  c.bind(WorkerPeersToken).toConstantValue(null);
   c.bind(RateLimiter).toResolvedValue(() => new InMemoryRateLimiter());
   c.bind(ApiRateLimiter).toResolvedValue((limiter: RateLimiter) => limiter, [RateLimiter]);
   c.bind(InMemoryDatabase).toResolvedValue((ids: IdGenerator, signal: WorkSignal) => new InMemoryDatabase(ids, () => signal.notify()), [IdGenerator, WorkSignal]);

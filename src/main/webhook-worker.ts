@@ -41,6 +41,23 @@ export interface Chore {
   run(): Promise<unknown>;
 }
 
+/**
+ * The other webhook workers sharing the database, as far as this one can tell
+ * (PostgresWorkerPeers on PostgreSQL; SQLite has one worker).
+ */
+export interface WorkerPeers {
+  /** Starts listening for the others; `wake` is called when one hands a webhook over. */
+  start(wake: () => void): void;
+  stop(): void;
+  /** Whether another worker was heard from lately. */
+  othersActive(): boolean;
+  /** Tells the others a webhook was given back at the end of its turn, so that one claims it. */
+  handOver(): void;
+}
+
+/** How long a worker that handed a webhook over leaves it to the others before it claims again. */
+export const HAND_OVER_MS = 50;
+
 export interface WorkerOptions {
   /** How often to look for work when nothing wakes the worker (events from other instances, retries due). */
   readonly pollMs: number;
@@ -48,6 +65,10 @@ export interface WorkerOptions {
   readonly dispatchBatch: number;
   /** Scheduled work beside the webhooks (the trial reminders): no process of its own. */
   readonly chores?: readonly Chore[];
+  /** The other workers on the database, to hand webhooks over to at the end of a lane's turn. */
+  readonly peers?: WorkerPeers;
+  /** How long a handed-over webhook is left to the others (default HAND_OVER_MS). */
+  readonly handOverMs?: number;
 }
 
 /**
@@ -66,6 +87,8 @@ export class WebhookWorker {
   /** A claim made because a lane gave its webhook back, while it runs; and whether another was asked for meanwhile. */
   private reclaiming: Promise<void> | undefined;
   private reclaimAgain = false;
+  /** The claims waiting out a hand-over (handOver). */
+  private readonly handOvers = new Set<NodeJS.Timeout>();
   /** When each chore is next due (ms since the epoch, by the process clock). */
   private readonly choresDue = new Map<Chore, number>();
 
@@ -81,6 +104,7 @@ export class WebhookWorker {
     if (this.running) return;
     this.running = true;
     this.lanes = new AbortController();
+    this.options.peers?.start(() => this.signal.notify());
     this.loop = this.run();
   }
 
@@ -91,6 +115,9 @@ export class WebhookWorker {
   async stop(): Promise<void> {
     this.running = false;
     this.lanes.abort();
+    this.options.peers?.stop();
+    for (const timer of this.handOvers) clearTimeout(timer);
+    this.handOvers.clear();
     this.signal.notify();
     await this.loop;
     await this.reclaiming;
@@ -172,9 +199,27 @@ export class WebhookWorker {
     })().finally(() => (this.reclaiming = undefined));
   }
 
+  /**
+   * A lane's turn at a webhook ended while other workers are there: tell them, so that one claims
+   * it (they sleep between polls otherwise, and this worker, claiming at once, would take it back
+   * nearly every time), and claim again only after `handOverMs`, the webhook included if nobody
+   * took it.
+   */
+  private handOver(options: PassOptions): void {
+    this.options.peers?.handOver();
+    const timer = setTimeout(() => {
+      this.handOvers.delete(timer);
+      this.reclaim(options);
+    }, this.options.handOverMs ?? HAND_OVER_MS);
+    this.handOvers.add(timer);
+  }
+
   private async run(): Promise<void> {
     let failures = 0;
-    const options: PassOptions = { stop: this.lanes.signal, gaveBack: () => this.reclaim(options) };
+    const options: PassOptions = {
+      stop: this.lanes.signal,
+      gaveBack: (turnEnded) => (turnEnded && this.options.peers?.othersActive() === true ? this.handOver(options) : this.reclaim(options)),
+    };
     while (this.running) {
       await this.chores();
       try {

@@ -214,23 +214,27 @@ describePostgres(SUITE, 'several workers need PostgreSQL, SQLite runs one in-pro
     const webhookIds: string[] = [];
     for (let n = 1; n <= WEBHOOKS; n++) webhookIds.push(await createWebhook(f, `/hook/${n}`));
 
-    const workers = [1, 2, 3].map((n) => start(`worker ${n}`, ['worker'], f.env({ LOG_LEVEL: 'info', WEBHOOK_POLL_MS: '50' })));
-    await Promise.all(workers.map((w) => logged(w, 'webhook worker started')));
-    const pids = workers.map((w) => w.process.pid!);
-
-    // Which worker sent a request can be told while its socket is open: sample every 40th
-    // (reading /proc/net/tcp takes tens of ms once it holds thousands of TIME_WAIT sockets).
-    if (procAvailable) {
-      f.receiver.inspect = async (_request, record, index) =>
-        index % 40 === 0 && record.remotePort !== undefined ? socketOwner(record.remotePort, f.receiver.port, pids) : undefined;
-    }
-
+    // The events first, then the workers: a backlog of 1,000 deliveries per webhook, so that each
+    // webhook's lane makes whole turns (2 runs of 128) and hands the webhook over to another worker
+    // at the end of each (WebhookWorker.handOver). With the events trickling in, a lane ends when
+    // nothing more is due, and the worker that dispatches them claims them: one worker may send
+    // everything, which is not wrong, but then the check below says nothing of the hand-over.
     const started = Date.now();
     await bounded(APIS, 16, async (i) => {
       const id = await createApi(f, `e2e-${i}`);
       await deleteApi(f, id);
     });
     const generated = Date.now();
+
+    const workers = [1, 2, 3].map((n) => start(`worker ${n}`, ['worker'], f.env({ LOG_LEVEL: 'info', WEBHOOK_POLL_MS: '50' })));
+    const pids = workers.map((w) => w.process.pid!);
+    // Which worker sent a request can be told while its socket is open: sample every 40th
+    // (reading /proc/net/tcp takes tens of ms once it holds thousands of TIME_WAIT sockets).
+    if (procAvailable) {
+      f.receiver.inspect = async (_request, record, index) =>
+        index % 40 === 0 && record.remotePort !== undefined ? socketOwner(record.remotePort, f.receiver.port, pids) : undefined;
+    }
+    await Promise.all(workers.map((w) => logged(w, 'webhook worker started')));
 
     // Generous: a webhook's deliveries go out one at a time (about 6 s for these 4,000 on a small
     // machine since lanes run on, 40-50 s before), and a loaded CI machine may be much slower.

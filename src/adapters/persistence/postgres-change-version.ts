@@ -7,6 +7,8 @@ export const CHANGES_CHANNEL = 'specbase_changes';
 
 /** Payloads of the listener's own round trips; no trigger sends one (a table name has no colon before its dot). */
 const PROBE_PREFIX = 'probe:';
+/** Payloads of `signal`: messages between instances, which change no row. */
+const SIGNAL_PREFIX = 'signal:';
 
 export interface PostgresChangeVersionOptions {
   /** First reconnection delay; doubles per failure up to `maxBackoffMs`. */
@@ -47,6 +49,7 @@ export class PostgresChangeVersion {
   private retry: NodeJS.Timeout | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
   private readonly listeners = new Set<(payload: string) => void>();
+  private readonly signalListeners = new Set<(message: string) => void>();
   private readonly minBackoffMs: number;
   private readonly maxBackoffMs: number;
   private readonly heartbeatMs: number;
@@ -86,6 +89,22 @@ export class PostgresChangeVersion {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * Sends `message` to every instance listening on the database, this one included (its
+   * `onSignal` listeners), without moving anyone's version: for messages that change no row (the
+   * webhook workers' hand-over). Dropped while not listening, and if sending fails.
+   */
+  signal(message: string): void {
+    const client = this.listening ? this.client : undefined;
+    client?.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, `${SIGNAL_PREFIX}${message}`]).catch(() => undefined);
+  }
+
+  /** Calls `listener` with each message sent by `signal`, from any instance; returns the unsubscribe. */
+  onSignal(listener: (message: string) => void): () => void {
+    this.signalListeners.add(listener);
+    return () => this.signalListeners.delete(listener);
+  }
+
   /** Makes the first attempt to listen; on failure keeps trying in the background. */
   async start(): Promise<void> {
     this.stopped = false;
@@ -111,6 +130,11 @@ export class PostgresChangeVersion {
       const payload = message.payload ?? '';
       if (payload.startsWith(PROBE_PREFIX)) {
         this.probes.get(payload)?.();
+        return;
+      }
+      if (payload.startsWith(SIGNAL_PREFIX)) {
+        const signalled = payload.slice(SIGNAL_PREFIX.length);
+        for (const listener of this.signalListeners) listener(signalled);
         return;
       }
       this.bump();

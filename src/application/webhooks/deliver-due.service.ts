@@ -35,9 +35,10 @@ export interface PassOptions {
   /**
    * Called when a lane gave its webhook back with work perhaps left (every lane slot was taken, its
    * turn ended, or it found nothing more due, while claims made meanwhile passed its webhook over):
-   * time to claim again.
+   * time to claim again. `turnEnded`: it made its `runsPerLane` runs, and another worker sharing
+   * the database should have the webhook next, if one is there to take it.
    */
-  readonly gaveBack?: () => void;
+  readonly gaveBack?: (turnEnded: boolean) => void;
 }
 
 /** A pass that has claimed its first runs and runs its lanes. */
@@ -142,10 +143,10 @@ export class DeliverDue {
     }
     const lanes = [...runs.values()].map((run) =>
       this.lane(run, lease, options).then(
-        ({ handled, gaveBack }) => {
+        ({ handled, gaveBack, turnEnded }) => {
           // Its slot free first: a claim made when told finds room.
           this.lanes -= 1;
-          if (gaveBack) options.gaveBack?.();
+          if (gaveBack) options.gaveBack?.(turnEnded);
           return handled;
         },
         (error: unknown) => {
@@ -170,19 +171,21 @@ export class DeliverDue {
    * One webhook's lane: run after run until nothing is due, it is stopped, or it gives the webhook
    * back (then `gaveBack`: work may be left).
    */
-  private async lane(first: readonly Delivery[], firstLease: Lease, options: PassOptions): Promise<{ handled: number; gaveBack: boolean }> {
+  private async lane(first: readonly Delivery[], firstLease: Lease, options: PassOptions): Promise<{ handled: number; gaveBack: boolean; turnEnded: boolean }> {
     const head = first[0]!.snapshot();
     // A plain read: the attempts are recorded, and the webhook re-read under lock, afterwards.
     let next: NextRun | undefined = { run: first, lease: firstLease, target: await this.webhooks.get(head.accountId, head.webhookId) };
     let handled = 0;
     let runs = 0;
     let gaveBack = false;
+    let turnEnded = false;
     while (next !== undefined && next.run.length > 0) {
       const result = await this.send(next, options.stop);
       handled += result.steps.length;
       runs += 1;
       const stopped = options.stop?.aborted === true;
-      const giveBack = this.lanes >= this.settings.lanes || runs >= (this.settings.runsPerLane ?? Infinity);
+      turnEnded = runs >= (this.settings.runsPerLane ?? Infinity);
+      const giveBack = this.lanes >= this.settings.lanes || turnEnded;
       next = await this.record(result, !stopped && !giveBack);
       // Given back, or no next run claimed (the lease ran out, the recording failed), or none due
       // when it looked: work may be left. A claim made while this lane held the webhook passed it
@@ -190,7 +193,7 @@ export class DeliverDue {
       // after this recording's claim looked: so the worker claims once more, now it is free.
       gaveBack = !stopped && (giveBack || next === undefined || next.run.length === 0);
     }
-    return { handled, gaveBack };
+    return { handled, gaveBack, turnEnded: gaveBack && turnEnded };
   }
 
   /**

@@ -19,8 +19,8 @@ import { GetDelivery, ListDeliveries, PingWebhook, Redeliver } from '../../appli
 import { DispatchEvents } from '../../application/webhooks/dispatch-events.service.js';
 import { CreateWebhook, DeleteWebhook, GetWebhook, ListWebhooks, SetWebhookActive, UpdateWebhook } from '../../application/webhooks/webhook-management.use-cases.js';
 import { DEFAULT_RETRY_POLICY } from '../../domain/webhook/retry-policy.js';
-import { LoggerToken } from '../tokens.js';
-import { WebhookWorker, WorkSignal } from '../webhook-worker.js';
+import { LoggerToken, WorkerPeersToken } from '../tokens.js';
+import { WebhookWorker, WorkSignal, type WorkerPeers } from '../webhook-worker.js';
 import type { WebhookUseCases } from '../../adapters/http/webhooks.routes.js';
 import { token } from '../../application/shared/token.js';
 import type { Config } from '../config.js';
@@ -70,9 +70,10 @@ export function webhooksModule(config: Config): ContainerModule {
       [UnitOfWork, WebhookRepository, WebhookSender, Clock, Random, IdGenerator, Metrics],
     );
     bind(WebhookWorker).toResolvedValue(
-      (dispatch: DispatchEvents, deliver: DeliverDue, signal: WorkSignal, log: Logger, reminders: SendTrialReminders, identityCleanup: PurgeIdentity, retention: PurgeRetained) =>
+      (dispatch: DispatchEvents, deliver: DeliverDue, signal: WorkSignal, log: Logger, reminders: SendTrialReminders, identityCleanup: PurgeIdentity, retention: PurgeRetained, peers: WorkerPeers | null) =>
         new WebhookWorker(dispatch, deliver, signal, log, {
           pollMs: config.webhooks.pollMs,
+          ...(peers === null ? {} : { peers }),
           dispatchBatch: 100,
           chores: [
             { name: 'trial reminders', everyMs: config.plans.reminderIntervalMs, run: () => reminders.execute() },
@@ -80,7 +81,7 @@ export function webhooksModule(config: Config): ContainerModule {
             { name: 'retention', everyMs: config.retention.intervalMs, run: () => retention.execute() },
           ],
         }),
-      [DispatchEvents, DeliverDue, WorkSignal, LoggerToken, SendTrialReminders, PurgeIdentity, PurgeRetained],
+      [DispatchEvents, DeliverDue, WorkSignal, LoggerToken, SendTrialReminders, PurgeIdentity, PurgeRetained, WorkerPeersToken],
     );
     bind(WebhookUseCasesToken).toResolvedValue(
       (create: CreateWebhook, list: ListWebhooks, get: GetWebhook, update: UpdateWebhook, remove: DeleteWebhook, setActive: SetWebhookActive, ping: PingWebhook, deliveries: ListDeliveries, delivery: GetDelivery, redeliver: Redeliver) =>
