@@ -67,7 +67,7 @@ forEachDatabase('the deliveries table indexes', (target) => {
     try {
       await db.open();
       await db.migrate();
-      await db.dataSource.undoLastMigration({ transaction: 'all' });
+      for (let i = MIGRATIONS.length; i > MIGRATIONS.indexOf(WebhookLeases1764300000000); i -= 1) await db.dataSource.undoLastMigration({ transaction: 'all' });
       const uow = new TypeOrmUnitOfWork(db, new SequentialIds());
       // Rows as the version before 0022 left them: a pending delivery leased for an hour, a finished one.
       const seeded = await uow.run(async (tx) => {

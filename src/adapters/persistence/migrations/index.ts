@@ -20,6 +20,7 @@ import { ClientChangeNotifications1764000000000 } from './0019-client-change-not
 import { LeaseIndex1764100000000 } from './0020-lease-index.migration.js';
 import { DropDueIndex1764200000000 } from './0021-drop-due-index.migration.js';
 import { WebhookLeases1764300000000 } from './0022-webhook-leases.migration.js';
+import { Lz4Documents1764400000000 } from './0023-lz4-documents.migration.js';
 
 /** Every migration in order; new ones are appended, never edited once released. */
-export const MIGRATIONS = [Initial1763780000000, SpecsAndReleases1763790000000, Webhooks1763800000000, Pages1763810000000, Shares1763820000000, EmailVerifications1763830000000, Identity1763840000000, RateLimits1763850000000, ChangeNotifications1763860000000, DeliveryLeases1763870000000, SpecFormat1763880000000, SpecHistory1763890000000, Plans1763900000000, IdentityClients1763910000000, DeviceCodes1763920000000, ClientRegistration1763930000000, IdentityIndexes1763940000000, Reliability1763950000000, ClientChangeNotifications1764000000000, LeaseIndex1764100000000, DropDueIndex1764200000000, WebhookLeases1764300000000];
+export const MIGRATIONS = [Initial1763780000000, SpecsAndReleases1763790000000, Webhooks1763800000000, Pages1763810000000, Shares1763820000000, EmailVerifications1763830000000, Identity1763840000000, RateLimits1763850000000, ChangeNotifications1763860000000, DeliveryLeases1763870000000, SpecFormat1763880000000, SpecHistory1763890000000, Plans1763900000000, IdentityClients1763910000000, DeviceCodes1763920000000, ClientRegistration1763930000000, IdentityIndexes1763940000000, Reliability1763950000000, ClientChangeNotifications1764000000000, LeaseIndex1764100000000, DropDueIndex1764200000000, WebhookLeases1764300000000, Lz4Documents1764400000000];
