@@ -13,6 +13,10 @@
  *   - the same restart with SPECBASE_COMPILE_CACHE=off (reported, no target): the start before
  *     V8's code cache is made (ADR 0027). The others use a cache directory of this run's, made by
  *     the warm-up round.
+ * - The CLI commands (issue 15: each at most 4x its baseline): `specbase token create`, `user
+ *   create` and `client list`, from spawn to exit, on the file the round's fresh start left, each
+ *   beside the bare command script spawned the same way (node, better-sqlite3 opening the same file,
+ *   one statement, one line printed; for `user create` also its password's scrypt).
  * - Baselines, spawned the same way (child_process.spawn of process.execPath, same environment):
  *   a bare node:http script answering 200 on every path (so the table has a ratio), and
  *   `node -e 0`, to its exit (what starting node itself costs).
@@ -193,6 +197,46 @@ async function timeNodeExit(env: NodeJS.ProcessEnv): Promise<number> {
   return performance.now() - t0;
 }
 
+/**
+ * The CLI commands timed (issue 15: each at most TARGET_RATIO x its baseline), on the SQLite file
+ * the round's fresh start left (the demo user is there), from spawn to exit, stdout read. Each
+ * baseline is the bare command script doing the least such a command does: open the same file with
+ * better-sqlite3, run one statement, print one line, exit; for `user create` also the password's
+ * scrypt with the parameters the command uses (src/adapters/crypto/scrypt-password-hasher.ts).
+ */
+const COMMANDS: readonly { readonly name: string; readonly args: (n: number) => string[]; readonly scrypt: boolean }[] = [
+  { name: 'specbase token create', args: (n) => ['token', 'create', '--email', 'demo@specbase.example', '--name', `bench ${n}`, '--scopes', 'api'], scrypt: false },
+  { name: 'specbase user create', args: (n) => ['user', 'create', '--email', `bench${n}@example.com`, '--password', 'correct horse battery staple 9'], scrypt: true },
+  { name: 'specbase client list', args: () => ['client', 'list'], scrypt: false },
+];
+
+const BARE_COMMAND = `import { createRequire } from 'node:module';
+import { randomBytes, scryptSync } from 'node:crypto';
+const Database = createRequire(process.env.SPECBASE_ROOT + '/package.json')('better-sqlite3');
+const db = new Database(process.env.SQLITE_PATH);
+const users = db.prepare('SELECT count(*) AS n FROM users').get().n;
+const hash = process.argv[2] === 'scrypt' ? scryptSync('correct horse battery staple 9', randomBytes(16), 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 256 * 2 ** 15 * 8 }).toString('base64') : undefined;
+db.close();
+process.stdout.write(JSON.stringify({ users, hash }) + '\\n');
+`;
+
+/** Spawns `node <args>` and times it to its exit, which must be 0. */
+async function timeCommand(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const t0 = performance.now();
+  const { child, output } = spawnNode(args, env, 'pipe');
+  const code = await exited(child);
+  const elapsed = performance.now() - t0;
+  if (code !== 0) throw new Error(`node ${args.join(' ')} exited with ${code}: ${output().slice(-2_000)}`);
+  return elapsed;
+}
+
+/** A command's times and its baseline's, one pair a round. */
+export interface CommandTimes {
+  readonly name: string;
+  readonly specbase: number[];
+  readonly baseline: number[];
+}
+
 const BARE_SERVER = `import { createServer } from 'node:http';
 const server = createServer((req, res) => {
   res.writeHead(200, { 'content-type': 'application/json' });
@@ -364,6 +408,8 @@ export interface StartupResult {
   readonly uncached: readonly Start[];
   readonly bare: readonly Start[];
   readonly nodeExit: readonly number[];
+  /** The CLI commands against their bare command script, per round. */
+  readonly commands: readonly CommandTimes[];
   readonly phases: { readonly fresh: readonly PhaseRun[]; readonly restart: readonly PhaseRun[] };
   readonly profile: ProfileSummary;
   /** The 1-minute load average before and after. */
@@ -388,6 +434,9 @@ export async function benchStartup(backends: readonly Backend[]): Promise<{ resu
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', DATABASE_URL: '', DATABASE_SCHEMA: '', HOST: '127.0.0.1', LOG_LEVEL: '', SPECBASE_COMPILE_CACHE: join(tmp, 'code-cache') };
     const bareScript = join(tmp, 'bare-http-server.mjs');
     await writeFile(bareScript, BARE_SERVER);
+    const bareCommand = join(tmp, 'bare-command.mjs');
+    await writeFile(bareCommand, BARE_COMMAND);
+    const commands: CommandTimes[] = COMMANDS.map(({ name }) => ({ name, specbase: [], baseline: [] }));
     const load0 = loadavg()[0]!;
     let files = 0;
     const sqlite = () => ({ ...env, SQLITE_PATH: join(tmp, `specbase-${++files}.sqlite`) });
@@ -407,6 +456,17 @@ export async function benchStartup(backends: readonly Backend[]): Promise<{ resu
       const n = await timeNodeExit(env);
       const label = round === 0 ? 'warm-up' : `round ${round}/${RUNS}`;
       console.log(`[startup] ${label} (healthy/ready): fresh ${line(f)}, restart ${line(r)}, restart without the code cache ${line(u)}, bare node:http ${line(b)}, node -e 0 ${Math.round(n)} ms`);
+      // The commands on the file this round's fresh start left, each beside its baseline.
+      const timed: string[] = [];
+      for (const [i, command] of COMMANDS.entries()) {
+        const own = await timeCommand([CLI, ...command.args(round)], dbEnv);
+        const base = await timeCommand([bareCommand, ...(command.scrypt ? ['scrypt'] : [])], { ...dbEnv, SPECBASE_ROOT: ROOT });
+        timed.push(`${command.name} ${Math.round(own)} ms (bare ${Math.round(base)} ms)`);
+        if (round === 0) continue;
+        commands[i]!.specbase.push(own);
+        commands[i]!.baseline.push(base);
+      }
+      console.log(`[startup] ${label} commands: ${timed.join(', ')}`);
       if (round === 0) continue;
       fresh.push(f);
       restart.push(r);
@@ -424,7 +484,7 @@ export async function benchStartup(backends: readonly Backend[]): Promise<{ resu
     console.log(`[startup] phases timed (${PHASE_RUNS} fresh, ${PHASE_RUNS} restart)`);
     const profile = await profiledStart(sqlite(), join(tmp, 'profile'));
     console.log(`[startup] CPU profile of a fresh start: ${Math.round(profile.healthyMs)} ms to healthy under the profiler`);
-    return { results: [{ backend: 'SQLite', fresh, restart, uncached, bare, nodeExit, phases, profile, load: [load0, loadavg()[0]!] }] };
+    return { results: [{ backend: 'SQLite', fresh, restart, uncached, bare, nodeExit, commands, phases, profile, load: [load0, loadavg()[0]!] }] };
   } catch (error) {
     return { results: [], failure: error instanceof Error ? error : new Error('startup bench failed', { cause: error }) };
   } finally {
@@ -496,6 +556,18 @@ export function summarizeStartup(results: readonly StartupResult[]): SummaryRow[
         });
       }
     }
+    for (const command of result.commands) {
+      const own = median(command.specbase);
+      const base = median(command.baseline);
+      rows.push({
+        figure: `\`${command.name}\`, spawn to exit [${result.backend}]`,
+        specbase: ms(own),
+        baseline: `${ms(base)} (bare command script: open, one statement${command.name.endsWith('user create') ? ', the scrypt' : ''}, exit)`,
+        ratio: (own / base).toFixed(1),
+        target: `<= ${TARGET_RATIO}x`,
+        met: own / base <= TARGET_RATIO,
+      });
+    }
   }
   return rows;
 }
@@ -538,6 +610,19 @@ export function reportStartup(results: readonly StartupResult[]): void {
     rows.push(['node -e 0, to its exit', ms(nodeExit), `${Math.round(Math.min(...result.nodeExit))}-${Math.round(Math.max(...result.nodeExit))}`, '-', '-', '-', '-']);
     console.log(formatTable(rows));
     console.log('(CPU time counts every thread: the garbage collector, and the thread pool making the signing key and hashing the demo password, so it can exceed the wall time)');
+
+    console.log('');
+    console.log(`The CLI commands, spawn to exit, on the file the round's fresh start left; median of ${RUNS} rounds, each beside its bare command script`);
+    console.log('');
+    const commandRows: string[][] = [['command', 'specbase', 'min-max', 'bare command script', 'min-max', 'ratio', 'target']];
+    for (const command of result.commands) {
+      const own = median(command.specbase);
+      const base = median(command.baseline);
+      const range = (values: readonly number[]) => `${Math.round(Math.min(...values))}-${Math.round(Math.max(...values))}`;
+      commandRows.push([command.name, ms(own), range(command.specbase), ms(base), range(command.baseline), (own / base).toFixed(1), `<= ${TARGET_RATIO}x: ${own / base <= TARGET_RATIO ? 'met' : 'NOT met'}`]);
+    }
+    console.log(formatTable(commandRows));
+    console.log('(the bare command script: node, better-sqlite3 opening the same file, one statement, one line printed; for user create also the scrypt of its password)');
 
     console.log('');
     console.log(`Where the time goes: startServer's steps timed one by one in a plain node process (median of ${PHASE_RUNS} each)`);
