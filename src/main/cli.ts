@@ -21,6 +21,7 @@ import { resolve } from 'node:path';
 import { DeleteOAuthClient, ListOAuthClients, RegisterOAuthClient, RotateOAuthClientSecret, UpdateOAuthClient } from '../application/identity/clients.use-cases.js';
 import { SigningKeys } from '../application/identity/signing-keys.js';
 import { WebhookWorker } from './webhook-worker.js';
+import { WorkerPeersToken } from './tokens.js';
 import { SetAccountPlan } from '../application/accounts/account-plan.use-cases.js';
 import type { Logger } from '../adapters/logging/pino-logger.js';
 
@@ -98,11 +99,20 @@ function many(values: Record<string, string | boolean | undefined>, name: string
 }
 
 /**
- * Commands and the worker serve no repeated reads: no read cache, and so on PostgreSQL no
- * connection that LISTENs for changes.
+ * Commands serve no repeated reads and run no webhook worker: no read cache, and so on PostgreSQL
+ * no connection that LISTENs for changes.
  */
 function withoutReadCache(config: Config): Config {
-  return { ...config, readCacheSize: 0 };
+  return { ...config, readCacheSize: 0, webhooks: { ...config.webhooks, worker: false } };
+}
+
+/**
+ * `specbase worker`'s configuration: no read cache (it serves no reads) but a webhook worker, whose
+ * container then listens for PostgreSQL's notifications so that the workers hear each other
+ * (PostgresWorkerPeers) whatever READ_CACHE_SIZE and WEBHOOK_WORKER say.
+ */
+function forWorker(config: Config): Config {
+  return { ...withoutReadCache(config), webhooks: { ...config.webhooks, worker: true } };
 }
 
 /** Runs a one-shot command against the migrated database, then closes it. */
@@ -170,7 +180,7 @@ async function serve(config: Config): Promise<void> {
 
 /** A webhook worker without the HTTP server, until SIGTERM or SIGINT. */
 async function runWorker(config: Config): Promise<void> {
-  const container = buildContainer(withoutReadCache(config));
+  const container = buildContainer(forWorker(config));
   const storage = container.get<Storage>(StorageToken);
   await storage.open();
   await storage.migrate();
@@ -179,7 +189,8 @@ async function runWorker(config: Config): Promise<void> {
   const monitor = container.get(DatabaseMonitor);
   if (config.database.kind === 'postgres') monitor.start();
   worker.start();
-  log.info({ database: config.database.kind }, 'webhook worker started');
+  // Whether it hands webhooks over to other workers (PostgreSQL: it hears them through NOTIFY).
+  log.info({ database: config.database.kind, peers: container.get(WorkerPeersToken) !== null }, 'webhook worker started');
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       log.info({ signal }, 'webhook worker stopping');

@@ -208,8 +208,9 @@ function bindTypeOrm(c: Container, config: Config): void {
   c.bind(TypeOrmDatabase).toResolvedValue(
     (log: Logger) =>
       new TypeOrmDatabase(config.database, {
-        trackChanges: config.readCacheSize > 0,
-        changes: { onError: (error) => log.warn({ err: error, component: 'read-cache' }, 'not listening for PostgreSQL changes: reads are not cached until it reconnects') },
+        // For the read cache, and for a webhook worker to hear the others (PostgresWorkerPeers).
+        trackChanges: config.readCacheSize > 0 || config.webhooks.worker,
+        changes: { onError: (error) => log.warn({ err: error, component: 'read-cache' }, 'not listening for PostgreSQL changes: reads are not cached, and webhook workers do not hear each other, until it reconnects') },
         secrets: secretBoxFor(config, (message, file) => log.warn({ file }, message)),
         ...(config.database.kind === 'sqlite' ? freshSqliteOption() : {}),
       }),

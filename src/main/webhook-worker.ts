@@ -206,6 +206,8 @@ export class WebhookWorker {
    * took it.
    */
   private handOver(options: PassOptions): void {
+    // A lane that was recording when the worker stopped still tells of its give-back.
+    if (!this.running) return;
     this.options.peers?.handOver();
     const timer = setTimeout(() => {
       this.handOvers.delete(timer);

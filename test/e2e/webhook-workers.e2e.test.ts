@@ -216,9 +216,10 @@ describePostgres(SUITE, 'several workers need PostgreSQL, SQLite runs one in-pro
 
     // The events first, then the workers: a backlog of 1,000 deliveries per webhook, so that each
     // webhook's lane makes whole turns (2 runs of 128) and hands the webhook over to another worker
-    // at the end of each (WebhookWorker.handOver). With the events trickling in, a lane ends when
-    // nothing more is due, and the worker that dispatches them claims them: one worker may send
-    // everything, which is not wrong, but then the check below says nothing of the hand-over.
+    // at the end of each (WebhookWorker.handOver: the workers hear each other through NOTIFY). With
+    // the events trickling in, a lane ends when nothing more is due, and the worker that dispatches
+    // them claims them: one worker may send everything, which is not wrong, but then the check
+    // below says nothing of the hand-over.
     const started = Date.now();
     await bounded(APIS, 16, async (i) => {
       const id = await createApi(f, `e2e-${i}`);
@@ -234,7 +235,8 @@ describePostgres(SUITE, 'several workers need PostgreSQL, SQLite runs one in-pro
       f.receiver.inspect = async (_request, record, index) =>
         index % 40 === 0 && record.remotePort !== undefined ? socketOwner(record.remotePort, f.receiver.port, pids) : undefined;
     }
-    await Promise.all(workers.map((w) => logged(w, 'webhook worker started')));
+    const startedLines = await Promise.all(workers.map((w) => logged(w, 'webhook worker started')));
+    expect(startedLines.map((line) => line['peers']), 'each worker hears the others, to hand webhooks over').to.deep.equal([true, true, true]);
 
     // Generous: a webhook's deliveries go out one at a time (about 6 s for these 4,000 on a small
     // machine since lanes run on, 40-50 s before), and a loaded CI machine may be much slower.

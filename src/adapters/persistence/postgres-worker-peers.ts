@@ -10,21 +10,20 @@ const HAND_OVER = 'webhook-worker:handover:';
 /**
  * The other webhook workers on one PostgreSQL database, through the change listener's signals
  * (PostgresChangeVersion.signal: NOTIFY, which changes no row): each worker says hello every
- * HELLO_EVERY_MS, and at once to one it had not heard from, so that two workers know of each
- * other within a round trip; and it tells the others when a lane of its own gave a webhook back at
- * the end of its turn, which wakes them to claim it (the worker then waits before it claims
- * again: WebhookWorker). A worker that hears nobody claims its webhooks back at once, as alone.
+ * HELLO_EVERY_MS, and at once to a worker it had not heard from, so that a worker joining others
+ * knows of them within a round trip; and it tells the others when a lane of its own gave a
+ * webhook back at the end of its turn, which wakes them to claim it (the worker then waits before
+ * it claims again: WebhookWorker). A worker that hears nobody claims its webhooks back at once,
+ * as alone. Messages are `<kind><scope>/<id>`: the scope is the schema, since NOTIFY's channel
+ * is the database's and workers of another schema (another deployment) are no peers.
  */
 export class PostgresWorkerPeers {
   private readonly id = randomUUID();
-  private othersHeardAt = -Infinity;
+  /** When each other worker was last heard from (ms). */
+  private readonly heard = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
 
-  /**
-   * @param scope the schema the workers' tables are in: NOTIFY's channel is the database's, and
-   *   workers of another schema (another deployment) are no peers
-   */
   constructor(
     private readonly changes: Pick<PostgresChangeVersion, 'signal' | 'onSignal'>,
     private readonly scope: string,
@@ -36,11 +35,15 @@ export class PostgresWorkerPeers {
   start(wake: () => void): void {
     if (this.unsubscribe !== undefined) return;
     this.unsubscribe = this.changes.onSignal((message) => {
-      const handOver = message.startsWith(`${HAND_OVER}${this.scope}/`);
-      if ((!handOver && !message.startsWith(`${HELLO}${this.scope}/`)) || message.endsWith(`/${this.id}`)) return;
-      const known = this.othersActive();
-      this.othersHeardAt = this.now();
-      if (handOver) wake();
+      const kind = message.startsWith(HAND_OVER) ? HAND_OVER : message.startsWith(HELLO) ? HELLO : undefined;
+      if (kind === undefined) return;
+      const rest = message.slice(kind.length);
+      const slash = rest.lastIndexOf('/');
+      const [scope, from] = [rest.slice(0, slash), rest.slice(slash + 1)];
+      if (slash < 0 || scope !== this.scope || from === this.id) return;
+      const known = this.isThere(from);
+      this.heard.set(from, this.now());
+      if (kind === HAND_OVER) wake();
       else if (!known) this.hello();
     });
     this.hello();
@@ -53,16 +56,26 @@ export class PostgresWorkerPeers {
     this.timer = undefined;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
+    this.heard.clear();
   }
 
   /** Whether another worker was heard from lately. */
   othersActive(): boolean {
-    return this.now() - this.othersHeardAt < 3 * this.helloEveryMs;
+    for (const [from, at] of this.heard) {
+      if (this.now() - at < 3 * this.helloEveryMs) return true;
+      this.heard.delete(from);
+    }
+    return false;
   }
 
   /** Tells the others that a webhook was given back at the end of its turn: one of them should claim it. */
   handOver(): void {
     this.changes.signal(`${HAND_OVER}${this.scope}/${this.id}`);
+  }
+
+  private isThere(from: string): boolean {
+    const at = this.heard.get(from);
+    return at !== undefined && this.now() - at < 3 * this.helloEveryMs;
   }
 
   private hello(): void {

@@ -89,15 +89,23 @@ describe('WebhookWorker', () => {
       }
     });
 
-    it('is not claimed after a stop that came during the hand-over', async () => {
-      const w = aWorker(peers(true).p);
+    it('is not claimed after a stop that came during the hand-over, nor handed over by a lane that ends after the stop', async () => {
+      const { p, told } = peers(true);
+      const w = aWorker(p);
       w.worker.start();
       await tick();
-      const claimsBefore = w.claims.length;
       w.gaveBack(true);
+      expect(told.handOvers).to.equal(1);
       await w.worker.stop();
+      // A lane that was recording its run when the worker stopped.
+      w.gaveBack(true);
+      expect(told.handOvers, 'none after the stop').to.equal(1);
+      // Started again at once: only its own first round claims, no hand-over of before.
+      const claimsBefore = w.claims.length;
+      w.worker.start();
       await tick(450);
-      expect(w.claims.length).to.equal(claimsBefore);
+      expect(w.claims.length).to.equal(claimsBefore + 1);
+      await w.worker.stop();
     });
   });
 });
