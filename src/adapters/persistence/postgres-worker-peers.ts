@@ -61,8 +61,8 @@ export class PostgresWorkerPeers {
 
   /** Whether another worker was heard from lately. */
   othersActive(): boolean {
-    for (const [from, at] of this.heard) {
-      if (this.now() - at < 3 * this.helloEveryMs) return true;
+    for (const from of this.heard.keys()) {
+      if (this.isThere(from)) return true;
       this.heard.delete(from);
     }
     return false;

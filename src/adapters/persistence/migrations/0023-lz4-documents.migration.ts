@@ -23,14 +23,17 @@ export class Lz4Documents1764400000000 implements MigrationInterface {
   readonly name = 'Lz4Documents1764400000000';
 
   async up(q: QueryRunner): Promise<void> {
-    if (!(await lz4Available(q))) return;
-    for (const [table, column] of DOCUMENT_COLUMNS) await q.query(`ALTER TABLE ${qualified(q, table)} ALTER COLUMN ${q.connection.driver.escape(column)} SET COMPRESSION lz4`);
+    await compressDocuments(q, 'lz4');
   }
 
   async down(q: QueryRunner): Promise<void> {
-    if (!(await lz4Available(q))) return;
-    for (const [table, column] of DOCUMENT_COLUMNS) await q.query(`ALTER TABLE ${qualified(q, table)} ALTER COLUMN ${q.connection.driver.escape(column)} SET COMPRESSION default`);
+    await compressDocuments(q, 'default');
   }
+}
+
+async function compressDocuments(q: QueryRunner, method: 'lz4' | 'default'): Promise<void> {
+  if (!(await lz4Available(q))) return;
+  for (const [table, column] of DOCUMENT_COLUMNS) await q.query(`ALTER TABLE ${qualified(q, table)} ALTER COLUMN ${q.connection.driver.escape(column)} SET COMPRESSION ${method}`);
 }
 
 async function lz4Available(q: QueryRunner): Promise<boolean> {
