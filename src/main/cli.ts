@@ -24,6 +24,7 @@ import { WebhookWorker } from './webhook-worker.js';
 import { WorkerPeersToken } from './tokens.js';
 import { SetAccountPlan } from '../application/accounts/account-plan.use-cases.js';
 import type { Logger } from '../adapters/logging/pino-logger.js';
+import { tuneHeap } from './heap.js';
 
 const USAGE = `Usage: specbase <command>
 
@@ -180,6 +181,7 @@ async function serve(config: Config): Promise<void> {
 
 /** A webhook worker without the HTTP server, until SIGTERM or SIGINT. */
 async function runWorker(config: Config): Promise<void> {
+  tuneHeap(config.heapGrowingPercent);
   const container = buildContainer(forWorker(config));
   const storage = container.get<Storage>(StorageToken);
   await storage.open();

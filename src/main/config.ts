@@ -30,6 +30,8 @@ export interface Config {
   readonly tokenCache: { readonly maxEntries: number; readonly revalidateMs: number };
   /** `READ_CACHE_SIZE`: reads remembered until the database changes (ReadCache), on SQLite and PostgreSQL; 0 turns it off (and, on PostgreSQL, the connection that LISTENs for changes). */
   readonly readCacheSize: number;
+  /** `HEAP_GROWING_PERCENT`: how far V8's old generation grows past its live size before a full collection (tuneHeap); 0 leaves V8's own. */
+  readonly heapGrowingPercent: number;
   /** `SHUTDOWN_DRAIN_MS`: after a stop is asked for, how long `/readyz` answers 503 while requests are still accepted. */
   readonly shutdownDrainMs: number;
   /** `METRICS_TOKEN`: when set, `GET /metrics` wants `Authorization: Bearer <it>`; `null`: open. */
@@ -218,6 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: flag(env, 'TRUST_PROXY'),
     shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 0, 0, 600_000),
     readCacheSize: integer(env, 'READ_CACHE_SIZE', 1_000, 0, 1_000_000),
+    heapGrowingPercent: integer(env, 'HEAP_GROWING_PERCENT', 25, 0, 1_000),
     tokenCache: {
       maxEntries: integer(env, 'TOKEN_CACHE_SIZE', DEFAULT_TOKEN_CACHE.maxEntries, 0, 1_000_000),
       revalidateMs: integer(env, 'TOKEN_CACHE_REVALIDATE_MS', DEFAULT_TOKEN_CACHE.revalidateMs, 100, 60_000),

@@ -27,6 +27,7 @@ import { ApiRateLimiter, RateLimiter, RateLimits } from '../application/ports/ra
 import { Readiness } from './readiness.js';
 import { DatabaseMonitor } from './database-monitor.js';
 import { PromMetrics } from '../adapters/metrics/prom-metrics.js';
+import { tuneHeap } from './heap.js';
 
 /** package.json's version: src/main and dist/main both sit two levels below it. */
 const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
@@ -107,6 +108,7 @@ export interface StartOptions {
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const container = options.container ?? buildContainer(options.config ?? loadConfig());
   const config = container.get<Config>(ConfigToken);
+  tuneHeap(config.heapGrowingPercent);
   const storage = container.get<Storage>(StorageToken);
   await storage.open();
   let demo: DemoCredentials | null = null;

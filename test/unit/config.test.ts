@@ -30,6 +30,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ TOKEN_CACHE_REVALIDATE_MS: '120000' })).to.throw(ConfigError, /TOKEN_CACHE_REVALIDATE_MS/);
   });
 
+  it('lets the old generation grow 25% past its live size by default (HEAP_GROWING_PERCENT), 0 leaving V8 its own choice', () => {
+    expect(loadConfig({}).heapGrowingPercent).to.equal(25);
+    expect(loadConfig({ HEAP_GROWING_PERCENT: '0' }).heapGrowingPercent).to.equal(0);
+    expect(loadConfig({ HEAP_GROWING_PERCENT: '100' }).heapGrowingPercent).to.equal(100);
+    expect(() => loadConfig({ HEAP_GROWING_PERCENT: '-5' })).to.throw(ConfigError, /HEAP_GROWING_PERCENT/);
+    expect(() => loadConfig({ HEAP_GROWING_PERCENT: '1001' })).to.throw(ConfigError, /HEAP_GROWING_PERCENT/);
+  });
+
   it('takes imports of up to 32 MiB by default, as the contract says (GitHub: 13 MB, Microsoft Graph: 20 MB)', () => {
     expect(loadConfig({}).importMaxBytes).to.equal(32 * 1024 * 1024);
     expect(loadConfig({ IMPORT_MAX_BYTES: '2048' }).importMaxBytes).to.equal(2048);
