@@ -103,7 +103,7 @@ function many(values: Record<string, string | boolean | undefined>, name: string
  * Commands serve no repeated reads and run no webhook worker: no read cache, and so on PostgreSQL
  * no connection that LISTENs for changes.
  */
-function withoutReadCache(config: Config): Config {
+function forCommand(config: Config): Config {
   return { ...config, readCacheSize: 0, webhooks: { ...config.webhooks, worker: false } };
 }
 
@@ -113,12 +113,12 @@ function withoutReadCache(config: Config): Config {
  * (PostgresWorkerPeers) whatever READ_CACHE_SIZE and WEBHOOK_WORKER say.
  */
 function forWorker(config: Config): Config {
-  return { ...withoutReadCache(config), webhooks: { ...config.webhooks, worker: true } };
+  return { ...forCommand(config), webhooks: { ...config.webhooks, worker: true } };
 }
 
 /** Runs a one-shot command against the migrated database, then closes it. */
 async function withStorage<T>(config: Config, work: (c: Container) => Promise<T>): Promise<T> {
-  const container = buildContainer(withoutReadCache(config), { logTo: 'stderr' });
+  const container = buildContainer(forCommand(config), { logTo: 'stderr' });
   const storage = container.get<Storage>(StorageToken);
   await storage.open();
   try {
@@ -130,7 +130,7 @@ async function withStorage<T>(config: Config, work: (c: Container) => Promise<T>
 }
 
 async function migrate(config: Config): Promise<string[]> {
-  const storage = buildContainer(withoutReadCache(config), { logTo: 'stderr' }).get<Storage>(StorageToken);
+  const storage = buildContainer(forCommand(config), { logTo: 'stderr' }).get<Storage>(StorageToken);
   await storage.open();
   try {
     return await storage.migrate();

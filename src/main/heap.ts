@@ -7,7 +7,7 @@ import { setFlagsFromString } from 'node:v8';
  * swings its resident memory by tens of MB between full collections, and climbs well past its
  * level for the first minutes. The flag is read at every collection, so it takes effect when set
  * at run time (unlike the young generation's size, which only node's command line sets), and
- * `specbase serve` and `specbase worker` set it when they start (`HEAP_GROWING_PERCENT`,
+ * `startServer` (so `specbase serve`) and `specbase worker` set it when they start (`HEAP_GROWING_PERCENT`,
  * docs/configuration.md; docs/performance.md 7a for the measurements). It is process-wide: a
  * service that embeds the library keeps V8's own unless it calls this.
  *

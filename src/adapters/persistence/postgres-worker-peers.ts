@@ -39,8 +39,9 @@ export class PostgresWorkerPeers {
       if (kind === undefined) return;
       const rest = message.slice(kind.length);
       const slash = rest.lastIndexOf('/');
-      const [scope, from] = [rest.slice(0, slash), rest.slice(slash + 1)];
-      if (slash < 0 || scope !== this.scope || from === this.id) return;
+      if (slash < 0 || rest.slice(0, slash) !== this.scope) return;
+      const from = rest.slice(slash + 1);
+      if (from === this.id) return;
       const known = this.isThere(from);
       this.heard.set(from, this.now());
       if (kind === HAND_OVER) wake();
