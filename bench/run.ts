@@ -394,12 +394,15 @@ async function main(): Promise<void> {
   const chosen = only.length === 0 ? steps : steps.filter((s) => only.includes(s.name));
   if (chosen.length === 0) throw new Error(`BENCH_ONLY names no step of: ${steps.map((s) => s.name).join(', ')}`);
   const rows: SummaryRow[] = [];
+  const started = Date.now();
   let failure: Error | undefined;
   for (const { name, run, report: print, summarize } of chosen) {
     if (isInterrupted()) break;
     console.log('');
     console.log(`== ${name} ==`);
+    const began = Date.now();
     const outcome = await run(backends);
+    console.log(`(${name}: ${minutesSeconds(Date.now() - began)})`);
     if (outcome.results.length > 0) {
       print(outcome.results);
       rows.push(...summarize(outcome.results));
@@ -408,6 +411,7 @@ async function main(): Promise<void> {
     failure ??= outcome.failure;
   }
   if (minutes === 0) console.log('(BENCH_LOAD_MINUTES=0: the memory figure was left out)');
+  console.log(`(every step: ${minutesSeconds(Date.now() - started)})`);
 
   console.log('');
   console.log('== Specbase against same-run baselines (medians; 127.0.0.1; see each report above for how) ==');
@@ -417,6 +421,12 @@ async function main(): Promise<void> {
   console.log(`${targeted.length - missed.length} of ${targeted.length} targets met${missed.length > 0 ? `; NOT met: ${missed.map((r) => r.figure).join('; ')}` : ''}`);
   console.log('(a report, not a test: the exit code does not depend on the targets)');
   if (failure !== undefined) throw failure;
+}
+
+/** A duration as "12 min 5 s". */
+function minutesSeconds(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)} min ${s % 60} s`;
 }
 
 main().catch((error: unknown) => {

@@ -1,7 +1,10 @@
 /**
  * Benchmark child for bench/webhooks.ts: the baseline of the webhook benchmark, i.e. a plain loop
- * of signed HTTP POSTs from one process, doing per request what HttpWebhookSender.post does
- * (src/adapters/webhooks/http-webhook-sender.ts) and nothing else (no database, no SSRF check):
+ * of signed HTTP POSTs from one process, sending per request what HttpWebhookSender.post sends
+ * (src/adapters/webhooks/http-webhook-sender.ts) and nothing else (no database, no SSRF check),
+ * the plain node:http way. (The sender, since 2026-11-28, opens a plain-HTTP socket itself instead
+ * of through a per-request agent: the same connection and bytes for less CPU, a gain of Specbase's
+ * own that this loop leaves as a plain program has it; docs/performance.md, section 4.)
  *
  *   new URL(target); Buffer.from(body)
  *   X-Service-Signature = hex HMAC-SHA256(secret, target URL + body)         (node:crypto)
