@@ -34,7 +34,7 @@
  *       page), in BENCH_GROWTH_ROUNDS (default 3) interleaved rounds after a warm-up:
  *       1. latency: one keep-alive connection per target, one request at a time, the four
  *          targets taking turns request by request (so a busy moment of the machine hits all
- *          of them alike) for 4 x BENCH_GROWTH_PROBE (default 5) s, each request timed with
+ *          of them alike) for 4 x BENCH_GROWTH_PROBE (default 3) s, each request timed with
  *          performance.now(); p50 and p99 over all the rounds' requests together (a p99 per
  *          round would rest on a handful of requests). One connection, because with more the
  *          latency is mostly time spent queueing behind the other connections (16 connections:
@@ -42,7 +42,7 @@
  *          autocannon: its latency histogram counts whole milliseconds, and a list answers in
  *          about one;
  *       2. throughput: autocannon, 16 connections (as bench/run.ts: enough to keep the server's
- *          one core busy from the other core), BENCH_GROWTH_DURATION (default 5) s: req/s, and
+ *          one core busy from the other core), BENCH_GROWTH_DURATION (default 3) s: req/s, and
  *          its p50/p99 under that load (whole milliseconds); medians over the rounds.
  *
  * (b) Import time against document size. Target: linear. Generated Swagger 2.0 JSON documents
@@ -109,8 +109,8 @@ const PAGE_LIMIT = 20;
 /** The deep page starts after this share of the list. */
 const DEPTH = 0.6;
 const CONNECTIONS = 16;
-const DURATION_S = positiveIntegerFromEnv('BENCH_GROWTH_DURATION', sized(5, 2));
-const PROBE_S = positiveIntegerFromEnv('BENCH_GROWTH_PROBE', sized(5, 1));
+const DURATION_S = positiveIntegerFromEnv('BENCH_GROWTH_DURATION', sized(3, 2));
+const PROBE_S = positiveIntegerFromEnv('BENCH_GROWTH_PROBE', sized(3, 1));
 const WARMUP_S = 1;
 const ROUNDS = positiveIntegerFromEnv('BENCH_GROWTH_ROUNDS', sized(3, 1));
 const SEED_CHUNK = 1_000;

@@ -26,7 +26,7 @@
  * introspection `active: true`), and again after every run. Every server is a child process on
  * 127.0.0.1; the load comes from this process (autocannon, 16 connections). Each figure is the
  * median of BENCH_IDENTITY_ROUNDS (default 3) interleaved runs of BENCH_IDENTITY_DURATION_S
- * (default 5) seconds, after a 1 s warm-up of each target. Runs on SQLite always, and on PostgreSQL
+ * (default 4) seconds, after a 1 s warm-up of each target. Runs on SQLite always, and on PostgreSQL
  * too when BENCH_DATABASE_URL or TEST_DATABASE_URL is set (in a throw-away schema).
  *
  * `node --import tsx bench/identity.ts` runs only this. BENCH_CPU_PROF=<dir> writes V8 CPU
@@ -62,7 +62,7 @@ import {
 import { cpuMs } from './proc-cpu.js';
 
 const CONNECTIONS = 16;
-const DURATION_S = positiveIntegerFromEnv('BENCH_IDENTITY_DURATION_S', sized(5, 2));
+const DURATION_S = positiveIntegerFromEnv('BENCH_IDENTITY_DURATION_S', sized(4, 2));
 const WARMUP_S = 1;
 const ROUNDS = positiveIntegerFromEnv('BENCH_IDENTITY_ROUNDS', sized(3, 1));
 const TARGET_RATIO = 1.0;

@@ -15,7 +15,7 @@
  * body (the list's for the list, the single API's for the single API), at 16 and at 50
  * connections, with p99 latency reported. Every server runs in its own child process (so the load
  * generator never shares an event loop with it) on 127.0.0.1. Each figure is the median of 3
- * interleaved 5 s autocannon runs after a 1 s warm-up. Runs on SQLite always, and a second
+ * interleaved 4 s autocannon runs after a 1 s warm-up. Runs on SQLite always, and a second
  * time on PostgreSQL when BENCH_DATABASE_URL or TEST_DATABASE_URL is set (in a throw-away schema).
  *
  * For reference (no target), at 16 connections: a bare node:http server with the list body, and
@@ -24,7 +24,8 @@
  * paths, which shows how much of the gap to bare Koa any application answering this contract has;
  * and bare Koa sending Specbase's whole answer, its own headers (request id, the security headers,
  * rate limit, ETag) as well as the body: what those bytes alone cost the server and the load
- * generator, which share the machine's two cores.
+ * generator, which share the machine's two cores. The references run in the first round only
+ * (BENCH_READ_REFERENCE_ROUNDS=3 for all three), so each is one run, not a median.
  *
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each Specbase child into <dir> (when it stops).
  * Shared helpers (child processes, backends, the table) are in bench/common.ts.
@@ -47,6 +48,7 @@ import {
   Interrupted,
   isInterrupted,
   median,
+  positiveIntegerFromEnv,
   prepareBackend,
   profileOptions,
   QUICK,
@@ -67,9 +69,14 @@ import { benchWebhooks, reportWebhooks, summarizeWebhooks } from './webhooks.js'
 
 /** Both the issue's loads: 16 connections (one core's worth from the other core) and 50. */
 const CONNECTION_COUNTS = [16, 50] as const;
-const DURATION_S = sized(5, 2);
+const DURATION_S = sized(4, 2);
 const WARMUP_S = 1;
 const ROUNDS = sized(3, 1);
+/**
+ * Rounds of the five references (no target): one by default, which keeps `npm run bench` under
+ * 30 minutes (three took 2 more minutes for both databases); each is then one run, not a median.
+ */
+const REFERENCE_ROUNDS = Math.min(ROUNDS, positiveIntegerFromEnv('BENCH_READ_REFERENCE_ROUNDS', 1));
 const SEEDED_APIS = 20;
 const TARGET_RATIO = 0.6;
 /** Headers node:http and Koa set on every answer themselves, the baselines' as Specbase's. */
@@ -94,6 +101,8 @@ interface Target {
   readonly url: string;
   readonly connections: number;
   readonly runs: Run[];
+  /** A reference without a target: measured in the first round only (BENCH_READ_REFERENCE_ROUNDS for more). */
+  readonly reference?: true;
 }
 
 interface Figure {
@@ -222,11 +231,11 @@ async function benchReadBackend(backend: Backend): Promise<BackendResult> {
       { key: 'single' as const, label: `Specbase single @${connections}`, url: singleUrl, connections, runs: [] },
       { key: 'koa-single' as const, label: `Koa single @${connections}`, url: koaSingle, connections, runs: [] },
     ]);
-    targets.push({ key: 'http', label: 'node:http list @16', url: http, connections: 16, runs: [] });
-    targets.push({ key: 'contract-list', label: 'Koa+contract list @16', url: contractList, connections: 16, runs: [] });
-    targets.push({ key: 'contract-single', label: 'Koa+contract single @16', url: contractSingle, connections: 16, runs: [] });
-    targets.push({ key: 'answer-list', label: 'Koa+headers list @16', url: answerList, connections: 16, runs: [] });
-    targets.push({ key: 'answer-single', label: 'Koa+headers single @16', url: answerSingle, connections: 16, runs: [] });
+    targets.push({ reference: true, key: 'http', label: 'node:http list @16', url: http, connections: 16, runs: [] });
+    targets.push({ reference: true, key: 'contract-list', label: 'Koa+contract list @16', url: contractList, connections: 16, runs: [] });
+    targets.push({ reference: true, key: 'contract-single', label: 'Koa+contract single @16', url: contractSingle, connections: 16, runs: [] });
+    targets.push({ reference: true, key: 'answer-list', label: 'Koa+headers list @16', url: answerList, connections: 16, runs: [] });
+    targets.push({ reference: true, key: 'answer-single', label: 'Koa+headers single @16', url: answerSingle, connections: 16, runs: [] });
     for (const target of targets) {
       const warm = await cannon({ url: target.url, connections: target.connections, duration: WARMUP_S, headers });
       const failures = warm.non2xx + warm.errors + warm.timeouts;
@@ -235,6 +244,7 @@ async function benchReadBackend(backend: Backend): Promise<BackendResult> {
     for (let round = 1; round <= ROUNDS; round++) {
       const line: string[] = [];
       for (const target of targets) {
+        if (target.reference && round > REFERENCE_ROUNDS) continue;
         checkInterrupted();
         const result = await cannon({ url: target.url, connections: target.connections, duration: DURATION_S, headers });
         const run: Run = { reqPerSec: result.requests.average, p99Ms: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts };
@@ -286,6 +296,7 @@ function report(results: readonly BackendResult[]): void {
   console.log('');
   console.log(formatTable(rows));
   console.log('');
+  if (REFERENCE_ROUNDS < ROUNDS) console.log(`(the references below: ${REFERENCE_ROUNDS === 1 ? 'one run each, in the first round' : `the first ${REFERENCE_ROUNDS} rounds`}; BENCH_READ_REFERENCE_ROUNDS=${ROUNDS} for every round)`);
   for (const result of results) {
     console.log(
       `[${result.backend}] reference: bare node:http with the list body ${rate(result.http.reqPerSec)} req/s at 16 connections ` +
