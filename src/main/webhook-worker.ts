@@ -221,6 +221,8 @@ export class WebhookWorker {
     const options: PassOptions = {
       stop: this.lanes.signal,
       gaveBack: (turnEnded) => (turnEnded && this.options.peers?.othersActive() === true ? this.handOver(options) : this.reclaim(options)),
+      // Alone (SQLite, or no other worker heard from lately), a lane keeps its webhook while work is due.
+      turnsShared: () => this.options.peers?.othersActive() === true,
     };
     while (this.running) {
       await this.chores();

@@ -39,6 +39,12 @@ export interface PassOptions {
    * the database should have the webhook next, if one is there to take it.
    */
   readonly gaveBack?: (turnEnded: boolean) => void;
+  /**
+   * Whether other workers share the database now (asked at the end of each run; by default they
+   * may). A lane's turn ends after `runsPerLane` runs only while they do: a worker alone would
+   * only give its webhook back to claim it again, and its lanes would stop sending meanwhile.
+   */
+  readonly turnsShared?: () => boolean;
 }
 
 /** A pass that has claimed its first runs and runs its lanes. */
@@ -184,7 +190,7 @@ export class DeliverDue {
       handled += result.steps.length;
       runs += 1;
       const stopped = options.stop?.aborted === true;
-      turnEnded = runs >= (this.settings.runsPerLane ?? Infinity);
+      turnEnded = runs >= (this.settings.runsPerLane ?? Infinity) && (options.turnsShared?.() ?? true);
       const giveBack = this.lanes >= this.settings.lanes || turnEnded;
       next = await this.record(result, !stopped && !giveBack);
       // Given back, or no next run claimed (the lease ran out, the recording failed), or none due

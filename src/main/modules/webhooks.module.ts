@@ -39,9 +39,9 @@ const DELIVERY_LANES = 256;
  */
 const DELIVERIES_PER_RUN = 128;
 /**
- * Runs a lane makes before it gives its webhook back: with several workers on one database
- * (PostgreSQL), a busy webhook changes hands every 256 deliveries or so instead of staying with
- * the worker that claimed it first; alone, a worker claims it again at once.
+ * Runs a lane makes before it gives its webhook back while other workers share the database
+ * (PostgreSQL): a busy webhook changes hands every 256 deliveries or so instead of staying with
+ * the worker that claimed it first. A worker alone keeps it (PassOptions.turnsShared).
  */
 const DELIVERY_RUNS_PER_LANE = 2;
 

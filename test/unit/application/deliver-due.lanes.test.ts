@@ -328,6 +328,22 @@ describe('DeliverDue sends each webhook its deliveries in a lane', () => {
     expect(second.sent.get(hook(1))).to.deep.equal(events.slice(2, 4));
   });
 
+  it('keeps its webhook past runsPerLane runs while no other worker shares the database (turnsShared false), and gives it back once one does', async () => {
+    const s = await setup(1);
+    const events: string[] = [];
+    for (let i = 0; i < 6; i++) events.push(await s.event());
+    const sender = new LaneSender(s.clock);
+    const turns: boolean[] = [];
+    const settings = { ...SETTINGS, perRun: 1, runsPerLane: 2 };
+    const worker = s.worker(sender, settings);
+    // Alone for the first four runs, then another worker is heard from.
+    const turnsShared = () => (sender.sent.get(hook(1))?.length ?? 0) >= 4;
+    expect(await pass(worker, { gaveBack: (turnEnded) => turns.push(turnEnded), turnsShared }), 'four runs alone, then its turn ends').to.equal(4);
+    expect(turns, 'given back once, at the end of its turn').to.deep.equal([true]);
+    expect(await pass(worker, { turnsShared: () => false }), 'alone again: on to the end').to.equal(2);
+    expect(sender.sent.get(hook(1))).to.deep.equal(events);
+  });
+
   it("hands a run to the sender's sendRun: the run's rules go with it, and what it did not attempt is released", async () => {
     const s = await setup(1);
     const events: string[] = [];
