@@ -1,16 +1,14 @@
 /**
  * Benchmark child for bench/webhooks.ts: the baseline of the webhook benchmark, i.e. a plain loop
- * of signed HTTP POSTs from one process, sending per request what HttpWebhookSender.post sends
- * (src/adapters/webhooks/http-webhook-sender.ts) and nothing else (no database, no SSRF check),
- * the plain node:http way. (The sender, since 2026-11-28, opens a plain-HTTP socket itself instead
- * of through a per-request agent: the same connection and bytes for less CPU, a gain of Specbase's
- * own that this loop leaves as a plain program has it; docs/performance.md, section 4.)
+ * of signed HTTP POSTs from one process, doing per request what HttpWebhookSender.post does
+ * (src/adapters/webhooks/http-webhook-sender.ts) and nothing else (no database, no SSRF check):
  *
  *   new URL(target); Buffer.from(body)
  *   X-Service-Signature = hex HMAC-SHA256(secret, target URL + body)         (node:crypto)
  *   webhook-signature   = v1, base64 HMAC-SHA256(secret, `${id}.${ts}.` + body)
- *   node:http request, `agent: false` (a fresh connection per POST, none kept alive), a timeout
- *   timer, at most 1 KiB of the response read, both ends destroyed when it ends.
+ *   node:http request without an agent, its socket opened by `createConnection` (a fresh
+ *   connection per POST, none kept alive; the sender's way since 2026-11-28, `agent: false`
+ *   before), a timeout timer, at most 1 KiB of the response read, both ends destroyed when it ends.
  *
  * Reports `{ type: 'ready' }` over IPC, then answers
  * - `{ type: 'run', id, base, count, concurrency, body, secret, eventId }`: `count` POSTs to
@@ -22,6 +20,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { createConnection, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
 const TIMEOUT_MS = 10_000;
@@ -55,7 +54,7 @@ function post(targetUrl: string, text: string, secret: string, eventId: string):
   const timestamp = Math.floor(Date.now() / 1000);
   const options: RequestOptions = {
     method: 'POST',
-    agent: false,
+    createConnection: (o: RequestOptions): Socket => createConnection({ host: o.host ?? undefined, port: Number(o.port) }),
     headers: {
       'Content-Type': 'application/json',
       'Content-Length': String(body.length),

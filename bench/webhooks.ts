@@ -15,9 +15,8 @@
  * - the receiver (bench/webhook-receiver.ts): node:http, reads the body, answers 204 at once,
  *   counts the POSTs and reports over IPC;
  * - the baseline (bench/webhook-baseline.ts): a plain loop of POSTs signed per request as
- *   HttpWebhookSender signs them (both HMAC-SHA256 headers), a fresh connection per POST
- *   (`agent: false`: node's plain way; the sender opens its plain-HTTP sockets without an agent,
- *   the same connection and bytes for less work), with a real delivery's body and secret.
+ *   HttpWebhookSender signs them (both HMAC-SHA256 headers), a fresh connection per POST opened
+ *   as the sender opens it (no agent), with a real delivery's body and secret.
  *
  * 1. Throughput. 10 active webhooks subscribed to `api.created` (targets <receiver>/h/1..10).
  *    The figure with the target is the fan-out of committed events: the server's webhook worker is
