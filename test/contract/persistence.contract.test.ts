@@ -125,6 +125,37 @@ forEachImplementation('persistence contract', (make) => {
       expect(await f.repos.accounts.get(accountId(987654))).to.equal(undefined);
     });
 
+    it("getForUpdate holds the account against other holders but not against writes of rows that refer to it (PostgreSQL; SQLite's writers take turns)", async () => {
+      const a = await seedUser(f);
+      const events: string[] = [];
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let held!: () => void;
+      const holding = new Promise<void>((resolve) => (held = resolve));
+      // A quota check in progress: the account held until its transaction ends.
+      const holder = f.uow.run(async (tx) => {
+        await tx.accounts.getForUpdate(a.accountId);
+        held();
+        await released;
+        events.push('holder ends');
+        return ok(undefined);
+      });
+      await holding;
+      // Another transaction stores a webhook of that account: its foreign key is checked against the account row.
+      const webhook = Webhook.create({ id: uuid(), accountId: a.accountId, targetUrl: 'https://hooks.example.com/in', events: ['api.created'], secret: 's'.repeat(20), active: true }, T0);
+      if (!webhook.ok) throw new Error('invalid webhook');
+      const writer = f.uow.run(async (tx) => ok(await tx.webhooks.save(webhook.value))).then(() => events.push('writer done'));
+      // A second holder waits for the first on either database.
+      const second = f.uow.run(async (tx) => ok(await tx.accounts.getForUpdate(a.accountId))).then(() => events.push('second holder'));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      release();
+      await Promise.all([holder, writer, second]);
+      // FOR UPDATE made the writer's foreign-key check (FOR KEY SHARE of the account) wait for the
+      // holder: every API created, webhook recorded or event stored for an account queued behind its quota checks.
+      expect(events).to.deep.equal(f.dialect === 'postgres' ? ['writer done', 'holder ends', 'second holder'] : ['holder ends', 'writer done', 'second holder']);
+      expect(await f.repos.webhooks.get(a.accountId, webhook.value.id)).to.not.equal(undefined);
+    });
+
     it('lists the trials ending within a window, soonest first, and lets one caller claim each reminder', async () => {
       const soon = await opened({ creationDate: T0, plan: 'private', trialEndDate: new Date(T0.getTime() + 2 * DAY) });
       const sooner = await opened({ creationDate: T0, plan: 'private', trialEndDate: new Date(T0.getTime() + 1 * DAY) });

@@ -33,10 +33,16 @@ export class TypeOrmAccountRepository implements AccountRepository {
     return this.find(id, this.dialect === 'postgres');
   }
 
+  /**
+   * `lock` (PostgreSQL): FOR NO KEY UPDATE, which excludes other holders (a quota check and its
+   * inserts take turns) as FOR UPDATE does, but not the foreign-key checks (FOR KEY SHARE) of rows
+   * written for the account meanwhile: with FOR UPDATE every API created, event stored and webhook
+   * recorded in the account queued behind its quota checks (docs/performance.md, section 4).
+   */
   private find(id: AccountId, lock: boolean): Promise<Account | undefined> {
     return this.run(async (m) => {
       const rows = await m.query<{ id: AccountId; creation_date: Date | string; plan: PlanName; trial_end_date: Date | string | null; trial_reminder_date: Date | string | null }[]>(
-        forDialect(this.dialect, `SELECT id, creation_date, plan, trial_end_date, trial_reminder_date FROM ${tableOf(m, this.s.accounts)} WHERE id = ?${lock ? ' FOR UPDATE' : ''}`),
+        forDialect(this.dialect, `SELECT id, creation_date, plan, trial_end_date, trial_reminder_date FROM ${tableOf(m, this.s.accounts)} WHERE id = ?${lock ? ' FOR NO KEY UPDATE' : ''}`),
         [id],
       );
       const row = rows[0];
