@@ -207,7 +207,7 @@ describePostgres(SUITE, 'several workers need PostgreSQL, SQLite runs one in-pro
    * Three `specbase worker` processes deliver 1,000 events (500 APIs created and deleted) to 4
    * webhooks: every delivery exactly once, each webhook's events in order. `eventsFirst`: the
    * events are committed before the workers start, a backlog of 1,000 deliveries per webhook, so
-   * each webhook's lane makes whole turns (2 runs of 128) and hands the webhook over to another
+   * each webhook's lane makes whole turns (2 runs, of what is due up to 512 each) and hands the webhook over to another
    * worker at the end of each (WebhookWorker.handOver; the workers hear each other through NOTIFY):
    * then at least two workers must have sent deliveries. Otherwise the events trickle in while the
    * workers deliver, lanes end when nothing more is due, and the worker that dispatches events

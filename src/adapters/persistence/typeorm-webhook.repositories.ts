@@ -326,8 +326,8 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
 
 /** Rows per multi-row INSERT: 11 parameters each. */
 const INSERT_CHUNK = 200;
-/** Rows per multi-row UPDATE: 4 parameters each, far below either database's parameter limit. */
-const SAVE_CHUNK = 500;
+/** Rows per multi-row UPDATE: 4 parameters each, far below either database's parameter limit; a longest run (512) in one. */
+const SAVE_CHUNK = 512;
 /** Webhooks per UNION ALL of claim queries (SQLite allows 500 compound terms). */
 const UNION_CHUNK = 50;
 

@@ -20,8 +20,15 @@ export interface DeliverySettings {
   readonly attemptTimeoutMs: number;
   /** Lanes at once, every pass together: each holds one webhook and has one attempt in flight. */
   readonly lanes: number;
-  /** Deliveries a lane claims at a time (a run), sent one after the other (default 1). */
+  /** Deliveries a lane claims at a time (a run) at most, sent one after the other (default 1). */
   readonly perRun?: number;
+  /**
+   * Deliveries all lanes may hold at once, claimed and not yet recorded (default `lanes` x
+   * `perRun`): what bounds the bodies a process holds for its runs. A lane's next run is its share,
+   * this divided by the lanes running, never more than is left of it, and at least one delivery;
+   * so a few busy webhooks get long runs (fewer recordings a delivery) and many get shorter ones.
+   */
+  readonly inFlight?: number;
   /**
    * Runs a lane makes before it gives its webhook back (default: no limit), so that other workers
    * sharing the database get a turn at it instead of one worker holding it while work remains.
@@ -100,6 +107,8 @@ interface NextRun {
  */
 export class DeliverDue {
   private lanes = 0;
+  /** Deliveries in the lanes' runs: claimed, not yet recorded (`DeliverySettings.inFlight`). */
+  private held = 0;
   /** The claim in flight, if any: settles (never rejects) when it has. */
   private claiming: Promise<void> | undefined;
 
@@ -146,6 +155,7 @@ export class DeliverDue {
     } finally {
       this.claiming = undefined;
       this.lanes += runs.size;
+      for (const run of runs.values()) this.held += run.length;
     }
     const lanes = [...runs.values()].map((run) =>
       this.lane(run, lease, options).then(
@@ -174,6 +184,17 @@ export class DeliverDue {
   }
 
   /**
+   * The size of a lane's next run, claimed as its current one (`current` deliveries) is recorded:
+   * its share of the in-flight budget among the lanes running, within what the others leave.
+   */
+  private nextRunSize(current: number): number {
+    const budget = this.settings.inFlight ?? this.settings.lanes * this.perRun;
+    const share = Math.floor(budget / Math.max(1, this.lanes));
+    const left = budget - (this.held - current);
+    return Math.max(1, Math.min(this.perRun, share, left));
+  }
+
+  /**
    * One webhook's lane: run after run until nothing is due, it is stopped, or it gives the webhook
    * back (then `gaveBack`: work may be left).
    */
@@ -192,7 +213,13 @@ export class DeliverDue {
       const stopped = options.stop?.aborted === true;
       turnEnded = runs >= (this.settings.runsPerLane ?? Infinity) && (options.turnsShared?.() ?? true);
       const giveBack = this.lanes >= this.settings.lanes || turnEnded;
-      next = await this.record(result, !stopped && !giveBack);
+      const current = next.run.length;
+      try {
+        next = await this.record(result, !stopped && !giveBack, this.nextRunSize(current));
+      } finally {
+        this.held -= current;
+      }
+      this.held += next?.run.length ?? 0;
       // Given back, or no next run claimed (the lease ran out, the recording failed), or none due
       // when it looked: work may be left. A claim made while this lane held the webhook passed it
       // over (on PostgreSQL it skips the row the recording locks), and with it a delivery committed
@@ -238,9 +265,9 @@ export class DeliverDue {
 
   /**
    * Records a run in one transaction (the webhook locked, then the deliveries) and, with `claimMore`,
-   * claims the webhook's next run in the same one.
+   * claims the webhook's next run (up to `nextSize` deliveries) in the same one.
    */
-  private async record(result: RunResult, claimMore: boolean): Promise<NextRun | undefined> {
+  private async record(result: RunResult, claimMore: boolean, nextSize: number): Promise<NextRun | undefined> {
     const { token } = result.lease;
     const recorded = await this.uow.run(async (tx): Promise<Result<{ kinds: DeliveryOutcomeKind[]; stale: number; next: NextRun | undefined }, never>> => {
       const webhook = await tx.webhooks.getForUpdate(result.accountId, result.webhookId);
@@ -286,7 +313,7 @@ export class DeliverDue {
       // follow sort it out).
       if (!claimMore || holder === undefined || now.getTime() >= result.lease.until.getTime()) return ok({ kinds, stale, next: undefined });
       const lease = this.newLease(now);
-      const run = await tx.deliveries.claimNext(result.webhookId, now, lease, this.perRun);
+      const run = await tx.deliveries.claimNext(result.webhookId, now, lease, nextSize);
       return ok({ kinds, stale, next: { run, lease, target: holder } });
     });
     // Counted once committed: a rolled-back recording is attempted again and counted then.

@@ -32,16 +32,22 @@ import { construct } from './wiring.js';
  */
 const DELIVERY_LANES = 256;
 /**
- * Deliveries a lane claims at a time and sends one after the other: one in flight per webhook keeps
- * its order, and a run spares a claim and a recording transaction per delivery. Lanes record a run
- * and claim the next in one transaction without waiting for each other, so a run need not be long;
- * a crash resends at most a run per webhook (docs/performance.md, 4).
+ * Deliveries a lane claims at a time at most and sends one after the other: one in flight per
+ * webhook keeps its order, and a run spares a claim and a recording transaction per delivery (their
+ * statements cost a fan-out to a few webhooks about a tenth of its database and main-thread CPU
+ * at 128 a run: docs/performance.md, 4). A crash resends at most a run per webhook.
  */
-const DELIVERIES_PER_RUN = 128;
+const DELIVERIES_PER_RUN = 512;
+/**
+ * Deliveries all lanes hold at once (claimed, not yet recorded), which bounds the bodies held for
+ * runs in the main thread and the sender thread: 256 lanes of 128, as before runs could be longer.
+ * A run is its lane's share of it (DeliverySettings.inFlight): up to 512 while up to 64 lanes run.
+ */
+const DELIVERIES_IN_FLIGHT = DELIVERY_LANES * 128;
 /**
  * Runs a lane makes before it gives its webhook back while other workers share the database
- * (PostgreSQL): a busy webhook changes hands every 256 deliveries or so instead of staying with
- * the worker that claimed it first. A worker alone keeps it (PassOptions.turnsShared).
+ * (PostgreSQL): a busy webhook changes hands every two runs (up to 1,024 deliveries) instead of
+ * staying with the worker that claimed it first. A worker alone keeps it (PassOptions.turnsShared).
  */
 const DELIVERY_RUNS_PER_LANE = 2;
 
@@ -66,7 +72,7 @@ export function webhooksModule(config: Config): ContainerModule {
     bind(PurgeRetained).toResolvedValue((store: RetentionPurge, clock: Clock) => new PurgeRetained(store, clock, config.retention), [RetentionPurge, Clock]);
     bind(DeliverDue).toResolvedValue(
       (uow: UnitOfWork, webhooks: WebhookRepository, sender: WebhookSender, clock: Clock, random: Random, ids: IdGenerator, metrics: Metrics) =>
-        new DeliverDue(uow, webhooks, sender, clock, random, ids, { retry, leaseMs: config.webhooks.timeoutMs + 5_000, attemptTimeoutMs: config.webhooks.timeoutMs, lanes: DELIVERY_LANES, perRun: DELIVERIES_PER_RUN, runsPerLane: DELIVERY_RUNS_PER_LANE }, metrics),
+        new DeliverDue(uow, webhooks, sender, clock, random, ids, { retry, leaseMs: config.webhooks.timeoutMs + 5_000, attemptTimeoutMs: config.webhooks.timeoutMs, lanes: DELIVERY_LANES, perRun: DELIVERIES_PER_RUN, inFlight: DELIVERIES_IN_FLIGHT, runsPerLane: DELIVERY_RUNS_PER_LANE }, metrics),
       [UnitOfWork, WebhookRepository, WebhookSender, Clock, Random, IdGenerator, Metrics],
     );
     bind(WebhookWorker).toResolvedValue(

@@ -30,7 +30,11 @@ class LaneSender implements WebhookSender {
     private readonly scripts: Record<string, number[]> = {},
   ) {}
 
+  /** Per target, the size of each run handed to `sendRun`. */
+  readonly runSizes = new Map<string, number[]>();
+
   sendRun(run: OutgoingRun, stop?: AbortSignal): Promise<RunAttempt[]> {
+    this.runSizes.set(run.targetUrl, [...(this.runSizes.get(run.targetUrl) ?? []), run.deliveries.length]);
     return attemptInOrder((attempt) => this.send(attempt), run, () => this.clock.now(), () => stop?.aborted === true);
   }
 
@@ -342,6 +346,41 @@ describe('DeliverDue sends each webhook its deliveries in a lane', () => {
     expect(turns, 'given back once, at the end of its turn').to.deep.equal([true]);
     expect(await pass(worker, { turnsShared: () => false }), 'alone again: on to the end').to.equal(2);
     expect(sender.sent.get(hook(1))).to.deep.equal(events);
+  });
+
+  it('a run is its share of the in-flight budget: up to perRun for a webhook alone, the budget over the lanes running for several', async () => {
+    const alone = await setup(1);
+    for (let i = 0; i < 20; i++) await alone.event();
+    const one = new LaneSender(alone.clock);
+    expect(await pass(alone.worker(one, { ...SETTINGS, perRun: 8, inFlight: 8 }))).to.equal(20);
+    expect(one.runSizes.get(hook(1)), 'runs of perRun').to.deep.equal([8, 8, 4]);
+
+    const s = await setup(4);
+    const events: string[] = [];
+    for (let i = 0; i < 12; i++) events.push(await s.event());
+    const sender = new LaneSender(s.clock);
+    expect(await pass(s.worker(sender, { ...SETTINGS, perRun: 8, inFlight: 8 }))).to.equal(48);
+    for (let n = 1; n <= 4; n++) {
+      const [first, ...later] = sender.runSizes.get(hook(n))!;
+      // A pass's first runs are claimed together, before any lane runs (at most one delivery a free lane slot).
+      expect(first, `webhook ${n}'s first run`).to.equal(8);
+      expect(Math.max(...later), `webhook ${n}'s later runs: 8 over 4 lanes`).to.be.at.most(2);
+      expect(sender.sent.get(hook(n)), 'each in order, once').to.deep.equal(events);
+    }
+  });
+
+  it("a run never takes more than the other lanes' runs leave of the budget, but at least one delivery", async () => {
+    const s = await setup(2);
+    for (let i = 0; i < 12; i++) await s.event();
+    const sender = new LaneSender(s.clock);
+    const open = sender.close(hook(1));
+    const { done } = await s.worker(sender, { ...SETTINGS, perRun: 8, inFlight: 8 }).execute();
+    // Webhook 1's lane holds its run of 8 (the whole budget) while its first POST waits.
+    await until(() => (sender.sent.get(hook(2))?.length ?? 0) >= 12);
+    expect(sender.runSizes.get(hook(2)), 'a first run of 8, then runs of one').to.deep.equal([8, 1, 1, 1, 1]);
+    open();
+    expect(await done).to.equal(24);
+    expect(sender.runSizes.get(hook(1)), 'webhook 1 alone again: the rest of its 12').to.deep.equal([8, 4]);
   });
 
   it("hands a run to the sender's sendRun: the run's rules go with it, and what it did not attempt is released", async () => {
