@@ -25,7 +25,7 @@ const uuid = <Id extends Uuid<string>>(): Id => ids.next<Id>();
 
 /** Pending deliveries of the busy webhook: a fan-out's backlog. */
 const BACKLOG = 3_000;
-const PER_RUN = 512;
+const PER_RUN = 128;
 
 interface PlanNode {
   readonly 'Node Type': string;
@@ -93,7 +93,7 @@ forEachDatabase('webhook claim statements', (target) => {
     // What the repositories send: they run plain SQL through the transaction's EntityManager.
     const spy = sinon.spy(EntityManager.prototype, 'query');
     const lease = { token: uuid(), until: new Date(clock.now().getTime() + 60_000) };
-    const claimed = await uow.run(async (tx) => ok(await tx.deliveries.claimDue(clock.now(), lease, 2 * PER_RUN, PER_RUN)));
+    const claimed = await uow.run(async (tx) => ok(await tx.deliveries.claimDue(clock.now(), lease, 256, PER_RUN)));
     if (!claimed.ok) throw new Error('claim');
     expect(claimed.value).to.have.length(PER_RUN + 10);
     // The busy webhook's run recorded as a lane does: checked, saved, the lease ended.

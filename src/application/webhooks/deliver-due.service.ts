@@ -23,10 +23,12 @@ export interface DeliverySettings {
   /** Deliveries a lane claims at a time (a run) at most, sent one after the other (default 1). */
   readonly perRun?: number;
   /**
-   * Deliveries all lanes may hold at once, claimed and not yet recorded (default `lanes` x
-   * `perRun`): what bounds the bodies a process holds for its runs. A lane's next run is its share,
-   * this divided by the lanes running, never more than is left of it, and at least one delivery;
-   * so a few busy webhooks get long runs (fewer recordings a delivery) and many get shorter ones.
+   * Deliveries all lanes may hold at once, claimed (or being claimed) and not yet recorded (default
+   * `lanes` x `perRun`): what bounds the bodies a process holds for its runs. A lane's next run is
+   * its share, this divided by the lanes running, never more than the other lanes hold or have
+   * reserved, and at least one delivery; so a few busy webhooks get long runs (fewer recordings a
+   * delivery) and many get shorter ones. Beyond it: at most one delivery a lane (a run is never
+   * empty) and a pass's first runs (at most one delivery a free lane slot).
    */
   readonly inFlight?: number;
   /**
@@ -184,14 +186,18 @@ export class DeliverDue {
   }
 
   /**
-   * The size of a lane's next run, claimed as its current one (`current` deliveries) is recorded:
-   * its share of the in-flight budget among the lanes running, within what the others leave.
+   * The size of a lane's next run, claimed as its current one (`current` deliveries, of which it
+   * attempted or abandoned `handled`) is recorded: its share of the in-flight budget among the
+   * lanes running, within what the others hold or have reserved for the runs their recordings are
+   * claiming, and at most twice what the current run got through: a slow receiver, whose runs end
+   * at their lease after a few attempts, holds and re-reads a few deliveries rather than a full
+   * run each time, while a fast one doubles up to `perRun`.
    */
-  private nextRunSize(current: number): number {
+  private nextRunSize(current: number, handled: number): number {
     const budget = this.settings.inFlight ?? this.settings.lanes * this.perRun;
     const share = Math.floor(budget / Math.max(1, this.lanes));
     const left = budget - (this.held - current);
-    return Math.max(1, Math.min(this.perRun, share, left));
+    return Math.max(1, Math.min(this.perRun, share, left, 2 * handled));
   }
 
   /**
@@ -199,34 +205,48 @@ export class DeliverDue {
    * back (then `gaveBack`: work may be left).
    */
   private async lane(first: readonly Delivery[], firstLease: Lease, options: PassOptions): Promise<{ handled: number; gaveBack: boolean; turnEnded: boolean }> {
-    const head = first[0]!.snapshot();
-    // A plain read: the attempts are recorded, and the webhook re-read under lock, afterwards.
-    let next: NextRun | undefined = { run: first, lease: firstLease, target: await this.webhooks.get(head.accountId, head.webhookId) };
-    let handled = 0;
-    let runs = 0;
-    let gaveBack = false;
-    let turnEnded = false;
-    while (next !== undefined && next.run.length > 0) {
-      const result = await this.send(next, options.stop);
-      handled += result.steps.length;
-      runs += 1;
-      const stopped = options.stop?.aborted === true;
-      turnEnded = runs >= (this.settings.runsPerLane ?? Infinity) && (options.turnsShared?.() ?? true);
-      const giveBack = this.lanes >= this.settings.lanes || turnEnded;
-      const current = next.run.length;
-      try {
-        next = await this.record(result, !stopped && !giveBack, this.nextRunSize(current));
-      } finally {
-        this.held -= current;
+    // The deliveries of this lane counted in `held`: its run, and while a recording claims, the
+    // next run's size reserved, so that other lanes' shares count it before it is claimed.
+    let holding = first.length;
+    try {
+      const head = first[0]!.snapshot();
+      // A plain read: the attempts are recorded, and the webhook re-read under lock, afterwards.
+      let next: NextRun | undefined = { run: first, lease: firstLease, target: await this.webhooks.get(head.accountId, head.webhookId) };
+      let handled = 0;
+      let runs = 0;
+      let gaveBack = false;
+      let turnEnded = false;
+      while (next !== undefined && next.run.length > 0) {
+        const result = await this.send(next, options.stop);
+        handled += result.steps.length;
+        runs += 1;
+        const stopped = options.stop?.aborted === true;
+        turnEnded = runs >= (this.settings.runsPerLane ?? Infinity) && (options.turnsShared?.() ?? true);
+        const giveBack = this.lanes >= this.settings.lanes || turnEnded;
+        const claimMore = !stopped && !giveBack;
+        const size = claimMore ? this.nextRunSize(next.run.length, result.steps.length) : 0;
+        this.held += size;
+        holding += size;
+        let claimed = 0;
+        try {
+          next = await this.record(result, claimMore, size);
+          claimed = next?.run.length ?? 0;
+        } finally {
+          // The recorded run is released, the reservation becomes the run claimed (if any).
+          this.held += claimed - holding;
+          holding = claimed;
+        }
+        // Given back, or no next run claimed (the lease ran out, the recording failed), or none due
+        // when it looked: work may be left. A claim made while this lane held the webhook passed it
+        // over (on PostgreSQL it skips the row the recording locks), and with it a delivery committed
+        // after this recording's claim looked: so the worker claims once more, now it is free.
+        gaveBack = !stopped && (giveBack || next === undefined || next.run.length === 0);
       }
-      this.held += next?.run.length ?? 0;
-      // Given back, or no next run claimed (the lease ran out, the recording failed), or none due
-      // when it looked: work may be left. A claim made while this lane held the webhook passed it
-      // over (on PostgreSQL it skips the row the recording locks), and with it a delivery committed
-      // after this recording's claim looked: so the worker claims once more, now it is free.
-      gaveBack = !stopped && (giveBack || next === undefined || next.run.length === 0);
+      return { handled, gaveBack, turnEnded: gaveBack && turnEnded };
+    } finally {
+      // A lane that failed (its webhook read, its run, its recording) holds nothing any more.
+      this.held -= holding;
     }
-    return { handled, gaveBack, turnEnded: gaveBack && turnEnded };
   }
 
   /**

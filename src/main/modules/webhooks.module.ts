@@ -33,15 +33,17 @@ import { construct } from './wiring.js';
 const DELIVERY_LANES = 256;
 /**
  * Deliveries a lane claims at a time at most and sends one after the other: one in flight per
- * webhook keeps its order, and a run spares a claim and a recording transaction per delivery (their
- * statements cost a fan-out to a few webhooks about a tenth of its database and main-thread CPU
- * at 128 a run: docs/performance.md, 4). A crash resends at most a run per webhook.
+ * webhook keeps its order, and a run spares a claim and a recording transaction per delivery (at 128 a run
+ * their statements cost a fan-out to a few webhooks about a fifth of its database CPU and a sixth
+ * of its main thread's: docs/performance.md, 4). A crash resends at most a run per webhook.
  */
 const DELIVERIES_PER_RUN = 512;
 /**
- * Deliveries all lanes hold at once (claimed, not yet recorded), which bounds the bodies held for
- * runs in the main thread and the sender thread: 256 lanes of 128, as before runs could be longer.
- * A run is its lane's share of it (DeliverySettings.inFlight): up to 512 while up to 64 lanes run.
+ * Deliveries all lanes hold at once (claimed, or being claimed, and not yet recorded), which bounds
+ * the bodies held for runs in the main thread and the sender thread: 256 lanes of 128, as before
+ * runs could be longer. A run is its lane's share of it (DeliverySettings.inFlight): up to 512
+ * while up to 64 lanes run, 128 while 256 do, and at most twice what the lane's last run got
+ * through (a slow receiver's runs stay short).
  */
 const DELIVERIES_IN_FLIGHT = DELIVERY_LANES * 128;
 /**

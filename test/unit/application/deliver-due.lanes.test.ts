@@ -77,6 +77,28 @@ class CountingUnitOfWork implements UnitOfWork {
   }
 }
 
+/** Holds the `nth` transaction the service opens until `release` is called. */
+class HeldUnitOfWork implements UnitOfWork {
+  waiting = false;
+  private count = 0;
+  private readonly gate: Promise<void>;
+  release!: () => void;
+  constructor(
+    private readonly inner: UnitOfWork,
+    private readonly nth: number,
+  ) {
+    this.gate = new Promise((resolve) => (this.release = resolve));
+  }
+  async run<T, E>(work: (tx: Transaction) => Promise<Result<T, E>>): Promise<Result<T, E>> {
+    this.count += 1;
+    if (this.count === this.nth) {
+      this.waiting = true;
+      await this.gate;
+    }
+    return this.inner.run(work);
+  }
+}
+
 const SETTINGS: DeliverySettings = { retry: { baseMs: 1000, capMs: 60_000, maxAttempts: 3 }, leaseMs: 15_000, attemptTimeoutMs: 10_000, lanes: 256, perRun: 32 };
 
 /** A whole pass: its claim, and every lane it started until each has ended; how many deliveries they handled. */
@@ -381,6 +403,63 @@ describe('DeliverDue sends each webhook its deliveries in a lane', () => {
     open();
     expect(await done).to.equal(24);
     expect(sender.runSizes.get(hook(1)), 'webhook 1 alone again: the rest of its 12').to.deep.equal([8, 4]);
+  });
+
+  it("counts a run being claimed against the others' share before it is claimed: a lane recording meanwhile takes what is left", async () => {
+    const s = await setup(2);
+    for (let i = 0; i < 6; i++) await s.event();
+    const sender = new LaneSender(s.clock);
+    const open = sender.close(hook(2));
+    // The second transaction is webhook 1's first recording (the first is the pass's claim): it waits.
+    const uow = new HeldUnitOfWork(s.db, 2);
+    // Four lane slots: the pass's claim takes two deliveries of each webhook.
+    const { done } = await s.worker(sender, { ...SETTINGS, lanes: 4, perRun: 8, inFlight: 8 }, uow).execute();
+    await until(() => uow.waiting);
+    // Webhook 1 reserved its next run (its share, 4) while its recording waits; webhook 2 holds 2.
+    open();
+    await until(() => (sender.runSizes.get(hook(2))?.length ?? 0) >= 2);
+    expect(sender.runSizes.get(hook(2))?.[1], "webhook 2's next run: 8 less webhook 1's run and reservation (2 + 4)").to.equal(2);
+    uow.release();
+    expect(await done).to.equal(12);
+    expect(sender.runSizes.get(hook(1))![1], "webhook 1's reserved run").to.equal(4);
+  });
+
+  it('a run is at most twice what the last one got through: a slow receiver holds a few deliveries, a fast one doubles up to perRun', async () => {
+    const s = await setup(1);
+    for (let i = 0; i < 12; i++) await s.event();
+    // Each POST takes 3 s; a run's attempts start within 5 s of its claim (a lease of 15 s, attempts of up to 10): two a run.
+    const slow = new LaneSender(s.clock, 3_000);
+    expect(await pass(s.worker(slow, { ...SETTINGS, perRun: 8 }))).to.equal(12);
+    expect(slow.runSizes.get(hook(1)), 'a first run of 8 (the claim), then of 4 with 2 sent each').to.deep.equal([8, 4, 4, 4, 4, 2]);
+
+    const f = await setup(1);
+    for (let i = 0; i < 40; i++) await f.event();
+    const fast = new LaneSender(f.clock);
+    const worker = f.worker(fast, { ...SETTINGS, lanes: 2, perRun: 16 });
+    // Two lane slots, one for this webhook: the pass's claim takes at most 2 of its deliveries.
+    expect(await pass(worker)).to.equal(40);
+    expect(fast.runSizes.get(hook(1))).to.deep.equal([2, 4, 8, 16, 10]);
+  });
+
+  it('a lane that fails before its first recording gives back what it held: later runs are full ones', async () => {
+    const s = await setup(1);
+    for (let i = 0; i < 12; i++) await s.event();
+    const sender = new LaneSender(s.clock);
+    let reads = 0;
+    const webhooks = {
+      ...s.db.repositories.webhooks,
+      get: (...args: Parameters<typeof s.db.repositories.webhooks.get>) => {
+        reads += 1;
+        return reads === 1 ? Promise.reject(new Error('connection reset')) : s.db.repositories.webhooks.get(...args);
+      },
+    };
+    const worker = new DeliverDue(s.db, webhooks, sender, s.clock, { next: () => 0.5 }, new SequentialIds(), { ...SETTINGS, perRun: 8, inFlight: 8 });
+    const failed = await worker.execute();
+    expect(await failed.done.then(() => 'done', (error: Error) => error.message)).to.equal('connection reset');
+    // Its run's lease runs out; then the next pass sends all twelve in runs of 8 and 4, not of one.
+    s.clock.advance(SETTINGS.leaseMs + 1);
+    expect(await pass(worker)).to.equal(12);
+    expect(sender.runSizes.get(hook(1))).to.deep.equal([8, 4]);
   });
 
   it("hands a run to the sender's sendRun: the run's rules go with it, and what it did not attempt is released", async () => {
