@@ -326,7 +326,10 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
 
 /** Rows per multi-row INSERT: 11 parameters each. */
 const INSERT_CHUNK = 200;
-/** Rows per multi-row UPDATE: 4 parameters each, far below either database's parameter limit; a longest run in one (DELIVERIES_PER_RUN, src/main/modules/webhooks.module.ts: 512). */
+/**
+ * Rows per multi-row UPDATE: 4 parameters each, far below either database's parameter limit; a
+ * longest run in one (DELIVERIES_PER_RUN, src/main/modules/webhooks.module.ts: 512).
+ */
 const SAVE_CHUNK = 512;
 /** Webhooks per UNION ALL of claim queries (SQLite allows 500 compound terms). */
 const UNION_CHUNK = 50;

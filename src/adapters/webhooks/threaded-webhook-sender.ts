@@ -31,8 +31,9 @@ export interface ThreadedWebhookSenderOptions {
 
 /**
  * A thread holds the runs of every lane it serves (the worker's in-flight budget, 256 x 128
- * bodies however long the runs: some 20 MB at 600 B a body) and 1 KiB per response: 64 MB old generation leave room; a 2 MB young generation
- * keeps the resident cost of a thread at about 7 MB (measured; 8 MB young: about 15 MB).
+ * bodies however long the runs: some 20 MB at 600 B a body) and 1 KiB per response: 64 MB old
+ * generation leave room; a 2 MB young generation keeps the resident cost of a thread at about
+ * 7 MB (measured; 8 MB young: about 15 MB).
  */
 const DEFAULT_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 2 };
 

@@ -227,15 +227,11 @@ export class DeliverDue {
         const size = claimMore ? this.nextRunSize(next.run.length, result.steps.length) : 0;
         this.held += size;
         holding += size;
-        let claimed = 0;
-        try {
-          next = await this.record(result, claimMore, size);
-          claimed = next?.run.length ?? 0;
-        } finally {
-          // The recorded run is released, the reservation becomes the run claimed (if any).
-          this.held += claimed - holding;
-          holding = claimed;
-        }
+        next = await this.record(result, claimMore, size);
+        // The recorded run is released, the reservation becomes the run claimed (if any).
+        const claimed = next?.run.length ?? 0;
+        this.held += claimed - holding;
+        holding = claimed;
         // Given back, or no next run claimed (the lease ran out, the recording failed), or none due
         // when it looked: work may be left. A claim made while this lane held the webhook passed it
         // over (on PostgreSQL it skips the row the recording locks), and with it a delivery committed

@@ -67,31 +67,19 @@ class LaneSender implements WebhookSender {
   }
 }
 
-/** Counts the transactions the service opens. */
+/** Counts the transactions the service opens; with `holdNth`, holds that one until `release` is called. */
 class CountingUnitOfWork implements UnitOfWork {
   transactions = 0;
-  constructor(private readonly inner: UnitOfWork) {}
-  run<T, E>(work: (tx: Transaction) => Promise<Result<T, E>>): Promise<Result<T, E>> {
-    this.transactions += 1;
-    return this.inner.run(work);
-  }
-}
-
-/** Holds the `nth` transaction the service opens until `release` is called. */
-class HeldUnitOfWork implements UnitOfWork {
   waiting = false;
-  private count = 0;
-  private readonly gate: Promise<void>;
   release!: () => void;
+  private readonly gate = new Promise<void>((resolve) => (this.release = resolve));
   constructor(
     private readonly inner: UnitOfWork,
-    private readonly nth: number,
-  ) {
-    this.gate = new Promise((resolve) => (this.release = resolve));
-  }
+    private readonly holdNth = 0,
+  ) {}
   async run<T, E>(work: (tx: Transaction) => Promise<Result<T, E>>): Promise<Result<T, E>> {
-    this.count += 1;
-    if (this.count === this.nth) {
+    this.transactions += 1;
+    if (this.transactions === this.holdNth) {
       this.waiting = true;
       await this.gate;
     }
@@ -411,7 +399,7 @@ describe('DeliverDue sends each webhook its deliveries in a lane', () => {
     const sender = new LaneSender(s.clock);
     const open = sender.close(hook(2));
     // The second transaction is webhook 1's first recording (the first is the pass's claim): it waits.
-    const uow = new HeldUnitOfWork(s.db, 2);
+    const uow = new CountingUnitOfWork(s.db, 2);
     // Four lane slots: the pass's claim takes two deliveries of each webhook.
     const { done } = await s.worker(sender, { ...SETTINGS, lanes: 4, perRun: 8, inFlight: 8 }, uow).execute();
     await until(() => uow.waiting);
