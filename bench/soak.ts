@@ -4,7 +4,7 @@
  * table that grows with use sampled every 30 s. The load's working set is constant (a pool of
  * APIs whose specs are replaced over and over, plus APIs made and deleted at once), so whatever a
  * table keeps beyond it is history: deliveries, dispatched events, spec revisions and their
- * chunks, rate-limit counters. With retention those stay flat once their period has passed;
+ * chunks, rate-limit counters, and the events' webhook payloads. With retention those stay flat once their period has passed;
  * without, they grow with the writes. The same-run baseline of each table is what the load wrote
  * to it (cumulative): the report gives rows kept against rows written, and the kept count at the
  * end against the count just after the warm-up (the longest period plus one cleanup interval).
@@ -27,7 +27,7 @@ import pg from 'pg';
 import { checkInterrupted, expectStatus, formatTable, prepareBackend, runIfMain, startChild, stopChild, type Backend, eachBackend, positiveIntegerFromEnv } from './common.js';
 
 const SAMPLE_EVERY_MS = 30_000;
-const TABLES = ['webhook_deliveries', 'outbox_events', 'api_revisions', 'spec_chunks', 'rate_limits', 'apis'] as const;
+const TABLES = ['webhook_deliveries', 'webhook_payloads', 'outbox_events', 'api_revisions', 'spec_chunks', 'rate_limits', 'apis'] as const;
 type Table = (typeof TABLES)[number];
 const CLIENTS = 4;
 const POOL = 20;
@@ -39,6 +39,7 @@ const RETENTION = { DELIVERY_RETENTION: '2m', OUTBOX_RETENTION: '1m', SPEC_HISTO
 const SETTLE_MS = 15_000 + SAMPLE_EVERY_MS;
 const WARM_UP_MS: Record<Table, number> = {
   webhook_deliveries: 2 * 60_000 + SETTLE_MS,
+  webhook_payloads: 2 * 60_000 + SETTLE_MS,
   outbox_events: 60_000 + SETTLE_MS,
   api_revisions: 2 * 60_000 + SETTLE_MS,
   spec_chunks: 2 * 60_000 + SETTLE_MS,
@@ -74,10 +75,12 @@ async function soak(backend: Backend): Promise<SoakResult> {
     const { url } = server;
     const auth = { Authorization: `Bearer ${server.ready.token!}`, 'Content-Type': 'application/json' };
     const account = server.ready.accountId!;
-    const written: Record<Table, number> = { webhook_deliveries: 0, outbox_events: 0, api_revisions: 0, spec_chunks: 0, rate_limits: 0, apis: 0 };
+    const written: Record<Table, number> = { webhook_deliveries: 0, webhook_payloads: 0, outbox_events: 0, api_revisions: 0, spec_chunks: 0, rate_limits: 0, apis: 0 };
     const event = () => {
       written.outbox_events += 1;
       written.webhook_deliveries += 1;
+      // One webhook: a payload for each event, as for each delivery.
+      written.webhook_payloads += 1;
     };
     await expectStatus(await fetch(`${url}/webhooks/${account}`, { method: 'POST', headers: auth, body: JSON.stringify({ targetUrl: target, events: ['api.created', 'api.updated', 'api.deleted'], active: true }) }), 201, 'webhook');
     const pool: string[] = [];
@@ -161,6 +164,7 @@ function counter(backend: Backend, schema: string | undefined, sqlitePath: strin
 /** How long each table keeps a row at most: its period plus one cleanup interval (a counter: its 5-min window too). */
 const KEPT_FOR_MS: Record<Table, number> = {
   webhook_deliveries: 2 * 60_000 + 15_000,
+  webhook_payloads: 2 * 60_000 + 15_000,
   outbox_events: 60_000 + 15_000,
   api_revisions: 2 * 60_000 + 15_000,
   spec_chunks: 2 * 60_000 + 15_000,

@@ -12,23 +12,43 @@ import { Webhook } from '../../src/domain/webhook/webhook.aggregate.js';
 import { forEachDatabase } from '../support/databases.js';
 import { FixedClock, SequentialIds } from '../support/fakes.js';
 import { aNewUser } from './fixtures.js';
+import { insertBefore0024 } from './deliveries-before-0024.js';
 
 /**
  * The deliveries table keeps the indexes its statements read by, and no other: every delivery
  * enters each index at its insert and, on PostgreSQL, at every update of an indexed column
  * (migration 0021 dropped the due index no statement used; 0022 moved the lease to the webhook,
- * with the lease index). Down restores them.
+ * with the lease index; 0024 made the log's index the primary key). Down restores them.
  */
 forEachDatabase('the deliveries table indexes', (target) => {
-  it('has the log, dispatch key, queue and retention indexes, not the due or lease index; the lease is on the webhook; 0022 and 0021 down bring them back', async () => {
+  it('has the dispatch key, queue and retention indexes (the log reads by the primary key), not the due or lease index; the lease is on the webhook; 0024, 0022 and 0021 down bring them back', async () => {
     const { config, dispose } = await target.create();
     const db = new TypeOrmDatabase(config);
     const indexes = async (): Promise<string[]> => {
       const rows =
         db.dialect === 'postgres'
-          ? await db.read((m) => m.query<{ name: string }[]>(`SELECT indexname AS name FROM pg_indexes WHERE schemaname = $1 AND tablename = 'webhook_deliveries'`, [db.schemaName]))
+          ? await db.read((m) =>
+              m.query<{ name: string }[]>(
+                `SELECT i.relname AS name FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid JOIN pg_namespace n ON n.oid = t.relnamespace ` +
+                  `WHERE n.nspname = $1 AND t.relname = 'webhook_deliveries' AND NOT x.indisprimary`,
+                [db.schemaName],
+              ),
+            )
           : await db.read((m) => m.query<{ name: string }[]>(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'webhook_deliveries' AND sql IS NOT NULL`));
       return rows.map((row) => row.name).filter((name) => name.startsWith('webhook_deliveries_')).sort();
+    };
+    const primaryKey = async (): Promise<string[]> => {
+      const rows =
+        db.dialect === 'postgres'
+          ? await db.read((m) =>
+              m.query<{ name: string }[]>(
+                `SELECT a.attname AS name FROM pg_index x JOIN pg_class t ON t.oid = x.indrelid JOIN pg_namespace n ON n.oid = t.relnamespace CROSS JOIN LATERAL unnest(x.indkey) WITH ORDINALITY k(attnum, position) ` +
+                  `JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = k.attnum WHERE n.nspname = $1 AND t.relname = 'webhook_deliveries' AND x.indisprimary ORDER BY k.position`,
+                [db.schemaName],
+              ),
+            )
+          : await db.read((m) => m.query<{ name: string }[]>(`SELECT name FROM pragma_table_info('webhook_deliveries') WHERE pk > 0 ORDER BY pk`));
+      return rows.map((row) => row.name);
     };
     const leaseColumns = async (table: string): Promise<string[]> => {
       const rows =
@@ -40,18 +60,22 @@ forEachDatabase('the deliveries table indexes', (target) => {
     try {
       await db.open();
       await db.migrate();
-      const now = ['webhook_deliveries_dispatch_key', 'webhook_deliveries_finished_idx', 'webhook_deliveries_queue_idx', 'webhook_deliveries_webhook_idx'];
+      // The log reads by the primary key (webhook_id, id) since 0024, which dropped the log's index.
+      const now = ['webhook_deliveries_dispatch_key', 'webhook_deliveries_finished_idx', 'webhook_deliveries_queue_idx'];
       expect(await indexes()).to.deep.equal(now);
+      expect(await primaryKey()).to.deep.equal(['webhook_id', 'id']);
       expect(await leaseColumns('webhooks')).to.deep.equal(['lease_token', 'lease_until']);
       expect(await leaseColumns('webhook_deliveries')).to.deep.equal([]);
       for (let i = MIGRATIONS.length; i > MIGRATIONS.indexOf(WebhookLeases1764300000000); i -= 1) await db.dataSource.undoLastMigration({ transaction: 'all' });
-      expect(await indexes()).to.deep.equal([...now, 'webhook_deliveries_lease_idx'].sort());
+      expect(await indexes()).to.deep.equal([...now, 'webhook_deliveries_lease_idx', 'webhook_deliveries_webhook_idx'].sort());
+      expect(await primaryKey()).to.deep.equal(['id']);
       expect(await leaseColumns('webhooks')).to.deep.equal([]);
       expect(await leaseColumns('webhook_deliveries')).to.deep.equal(['lease_token', 'lease_until']);
       await db.dataSource.undoLastMigration({ transaction: 'all' });
       expect(await indexes()).to.include('webhook_deliveries_due_idx');
       await db.migrate();
       expect(await indexes()).to.deep.equal(now);
+      expect(await primaryKey()).to.deep.equal(['webhook_id', 'id']);
       expect(await leaseColumns('webhooks')).to.deep.equal(['lease_token', 'lease_until']);
     } finally {
       await db.close();
@@ -77,14 +101,15 @@ forEachDatabase('the deliveries table indexes', (target) => {
         const webhook = Webhook.create({ id: ids.next(), accountId, targetUrl: 'https://hooks.example.com/in', events: ['api.created'], secret: 's'.repeat(20), active: true }, clock.now());
         if (!webhook.ok) throw new Error('webhook');
         await tx.webhooks.save(webhook.value);
-        const schedule = () => Delivery.schedule({ id: ids.next(), webhookId: webhook.value.id, accountId, eventId: ids.next(), event: 'api.created', payload: '{}' }, clock.now());
-        const [leased, done] = [schedule(), schedule()];
-        done.recordAttempt({ status: 204, durationMs: 1, responseBody: '', error: null }, clock.now(), { baseMs: 1000, capMs: 60_000, maxAttempts: 3 }, 0.5);
-        for (const delivery of [leased, done]) await tx.deliveries.add(delivery, delivery.eventId);
-        return ok({ webhook: webhook.value, snapshots: [leased.snapshot(), done.snapshot()] });
+        return ok({ webhook: webhook.value, accountId });
       });
       if (!seeded.ok) throw new Error('seed');
-      const { webhook, snapshots } = seeded.value;
+      const { webhook, accountId } = seeded.value;
+      const schedule = () => Delivery.schedule({ id: ids.next(), webhookId: webhook.id, accountId, eventId: ids.next(), event: 'api.created', payload: '{}' }, clock.now());
+      const [leased, done] = [schedule(), schedule()];
+      done.recordAttempt({ status: 204, durationMs: 1, responseBody: '', error: null }, clock.now(), { baseMs: 1000, capMs: 60_000, maxAttempts: 3 }, 0.5);
+      for (const delivery of [leased, done]) await insertBefore0024(db, delivery, delivery.eventId);
+      const snapshots = [leased.snapshot(), done.snapshot()];
       const until = new Date(clock.now().getTime() + 3600_000).toISOString();
       await db.read((m) => m.query(forDialect(db.dialect, `UPDATE ${tableOf(m, db.schemas.deliveries)} SET lease_until = ?, lease_token = 'old' WHERE id = ?`), [until, snapshots[0]!.id]));
       await db.migrate();

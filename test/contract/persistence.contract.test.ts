@@ -629,6 +629,23 @@ forEachImplementation('persistence contract', (make) => {
       expect((await f.repos.deliveries.list(webhook.id, { limit: 10 })).items).to.have.length(2);
     });
 
+    it('stores payloads and attempts as they were, whatever characters they hold, through a fan-out, a claim and a recording', async () => {
+      const a = await seedUser(f);
+      const webhooks = [await aWebhook(a.accountId), await aWebhook(a.accountId)];
+      // Quotes, backslashes, braces, commas and NULL as text: what an array literal (PostgreSQL) must escape.
+      const payload = JSON.stringify({ name: 'a "quoted" \\ {braced}, NULL', text: 'caf\u00e9 \u{1F600} \u0000 \n' });
+      const eventId = uuid();
+      const fanOut = webhooks.map((webhook) => Delivery.schedule({ id: uuid(), webhookId: webhook.id, accountId: a.accountId, eventId, event: 'api.created', payload }, T0));
+      expect(await f.uow.run(async (tx) => ok(await tx.deliveries.addFanOut(fanOut)))).to.deep.equal({ ok: true, value: 2 });
+      const claimed = await f.uow.run(async (tx) => ok(await tx.deliveries.claimDue(T0, leaseFrom(T0, 'run'), 10, 10)));
+      if (!claimed.ok) throw new Error('claim');
+      expect(claimed.value.map((d) => d.payload)).to.deep.equal([payload, payload]);
+      const [first] = claimed.value.filter((d) => d.webhookId === webhooks[0]!.id);
+      first!.recordAttempt({ status: 500, durationMs: 3, responseBody: 'a "quoted" \\ {body}, NULL \u00e9', error: null }, T1, policy, 0.5);
+      expect(await record(webhooks[0]!, [first!], 'run')).to.deep.equal({ ok: true, value: { saved: 1, released: true } });
+      expect((await f.repos.deliveries.get(webhooks[0]!.id, first!.id))?.snapshot()).to.deep.equal(first!.snapshot());
+    });
+
     it('lists a delivery log newest first and stores attempts', async () => {
       const a = await seedUser(f);
       const webhook = await aWebhook(a.accountId);

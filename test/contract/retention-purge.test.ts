@@ -7,7 +7,7 @@ import { ok } from '../../src/domain/shared/result.js';
 import { deriveResources } from '../../src/domain/spec/derived-resources.js';
 import type { JsonObject } from '../../src/domain/spec/spec-document.js';
 import { Delivery } from '../../src/domain/webhook/delivery.aggregate.js';
-import { Webhook } from '../../src/domain/webhook/webhook.aggregate.js';
+import { Webhook, type WebhookId } from '../../src/domain/webhook/webhook.aggregate.js';
 import type { Uuid } from '../../src/domain/shared/ids.js';
 import { UuidV7IdGenerator } from '../../src/adapters/crypto/uuid-v7-id-generator.js';
 import { aNewUser, forEachImplementation, type PersistenceFixture } from './fixtures.js';
@@ -66,6 +66,69 @@ forEachImplementation('retention cleanup', (make) => {
     const left = (await f.repos.deliveries.list(webhook.id, { limit: 100 })).items.map((d) => d.id).sort();
     expect(left).to.deep.equal(kept.map((d) => d.id).sort());
     expect((await f.retention.counts()).deliveries).to.equal(2);
+  });
+
+  it('stores an event\'s payload once for all its deliveries, and deletes it once no delivery needs it and it is past the retention', async () => {
+    const { webhook, accountId } = await seed();
+    const other = Webhook.create({ id: uuid(), accountId, targetUrl: 'https://hooks.example.com/other', events: ['api.created'], secret: 's'.repeat(20), active: true }, T0);
+    if (!other.ok) throw new Error('webhook');
+    await f.uow.run(async (tx) => ok(await tx.webhooks.save(other.value)));
+    const finished = (d: Delivery, created: Date) => d.recordAttempt({ status: 204, durationMs: 1, responseBody: '', error: null }, created, { baseMs: 1000, capMs: 1000, maxAttempts: 1 }, 0.5);
+    // Events a-d, each to both webhooks, on day 1: a finished everywhere; b pending at one webhook;
+    // c finished, then redelivered on day 40; d only to the webhook deleted below.
+    const events: Record<'a' | 'b' | 'c' | 'd', string> = { a: uuid(), b: uuid(), c: uuid(), d: uuid() };
+    const delivery = (to: Webhook, name: keyof typeof events, created: Date) =>
+      Delivery.schedule({ id: uuid(), webhookId: to.id, accountId, eventId: events[name], event: 'api.created', payload: `{"event":"${name}"}` }, created);
+    const fanOut = [delivery(webhook, 'a', at(1)), delivery(other.value, 'a', at(1)), delivery(webhook, 'b', at(1)), delivery(other.value, 'b', at(1)), delivery(webhook, 'c', at(1)), delivery(other.value, 'd', at(1))];
+    for (const d of fanOut.filter((d) => !(d.webhookId === webhook.id && d.eventId === events.b))) finished(d, at(1));
+    expect(await f.uow.run(async (tx) => ok(await tx.deliveries.addFanOut(fanOut)))).to.deep.equal({ ok: true, value: 6 });
+    if (f.sql) expect((await f.retention.counts()).webhookPayloads, 'one a event').to.equal(4);
+    const again = delivery(webhook, 'c', at(40));
+    await f.uow.run(async (tx) => ok(await tx.deliveries.add(again, null)));
+    await f.uow.run(async (tx) => {
+      await tx.webhooks.delete(accountId, other.value.id);
+      return ok(undefined);
+    });
+    if (f.sql) expect((await f.retention.counts()).webhookPayloads, 'kept until the cleanup').to.equal(4);
+
+    const gone = await f.retention.purge(retentionCutoffs(at(45), SETTINGS), 1, Infinity);
+    expect(gone.deliveries, 'the finished a and c of day 1').to.equal(2);
+    if (f.sql) expect(gone.webhookPayloads, 'a (no delivery left) and d (its webhook deleted), not b (pending) nor c (redelivered)').to.equal(2);
+    const left = (await f.repos.deliveries.list(webhook.id, { limit: 10 })).items.map((d) => [d.eventId, d.payload, d.snapshot().state]);
+    expect(left).to.deep.equal([
+      [events.c, '{"event":"c"}', 'pending'],
+      [events.b, '{"event":"b"}', 'pending'],
+    ]);
+    expect((await f.repos.deliveries.get(webhook.id, again.id))?.payload).to.equal('{"event":"c"}');
+    expect(await f.retention.purge(retentionCutoffs(at(45), SETTINGS), 10, Infinity)).to.deep.include({ deliveries: 0, webhookPayloads: 0 });
+  });
+
+  it('keeps the payload of an event delivered again while the cleanup deletes it (PostgreSQL: the cleanup waits for the redelivery and sees it dated anew)', async () => {
+    const { webhook, accountId } = await seed();
+    const gone = Webhook.create({ id: uuid(), accountId, targetUrl: 'https://hooks.example.com/gone', events: ['api.created'], secret: 's'.repeat(20), active: true }, T0);
+    if (!gone.ok) throw new Error('webhook');
+    const eventId = uuid();
+    const delivery = (to: WebhookId, created: Date) => Delivery.schedule({ id: uuid(), webhookId: to, accountId, eventId, event: 'api.created', payload: '{"n":1}' }, created);
+    await f.uow.run(async (tx) => {
+      await tx.webhooks.save(gone.value);
+      return ok(await tx.deliveries.addFanOut([delivery(gone.value.id, at(1))]));
+    });
+    // The event's only delivery went with its webhook: its payload waits for the cleanup.
+    await f.uow.run(async (tx) => ok(await tx.webhooks.delete(accountId, gone.value.id)));
+    const again = delivery(webhook.id, at(45));
+    let purge: Promise<unknown> | undefined;
+    await f.uow.run(async (tx) => {
+      await tx.deliveries.add(again, null);
+      purge = f.retention.purge(retentionCutoffs(at(45), SETTINGS), 10, Infinity);
+      // Committed only once the cleanup is at its DELETE (PostgreSQL: waiting for this transaction's row).
+      if (f.dialect === 'postgres' && f.sql) {
+        const waiting = async () => (await f.sql!(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'DELETE FROM%webhook_payloads%'`)).length > 0;
+        for (let waited = 0; !(await waiting()) && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      } else await new Promise((resolve) => setTimeout(resolve, 100));
+      return ok(undefined);
+    });
+    await purge;
+    expect((await f.repos.deliveries.get(webhook.id, again.id))?.payload).to.equal('{"n":1}');
   });
 
   it('deletes outbox events dispatched before their retention, never an undispatched one', async () => {

@@ -27,6 +27,8 @@ export class InMemoryRetentionPurge implements RetentionPurge {
     const after = await this.counts();
     return {
       deliveries: before.deliveries - after.deliveries,
+      // Kept in each delivery here.
+      webhookPayloads: 0,
       outboxEvents: before.outboxEvents - after.outboxEvents,
       rateLimitCounters: 0,
       specRevisions: before.specRevisions - after.specRevisions,
@@ -36,6 +38,6 @@ export class InMemoryRetentionPurge implements RetentionPurge {
 
   async counts(): Promise<RetainedRowCounts> {
     const s = this.state();
-    return { deliveries: s.deliveries.size, outboxEvents: s.outbox.length, rateLimitCounters: 0, specRevisions: s.revisions.size, specChunks: 0 };
+    return { deliveries: s.deliveries.size, webhookPayloads: 0, outboxEvents: s.outbox.length, rateLimitCounters: 0, specRevisions: s.revisions.size, specChunks: 0 };
   }
 }

@@ -148,10 +148,16 @@ export interface DeliveryRow {
   eventId: string;
   event: string;
   dispatchKey: string | null;
-  payload: string;
   state: 'pending' | 'succeeded' | 'failed';
   attempts: { date: string; status: number | null; durationMs: number; error: string | null; responseBody: string }[];
   nextAttemptDate: Date | null;
+  creationDate: Date;
+}
+
+/** An event's webhook body, once for all its deliveries (migration 0024). */
+export interface WebhookPayloadRow {
+  eventId: string;
+  payload: string;
   creationDate: Date;
 }
 

@@ -1,6 +1,6 @@
 import { EntitySchema, type EntitySchemaColumnOptions } from 'typeorm';
 import { dialectTypes, jsonTransformer, timestampTransformer, type Dialect } from './dialect.js';
-import type { AccountRow, UserRow, ApiTokenRow, ApiRow, OutboxRow, ApiSpecRow, ApiDerivedRow, ApiReleaseRow, ApiRevisionRow, SpecChunkRow, WebhookRow, DeliveryRow, PageRow, ShareRow, EmailVerificationRow, OAuthClientRow, GrantRow, CodeRow, RefreshTokenRow, SessionRow, ConsentRow, SigningKeyRow, DeviceCodeRow, InitialAccessTokenRow } from './rows.js';
+import type { AccountRow, UserRow, ApiTokenRow, ApiRow, OutboxRow, ApiSpecRow, ApiDerivedRow, ApiReleaseRow, ApiRevisionRow, SpecChunkRow, WebhookRow, DeliveryRow, WebhookPayloadRow, PageRow, ShareRow, EmailVerificationRow, OAuthClientRow, GrantRow, CodeRow, RefreshTokenRow, SessionRow, ConsentRow, SigningKeyRow, DeviceCodeRow, InitialAccessTokenRow } from './rows.js';
 
 /** The TypeORM entity schemas of every table, for a dialect: the columns of the rows in rows.ts. */
 export interface Schemas {
@@ -16,6 +16,7 @@ export interface Schemas {
   readonly chunks: EntitySchema<SpecChunkRow>;
   readonly webhooks: EntitySchema<WebhookRow>;
   readonly deliveries: EntitySchema<DeliveryRow>;
+  readonly payloads: EntitySchema<WebhookPayloadRow>;
   readonly pages: EntitySchema<PageRow>;
   readonly shares: EntitySchema<ShareRow>;
   readonly verifications: EntitySchema<EmailVerificationRow>;
@@ -214,15 +215,24 @@ export function schemas(dialect: Dialect): Schemas {
     tableName: 'webhook_deliveries',
     columns: {
       id: uuid('id', true),
-      webhookId: uuid('webhook_id'),
+      webhookId: uuid('webhook_id', true),
       accountId: int('account_id'),
       eventId: uuid('event_id'),
       event: text('event'),
       dispatchKey: { ...uuid('dispatch_key'), nullable: true },
-      payload: text('payload'),
       state: text('state'),
       attempts: json('attempts'),
       nextAttemptDate: timestamp('next_attempt_date', true),
+      creationDate: timestamp('creation_date'),
+    },
+  });
+  // Each event's body, once for all of its deliveries, which name it by `event_id` (migration 0024).
+  const payloads = new EntitySchema<WebhookPayloadRow>({
+    name: 'WebhookPayload',
+    tableName: 'webhook_payloads',
+    columns: {
+      eventId: uuid('event_id', true),
+      payload: text('payload'),
       creationDate: timestamp('creation_date'),
     },
   });
@@ -380,5 +390,5 @@ export function schemas(dialect: Dialect): Schemas {
     tableName: 'oauth_initial_access_tokens',
     columns: { tokenHash: textKey('token_hash'), creationDate: timestamp('creation_date'), expirationDate: timestamp('expiration_date'), useDate: timestamp('use_date', true) },
   });
-  return { accounts, users, apiTokens, apis, outbox, specs, derived, releases, revisions, chunks, webhooks, deliveries, pages, shares, verifications, oauthClients, grants, codes, refreshTokens, sessions, consents, signingKeys, deviceCodes, initialAccessTokens };
+  return { accounts, users, apiTokens, apis, outbox, specs, derived, releases, revisions, chunks, webhooks, deliveries, payloads, pages, shares, verifications, oauthClients, grants, codes, refreshTokens, sessions, consents, signingKeys, deviceCodes, initialAccessTokens };
 }

@@ -32,6 +32,18 @@ export class TypeOrmRetentionPurge implements RetentionPurge {
       const t = tableOf(m, this.s.deliveries);
       return [`DELETE FROM ${t} WHERE id IN (SELECT id FROM ${t} WHERE state <> 'pending' AND creation_date < ? LIMIT ${n}) AND state <> 'pending' RETURNING id`, [at(cutoffs.deliveriesCreatedBefore)]];
     });
+    // An event's payload, once no delivery names it (the dispatch key's index leads with the event
+    // id) and it is as old as the deliveries that go: a redelivery of it dates it anew first.
+    const webhookPayloads = await this.drain(n, deadline, (m) => {
+      const p = tableOf(m, this.s.payloads);
+      const d = tableOf(m, this.s.deliveries);
+      const before = at(cutoffs.deliveriesCreatedBefore);
+      return [
+        `DELETE FROM ${p} WHERE event_id IN (SELECT x.event_id FROM ${p} x WHERE x.creation_date < ? AND NOT EXISTS (SELECT 1 FROM ${d} e WHERE e.event_id = x.event_id) LIMIT ${n}) ` +
+          `AND creation_date < ? RETURNING event_id`,
+        [before, before],
+      ];
+    });
     const outboxEvents = await this.drain(n, deadline, (m) => {
       const t = tableOf(m, this.s.outbox);
       return [`DELETE FROM ${t} WHERE id IN (SELECT id FROM ${t} WHERE dispatched_at IS NOT NULL AND dispatched_at < ? LIMIT ${n}) AND dispatched_at IS NOT NULL RETURNING id`, [at(cutoffs.eventsDispatchedBefore)]];
@@ -43,7 +55,7 @@ export class TypeOrmRetentionPurge implements RetentionPurge {
       return [`DELETE FROM ${t} WHERE key IN (SELECT key FROM ${t} WHERE window_end < ? LIMIT ${n}) AND window_end < ? RETURNING key`, [before, before]];
     });
     const history = cutoffs.specRevisionsCreatedBefore === null ? { specRevisions: 0, specChunks: 0 } : await this.purgeHistory(cutoffs.specRevisionsCreatedBefore, n, deadline);
-    return { deliveries, outboxEvents, rateLimitCounters, ...history };
+    return { deliveries, webhookPayloads, outboxEvents, rateLimitCounters, ...history };
   }
 
   counts(): Promise<RetainedRowCounts> {
@@ -52,6 +64,7 @@ export class TypeOrmRetentionPurge implements RetentionPurge {
       const rateLimits = await m.query<{ n: number | string }[]>(`SELECT count(*) AS n FROM ${rateLimitsTable(this.db.schemaName)}`);
       return {
         deliveries: await count(this.s.deliveries),
+        webhookPayloads: await count(this.s.payloads),
         outboxEvents: await count(this.s.outbox),
         rateLimitCounters: Number(rateLimits[0]?.n ?? 0),
         specRevisions: await count(this.s.revisions),

@@ -109,8 +109,8 @@ export class TypeOrmWebhookRepository implements WebhookRepository {
   }
 }
 
-/** What a delivery is made of: a row but for its dispatch key. */
-type DeliveryFields = Omit<DeliveryRow, 'dispatchKey'>;
+/** What a delivery is made of: its row but for the dispatch key, and its event's payload. */
+type DeliveryFields = Omit<DeliveryRow, 'dispatchKey'> & { payload: string };
 
 function deliveryFromRow(row: DeliveryFields): Delivery {
   return Delivery.rehydrate({
@@ -141,38 +141,41 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
   ) {}
 
   add(delivery: Delivery, dispatchKey: string | null): Promise<boolean> {
-    this.work.value = true;
-    return this.run(async (m) => {
-      const row = { ...deliveryColumns(delivery), dispatchKey };
-      if (dispatchKey === null) {
-        await m.getRepository(this.s.deliveries).insert(row);
-        return true;
-      }
-      // ON CONFLICT DO NOTHING (a unique violation would abort a PostgreSQL transaction); the id
-      // is new, so the row exists afterwards exactly when this insert made it.
-      await m.createQueryBuilder().insert().into(this.s.deliveries).values(row).orIgnore().execute();
-      return m.getRepository(this.s.deliveries).existsBy({ id: row.id });
-    });
+    return this.insert([delivery], dispatchKey === null ? null : [dispatchKey]).then((stored) => stored === 1);
   }
 
   addFanOut(deliveries: readonly Delivery[]): Promise<number> {
+    return this.insert(
+      deliveries,
+      deliveries.map((delivery) => delivery.eventId),
+    );
+  }
+
+  /**
+   * Stores each event's payload once (migration 0024), then the deliveries, keyed by `keys` (one a
+   * delivery) or by none. A payload already stored gets the later date: the retention cleanup
+   * deletes a payload only once it is old and no delivery names it, and on PostgreSQL the update
+   * makes a cleanup that is deleting it meanwhile wait for this transaction, see the row as
+   * changed and leave it (a redelivery of an event whose last delivery was going).
+   */
+  private insert(deliveries: readonly Delivery[], keys: readonly string[] | null): Promise<number> {
     if (deliveries.length === 0) return Promise.resolve(0);
     this.work.value = true;
     return this.run(async (m) => {
+      const rows = deliveries.map(deliveryColumns);
+      const payloads = new Map<string, unknown[]>();
+      for (const c of rows) if (!payloads.has(c.eventId)) payloads.set(c.eventId, [c.eventId, c.payload, c.creationDate.toISOString()]);
+      const p = tableOf(m, this.s.payloads);
+      for (const { source, values } of rowSources(this.dialect, PAYLOAD_TYPES, [...payloads.values()])) {
+        await m.query(forDialect(this.dialect, `INSERT INTO ${p} (event_id, payload, creation_date) ${source} ON CONFLICT (event_id) DO UPDATE SET creation_date = excluded.creation_date`), values);
+      }
       const table = tableOf(m, this.s.deliveries);
+      const values = rows.map((c, n) => [c.id, c.webhookId, c.accountId, c.eventId, c.event, keys?.[n] ?? null, c.state, JSON.stringify(c.attempts), c.nextAttemptDate?.toISOString() ?? null, c.creationDate.toISOString()]);
       let stored = 0;
-      for (let i = 0; i < deliveries.length; i += INSERT_CHUNK) {
-        const chunk = deliveries.slice(i, i + INSERT_CHUNK);
-        const values: unknown[] = [];
-        for (const delivery of chunk) {
-          const c = deliveryColumns(delivery);
-          values.push(c.id, c.webhookId, c.accountId, c.eventId, c.event, c.eventId, c.payload, c.state, JSON.stringify(c.attempts), c.nextAttemptDate?.toISOString() ?? null, c.creationDate.toISOString());
-        }
+      for (const chunk of rowSources(this.dialect, DELIVERY_TYPES, values)) {
         // ON CONFLICT DO NOTHING: a repeated fan-out inserts nothing (and aborts no PostgreSQL transaction).
-        const sql =
-          `INSERT INTO ${table} (id, webhook_id, account_id, event_id, event, dispatch_key, payload, state, attempts, next_attempt_date, creation_date) ` +
-          `VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} ON CONFLICT DO NOTHING RETURNING id`;
-        stored += (await m.query<{ id: string }[]>(forDialect(this.dialect, sql), values)).length;
+        const sql = `INSERT INTO ${table} (id, webhook_id, account_id, event_id, event, dispatch_key, state, attempts, next_attempt_date, creation_date) ${chunk.source} ON CONFLICT DO NOTHING RETURNING id`;
+        stored += (await m.query<{ id: string }[]>(forDialect(this.dialect, sql), chunk.values)).length;
       }
       return stored;
     });
@@ -188,27 +191,31 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
 
   private find(webhookId: WebhookId, id: DeliveryId, lock: boolean): Promise<Delivery | undefined> {
     return this.run(async (m) => {
-      const query = m.createQueryBuilder(this.s.deliveries, 'd').where('d.id = :id AND d.webhook_id = :webhookId', { id, webhookId });
-      if (lock) query.setLock('pessimistic_write');
-      const row = await query.getOne();
-      return row ? deliveryFromRow(row) : undefined;
+      const sql = `SELECT ${DELIVERY_COLUMNS} FROM ${this.joined(m)} WHERE e.webhook_id = ? AND e.id = ?${lock ? ' FOR UPDATE OF e' : ''}`;
+      const rows = await m.query<RawDelivery[]>(forDialect(this.dialect, sql), [webhookId, id]);
+      return rows[0] && deliveryFromRaw(rows[0]);
     });
   }
 
   list(webhookId: WebhookId, page: PageRequest<DeliveryId>): Promise<Page<Delivery, DeliveryId>> {
     return this.run(async (m) => {
-      const query = m.createQueryBuilder(this.s.deliveries, 'd').where('d.webhook_id = :webhookId', { webhookId });
-      if (page.after !== undefined) query.andWhere('d.id < :after', { after: page.after });
-      const rows = await query.orderBy('d.id', 'DESC').limit(page.limit + 1).getMany();
-      const items = rows.slice(0, page.limit).map(deliveryFromRow);
+      const after = page.after === undefined ? '' : ' AND e.id < ?';
+      const sql = `SELECT ${DELIVERY_COLUMNS} FROM ${this.joined(m)} WHERE e.webhook_id = ?${after} ORDER BY e.id DESC LIMIT ?`;
+      const rows = await m.query<RawDelivery[]>(forDialect(this.dialect, sql), [webhookId, ...(page.after === undefined ? [] : [page.after]), page.limit + 1]);
+      const items = rows.slice(0, page.limit).map(deliveryFromRaw);
       return { items, next: rows.length > page.limit ? (items.at(-1)?.id ?? null) : null };
     });
   }
 
+  /** The deliveries `e` with their event's payload `p`, for a FROM clause. */
+  private joined(m: EntityManager): string {
+    return `${tableOf(m, this.s.deliveries)} e JOIN ${tableOf(m, this.s.payloads)} p ON p.event_id = e.event_id`;
+  }
+
   save(delivery: Delivery): Promise<void> {
     return this.run(async (m) => {
-      const { id, ...columns } = deliveryColumns(delivery);
-      await m.getRepository(this.s.deliveries).update({ id }, columns);
+      const { id, webhookId, state, attempts, nextAttemptDate } = deliveryColumns(delivery);
+      await m.getRepository(this.s.deliveries).update({ webhookId, id }, { state, attempts, nextAttemptDate });
     });
   }
 
@@ -227,22 +234,18 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
     return this.run(async (m) => {
       const table = tableOf(m, this.s.deliveries);
       const held = heldBy(tableOf(m, this.s.webhooks));
-      const pg = this.dialect === 'postgres';
+      const values = deliveries.map((delivery) => {
+        const c = deliveryColumns(delivery);
+        return [c.id, c.state, JSON.stringify(c.attempts), c.nextAttemptDate?.toISOString() ?? null];
+      });
       let written = 0;
-      for (let i = 0; i < deliveries.length; i += SAVE_CHUNK) {
-        const chunk = deliveries.slice(i, i + SAVE_CHUNK);
-        const values: unknown[] = [];
-        for (const delivery of chunk) {
-          const c = deliveryColumns(delivery);
-          values.push(c.id, c.state, JSON.stringify(c.attempts), c.nextAttemptDate?.toISOString() ?? null);
-        }
-        // One statement for the chunk: a CTE of the new values joined to the rows (UPDATE ... FROM),
-        // written only while the webhook holds the run's lease.
+      for (const chunk of rowSources(this.dialect, OUTCOME_TYPES, values)) {
+        // One statement for the chunk: the new values joined to the rows by their key (UPDATE ...
+        // FROM), written only while the webhook holds the run's lease.
         const sql =
-          `WITH v(id, state, attempts, next) AS (VALUES ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}) ` +
-          `UPDATE ${table} AS t SET state = v.state, attempts = v.attempts, next_attempt_date = v.next${pg ? '::timestamptz' : ''} ` +
-          `FROM v WHERE t.id = v.id${pg ? '::uuid' : ''} AND ${held} RETURNING ${pg ? 't.id' : 'id'}`;
-        written += (await updated(m, forDialect(this.dialect, sql), [...values, webhookId, leaseToken])).length;
+          `WITH v(id, state, attempts, next) AS (${chunk.source}) UPDATE ${table} AS t SET state = v.state, attempts = v.attempts, next_attempt_date = v.next ` +
+          `FROM v WHERE t.webhook_id = ? AND t.id = v.id AND ${held} RETURNING ${this.dialect === 'postgres' ? 't.id' : 'id'}`;
+        written += (await updated(m, forDialect(this.dialect, sql), [...chunk.values, webhookId, webhookId, leaseToken])).length;
       }
       return written;
     });
@@ -309,9 +312,9 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
 
   /** Each of `webhookIds`' first `perWebhook` due pending deliveries by event; one statement. */
   private due(m: EntityManager, webhookIds: readonly string[], at: string, perWebhook: number): Promise<RawDelivery[]> {
-    const d = tableOf(m, this.s.deliveries);
+    const from = this.joined(m);
     const one = (n: number) =>
-      `SELECT * FROM (SELECT ${DELIVERY_COLUMNS} FROM ${d} e WHERE e.webhook_id = ? AND e.state = 'pending' AND e.next_attempt_date <= ? ` +
+      `SELECT * FROM (SELECT ${DELIVERY_COLUMNS} FROM ${from} WHERE e.webhook_id = ? AND e.state = 'pending' AND e.next_attempt_date <= ? ` +
       `ORDER BY e.event_id, e.id LIMIT ?) q${n}`;
     const sql = webhookIds.map((_, n) => one(n)).join(' UNION ALL ');
     return m.query<RawDelivery[]>(forDialect(this.dialect, sql), webhookIds.flatMap((id) => [id, at, perWebhook]));
@@ -324,18 +327,47 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
   }
 }
 
-/** Rows per multi-row INSERT: 11 parameters each. */
-const INSERT_CHUNK = 200;
+/** PostgreSQL's types of the columns `rowSources` is given: a delivery's, a payload's, an outcome's. */
+const DELIVERY_TYPES = ['uuid', 'uuid', 'integer', 'uuid', 'text', 'uuid', 'text', 'text', 'timestamptz', 'timestamptz'] as const;
+const PAYLOAD_TYPES = ['uuid', 'text', 'timestamptz'] as const;
+const OUTCOME_TYPES = ['uuid', 'text', 'text', 'timestamptz'] as const;
+
 /**
- * Rows per multi-row UPDATE: 4 parameters each, far below either database's parameter limit; a
- * longest run in one (DELIVERIES_PER_RUN, src/main/modules/webhooks.module.ts: 512).
+ * Rows a statement at most: on SQLite, where each value is a parameter, far below its limit
+ * (32,766) for the widest rows (10 values), and a longest run in one (DELIVERIES_PER_RUN,
+ * src/main/modules/webhooks.module.ts: 512); on PostgreSQL a fan-out batch of 100 events to 50
+ * webhooks in one.
  */
-const SAVE_CHUNK = 512;
+const SQLITE_ROWS = 512;
+const POSTGRES_ROWS = 5_000;
+
+/**
+ * `rows` (values in the order of `types`) as the rows of an INSERT or a CTE, in chunks. PostgreSQL:
+ * one array a column, `SELECT * FROM unnest(?::uuid[], ?::text[], ...)`, so a statement has as many
+ * parameters as columns and the same text whatever its rows: against multi-row `VALUES`, a
+ * fan-out's insert costs PostgreSQL and the main thread about a third less (a parameter a value,
+ * each parsed and typed on its own; docs/performance.md, section 4). SQLite: `VALUES (?, ...), ...`.
+ */
+function rowSources(dialect: Dialect, types: readonly string[], rows: readonly (readonly unknown[])[]): { source: string; values: unknown[] }[] {
+  const chunks: { source: string; values: unknown[] }[] = [];
+  const size = dialect === 'postgres' ? POSTGRES_ROWS : SQLITE_ROWS;
+  for (let i = 0; i < rows.length; i += size) {
+    const chunk = rows.slice(i, i + size);
+    if (dialect === 'postgres') {
+      chunks.push({ source: `SELECT * FROM unnest(${types.map((type) => `?::${type}[]`).join(', ')})`, values: types.map((_, column) => chunk.map((row) => row[column])) });
+    } else {
+      const tuple = `(${placeholderList(types.length)})`;
+      chunks.push({ source: `VALUES ${chunk.map(() => tuple).join(', ')}`, values: chunk.flat() });
+    }
+  }
+  return chunks;
+}
+
 /** Webhooks per UNION ALL of claim queries (SQLite allows 500 compound terms). */
 const UNION_CHUNK = 50;
 
 const DELIVERY_COLUMNS =
-  'e.id AS id, e.webhook_id AS "webhookId", e.account_id AS "accountId", e.event_id AS "eventId", e.event AS event, e.payload AS payload, ' +
+  'e.id AS id, e.webhook_id AS "webhookId", e.account_id AS "accountId", e.event_id AS "eventId", e.event AS event, p.payload AS payload, ' +
   'e.state AS state, e.attempts AS attempts, e.next_attempt_date AS "nextAttemptDate", e.creation_date AS "creationDate"';
 
 interface RawDelivery {

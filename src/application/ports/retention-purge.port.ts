@@ -2,7 +2,11 @@ import { token } from '../shared/token.js';
 
 /** The moments before which each kind of finished row goes (see `retentionCutoffs`). */
 export interface RetentionCutoffs {
-  /** Deliveries that ended (`succeeded` or `failed`) and were created before this; pending ones stay. */
+  /**
+   * Deliveries that ended (`succeeded` or `failed`) and were created before this; pending ones stay.
+   * Also the events' payloads stored for deliveries (where a store keeps them apart) that no
+   * delivery left needs.
+   */
   readonly deliveriesCreatedBefore: Date;
   /** Outbox events dispatched before this (their deliveries have long been made). */
   readonly eventsDispatchedBefore: Date;
@@ -18,6 +22,8 @@ export interface RetentionCutoffs {
 /** Rows of the tables that grow with use and that the retention cleanup keeps bounded. */
 export interface RetainedRowCounts {
   readonly deliveries: number;
+  /** Event payloads stored apart from their deliveries (0 where a store keeps them in each delivery). */
+  readonly webhookPayloads: number;
   readonly outboxEvents: number;
   readonly rateLimitCounters: number;
   readonly specRevisions: number;

@@ -1,0 +1,79 @@
+import { expect } from 'chai';
+import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database.js';
+import { MIGRATIONS } from '../../src/adapters/persistence/migrations/index.js';
+import { WebhookPayloads1764500000000 } from '../../src/adapters/persistence/migrations/0024-webhook-payloads.migration.js';
+import { UuidV7IdGenerator } from '../../src/adapters/crypto/uuid-v7-id-generator.js';
+import { tableOf } from '../../src/adapters/persistence/raw-sql.js';
+import { TypeOrmRetentionPurge } from '../../src/adapters/persistence/typeorm-retention-purge.js';
+import { TypeOrmUnitOfWork } from '../../src/adapters/persistence/typeorm-unit-of-work.js';
+import { Account } from '../../src/domain/account/account.aggregate.js';
+import { ok } from '../../src/domain/shared/result.js';
+import { Delivery, type DeliveryState } from '../../src/domain/webhook/delivery.aggregate.js';
+import { Webhook } from '../../src/domain/webhook/webhook.aggregate.js';
+import { forEachDatabase } from '../support/databases.js';
+import { FixedClock, SequentialIds } from '../support/fakes.js';
+import { insertBefore0024 } from './deliveries-before-0024.js';
+import { aNewUser } from './fixtures.js';
+
+/**
+ * Migration 0024 moves each event's payload out of its deliveries into `webhook_payloads`, once an
+ * event, and makes `(webhook_id, id)` the deliveries' key: every delivery and payload is carried
+ * over, and down puts each payload back into its deliveries.
+ */
+forEachDatabase('migration 0024, webhook payloads', (target) => {
+  it('carries every delivery over with its payload, stores each event\'s payload once, keeps a fan-out once per event and webhook, and goes down again', async () => {
+    const { config, dispose } = await target.create();
+    const db = new TypeOrmDatabase(config);
+    const clock = new FixedClock();
+    const ids = new UuidV7IdGenerator();
+    try {
+      await db.open();
+      await db.migrate();
+      expect(MIGRATIONS.at(-1)).to.equal(WebhookPayloads1764500000000);
+      await db.dataSource.undoLastMigration({ transaction: 'all' });
+      const uow = new TypeOrmUnitOfWork(db, new SequentialIds());
+      const seeded = await uow.run(async (tx) => {
+        const accountId = await tx.accounts.create(Account.open(clock.now(), 14));
+        const user = await tx.users.add(aNewUser(accountId, 'ada@example.com'));
+        if (!user.ok) throw new Error('user');
+        const webhooks = ['one', 'two'].map((name) => Webhook.create({ id: ids.next(), accountId, targetUrl: `https://hooks.example.com/${name}`, events: ['api.created'], secret: 's'.repeat(20), active: true }, clock.now()));
+        for (const webhook of webhooks) {
+          if (!webhook.ok) throw new Error('webhook');
+          await tx.webhooks.save(webhook.value);
+        }
+        return ok({ accountId, webhooks: webhooks.map((w) => (w.ok ? w.value : undefined)).filter((w): w is Webhook => w !== undefined) });
+      });
+      if (!seeded.ok) throw new Error('seed');
+      const { accountId, webhooks } = seeded.value;
+      const [one, two] = webhooks as [Webhook, Webhook];
+      const events = [ids.next(), ids.next()];
+      const delivery = (webhook: Webhook, n: number) => Delivery.schedule({ id: ids.next(), webhookId: webhook.id, accountId, eventId: events[n]!, event: 'api.created', payload: `{"n":${n}}` }, clock.now());
+      const fanOut = [delivery(one, 0), delivery(two, 0), delivery(one, 1), delivery(two, 1)];
+      fanOut[0]!.recordAttempt({ status: 204, durationMs: 3, responseBody: 'ok', error: null }, clock.now(), { baseMs: 1000, capMs: 60_000, maxAttempts: 3 }, 0.5);
+      const redelivery = delivery(one, 0);
+      for (const d of fanOut) await insertBefore0024(db, d, d.eventId);
+      await insertBefore0024(db, redelivery, null);
+      const snapshots = (webhook: Webhook): DeliveryState[] => [...fanOut, redelivery].filter((d) => d.webhookId === webhook.id).map((d) => d.snapshot()).reverse();
+
+      await db.migrate();
+      const log = async (webhook: Webhook) => {
+        const listed = await uow.run(async (tx) => ok((await tx.deliveries.list(webhook.id, { limit: 10 })).items.map((d) => d.snapshot())));
+        return listed.ok ? listed.value : [];
+      };
+      expect(await log(one)).to.deep.equal(snapshots(one));
+      expect(await log(two)).to.deep.equal(snapshots(two));
+      expect((await new TypeOrmRetentionPurge(db).counts()).webhookPayloads, 'one a event').to.equal(2);
+      const repeated = await uow.run(async (tx) => ok(await tx.deliveries.addFanOut([delivery(one, 0), delivery(two, 1)])));
+      expect(repeated, 'each event already went to each webhook').to.deep.equal({ ok: true, value: 0 });
+
+      await db.dataSource.undoLastMigration({ transaction: 'all' });
+      const rows = await db.read((m) => m.query<{ id: string; payload: string }[]>(`SELECT id, payload FROM ${tableOf(m, db.schemas.deliveries)} ORDER BY id`));
+      expect(rows).to.deep.equal([...fanOut, redelivery].map((d) => ({ id: d.id, payload: d.payload })).sort((a, b) => (a.id < b.id ? -1 : 1)));
+      await db.migrate();
+      expect(await log(one)).to.deep.equal(snapshots(one));
+    } finally {
+      await db.close();
+      await dispose();
+    }
+  });
+});
