@@ -29,8 +29,10 @@ forEachDatabase('migration 0024, webhook payloads', (target) => {
     try {
       await db.open();
       await db.migrate();
-      expect(MIGRATIONS.at(-1)).to.equal(WebhookPayloads1764500000000);
-      await db.dataSource.undoLastMigration({ transaction: 'all' });
+      const undo0024 = async () => {
+        for (let i = MIGRATIONS.length; i > MIGRATIONS.indexOf(WebhookPayloads1764500000000); i -= 1) await db.dataSource.undoLastMigration({ transaction: 'all' });
+      };
+      await undo0024();
       const uow = new TypeOrmUnitOfWork(db, new SequentialIds());
       const seeded = await uow.run(async (tx) => {
         const accountId = await tx.accounts.create(Account.open(clock.now(), 14));
@@ -50,6 +52,7 @@ forEachDatabase('migration 0024, webhook payloads', (target) => {
       const delivery = (webhook: Webhook, n: number) => Delivery.schedule({ id: ids.next(), webhookId: webhook.id, accountId, eventId: events[n]!, event: 'api.created', payload: `{"n":${n}}` }, clock.now());
       const fanOut = [delivery(one, 0), delivery(two, 0), delivery(one, 1), delivery(two, 1)];
       fanOut[0]!.recordAttempt({ status: 204, durationMs: 3, responseBody: 'ok', error: null }, clock.now(), { baseMs: 1000, capMs: 60_000, maxAttempts: 3 }, 0.5);
+      clock.advance(60_000);
       const redelivery = delivery(one, 0);
       for (const d of fanOut) await insertBefore0024(db, d, d.eventId);
       await insertBefore0024(db, redelivery, null);
@@ -63,10 +66,22 @@ forEachDatabase('migration 0024, webhook payloads', (target) => {
       expect(await log(one)).to.deep.equal(snapshots(one));
       expect(await log(two)).to.deep.equal(snapshots(two));
       expect((await new TypeOrmRetentionPurge(db).counts()).webhookPayloads, 'one a event').to.equal(2);
+      const dated = await db.read((m) => m.query<{ id: string; date: Date | string }[]>(`SELECT event_id AS id, creation_date AS date FROM ${tableOf(m, db.schemas.payloads)}`));
+      const dates = Object.fromEntries(dated.map((row) => [row.id, new Date(row.date).toISOString()]));
+      expect(dates, "each its latest delivery's date").to.deep.equal({ [events[0]!]: redelivery.snapshot().creationDate.toISOString(), [events[1]!]: fanOut[2]!.snapshot().creationDate.toISOString() });
       const repeated = await uow.run(async (tx) => ok(await tx.deliveries.addFanOut([delivery(one, 0), delivery(two, 1)])));
       expect(repeated, 'each event already went to each webhook').to.deep.equal({ ok: true, value: 0 });
 
-      await db.dataSource.undoLastMigration({ transaction: 'all' });
+      // A delivery whose payload is missing would lose it on the way down: down refuses, changing nothing.
+      await db.read((m) => m.query(`DELETE FROM ${tableOf(m, db.schemas.payloads)} WHERE event_id = '${events[1]!}'`));
+      let refused: unknown;
+      await undo0024().catch((error: unknown) => (refused = error));
+      expect(String(refused)).to.include('2 webhook deliveries have no payload');
+      const count = async () => Number((await db.read((m) => m.query<{ n: number | string }[]>(`SELECT count(*) AS n FROM ${tableOf(m, db.schemas.deliveries)}`)))[0]!.n);
+      expect(await count(), 'every delivery still there').to.equal(5);
+      await db.read((m) => m.query(`INSERT INTO ${tableOf(m, db.schemas.payloads)} (event_id, payload, creation_date) VALUES ('${events[1]!}', '{"n":1}', '${fanOut[2]!.snapshot().creationDate.toISOString()}')`));
+      expect(await log(two)).to.deep.equal(snapshots(two));
+      await undo0024();
       const rows = await db.read((m) => m.query<{ id: string; payload: string }[]>(`SELECT id, payload FROM ${tableOf(m, db.schemas.deliveries)} ORDER BY id`));
       expect(rows).to.deep.equal([...fanOut, redelivery].map((d) => ({ id: d.id, payload: d.payload })).sort((a, b) => (a.id < b.id ? -1 : 1)));
       await db.migrate();

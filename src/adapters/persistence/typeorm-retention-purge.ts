@@ -28,20 +28,26 @@ export class TypeOrmRetentionPurge implements RetentionPurge {
     const deadline = Date.now() + budgetMs;
     const at = (date: Date) => date.toISOString();
     // Each DELETE repeats its conditions outside the sub-select: a row that changed since it was selected stays.
+    // By the deliveries' key, (webhook_id, id) since migration 0024: `id` alone has no index.
     const deliveries = await this.drain(n, deadline, (m) => {
       const t = tableOf(m, this.s.deliveries);
-      return [`DELETE FROM ${t} WHERE id IN (SELECT id FROM ${t} WHERE state <> 'pending' AND creation_date < ? LIMIT ${n}) AND state <> 'pending' RETURNING id`, [at(cutoffs.deliveriesCreatedBefore)]];
+      return [
+        `DELETE FROM ${t} WHERE (webhook_id, id) IN (SELECT webhook_id, id FROM ${t} WHERE state <> 'pending' AND creation_date < ? LIMIT ${n}) AND state <> 'pending' RETURNING id`,
+        [at(cutoffs.deliveriesCreatedBefore)],
+      ];
     });
     // An event's payload, once no delivery names it (the dispatch key's index leads with the event
-    // id) and it is as old as the deliveries that go: a redelivery of it dates it anew first.
+    // id) and it is as old as the deliveries that go. Selected by its event and its date: a
+    // delivery stored for it meanwhile dates it anew (TypeOrmDeliveryRepository), so on PostgreSQL
+    // the DELETE, which waits for that transaction, finds the row changed and leaves it, whatever
+    // the new date (a clock behind another instance's, a transaction held open past the period).
     const webhookPayloads = await this.drain(n, deadline, (m) => {
       const p = tableOf(m, this.s.payloads);
       const d = tableOf(m, this.s.deliveries);
-      const before = at(cutoffs.deliveriesCreatedBefore);
       return [
-        `DELETE FROM ${p} WHERE event_id IN (SELECT x.event_id FROM ${p} x WHERE x.creation_date < ? AND NOT EXISTS (SELECT 1 FROM ${d} e WHERE e.event_id = x.event_id) LIMIT ${n}) ` +
-          `AND creation_date < ? RETURNING event_id`,
-        [before, before],
+        `DELETE FROM ${p} WHERE (event_id, creation_date) IN (SELECT x.event_id, x.creation_date FROM ${p} x WHERE x.creation_date < ? ` +
+          `AND NOT EXISTS (SELECT 1 FROM ${d} e WHERE e.event_id = x.event_id) ORDER BY x.creation_date LIMIT ${n}) RETURNING event_id`,
+        [at(cutoffs.deliveriesCreatedBefore)],
       ];
     });
     const outboxEvents = await this.drain(n, deadline, (m) => {

@@ -153,10 +153,10 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
 
   /**
    * Stores each event's payload once (migration 0024), then the deliveries, keyed by `keys` (one a
-   * delivery) or by none. A payload already stored gets the later date: the retention cleanup
-   * deletes a payload only once it is old and no delivery names it, and on PostgreSQL the update
-   * makes a cleanup that is deleting it meanwhile wait for this transaction, see the row as
-   * changed and leave it (a redelivery of an event whose last delivery was going).
+   * delivery) or by none. A payload already stored (a redelivery, a repeated fan-out) keeps its
+   * text and takes the new delivery's date: the retention cleanup deletes a payload only once it
+   * is old and no delivery names it, and on PostgreSQL the update makes a cleanup that is deleting
+   * it meanwhile wait for this transaction, find the row changed and leave it.
    */
   private insert(deliveries: readonly Delivery[], keys: readonly string[] | null): Promise<number> {
     if (deliveries.length === 0) return Promise.resolve(0);

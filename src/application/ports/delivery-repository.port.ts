@@ -17,8 +17,10 @@ export interface Lease {
 
 export interface DeliveryRepository {
   /**
-   * Stores a new delivery. With a `dispatchKey` (the event id, for fan-out) a second delivery of the
-   * same event to the same webhook is refused (`false`), which makes dispatching idempotent.
+   * Stores a new delivery. With a `dispatchKey` (its event id, for fan-out; never anything else) a
+   * second delivery of the same event to the same webhook is refused (`false`), which makes
+   * dispatching idempotent. Every delivery of an event carries the event's payload, the same
+   * text: a store may keep it once an event (the SQL stores do, keeping the first one stored).
    */
   add(delivery: Delivery, dispatchKey: string | null): Promise<boolean>;
   /** `add` for the fan-out of events, keyed by each delivery's event id, in a few statements; returns how many were stored. */

@@ -15,7 +15,9 @@ import { qualified } from './qualified.js';
  *
  * PostgreSQL changes the table in place; SQLite, which can change no primary key, copies it into a
  * new one. Both carry every delivery and every payload over (an event's payload is the same in
- * each of its deliveries; the oldest delivery's date is the payload's).
+ * each of its deliveries; its latest delivery's date is the payload's, as a new delivery of the
+ * event dates it from now on). Down refuses, changing nothing, while a delivery names a payload
+ * that is not there (none should: each is written before its deliveries).
  */
 export class WebhookPayloads1764500000000 implements MigrationInterface {
   readonly name = 'WebhookPayloads1764500000000';
@@ -25,7 +27,7 @@ export class WebhookPayloads1764500000000 implements MigrationInterface {
     const deliveries = qualified(q, 'webhook_deliveries');
     const payloads = qualified(q, 'webhook_payloads');
     await q.query(`CREATE TABLE ${payloads} (event_id ${types(q).uuid} PRIMARY KEY NOT NULL, payload text NOT NULL, creation_date ${types(q).timestamp} NOT NULL)`);
-    await q.query(`INSERT INTO ${payloads} (event_id, payload, creation_date) SELECT event_id, min(payload), min(creation_date) FROM ${deliveries} GROUP BY event_id`);
+    await q.query(`INSERT INTO ${payloads} (event_id, payload, creation_date) SELECT event_id, min(payload), max(creation_date) FROM ${deliveries} GROUP BY event_id`);
     await q.query(`CREATE INDEX ${q.connection.driver.escape('webhook_payloads_creation_idx')} ON ${payloads} (creation_date)`);
     if (pg) {
       await q.query(`ALTER TABLE ${deliveries} DROP COLUMN payload`);
@@ -43,6 +45,8 @@ export class WebhookPayloads1764500000000 implements MigrationInterface {
     const pg = q.connection.options.type === 'postgres';
     const deliveries = qualified(q, 'webhook_deliveries');
     const payloads = qualified(q, 'webhook_payloads');
+    const orphans = (await q.query(`SELECT count(*) AS n FROM ${deliveries} d WHERE NOT EXISTS (SELECT 1 FROM ${payloads} p WHERE p.event_id = d.event_id)`)) as { n: number | string }[];
+    if (Number(orphans[0]?.n ?? 0) > 0) throw new Error(`${String(orphans[0]?.n)} webhook deliveries have no payload: migration 0024 cannot be undone without losing them`);
     await q.query(`DROP INDEX ${qualified(q, 'webhook_deliveries_dispatch_key')}`);
     if (pg) {
       await q.query(`ALTER TABLE ${deliveries} ADD COLUMN payload text`);
