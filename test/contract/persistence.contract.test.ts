@@ -646,6 +646,24 @@ forEachImplementation('persistence contract', (make) => {
       expect((await f.repos.deliveries.get(webhooks[0]!.id, first!.id))?.snapshot()).to.deep.equal(first!.snapshot());
     });
 
+    it('stores a fan-out and records a run longer than one statement takes (SQLite 512 rows, PostgreSQL 5,000), once', async () => {
+      const a = await seedUser(f);
+      const webhook = await aWebhook(a.accountId);
+      // The SQL stores' chunks; the in-memory one has none (and checks each key against the rest).
+      const count = f.sql ? 5_100 : 700;
+      const fanOut = Array.from({ length: count }, () => aDelivery(webhook));
+      expect(await f.uow.run(async (tx) => ok(await tx.deliveries.addFanOut(fanOut)))).to.deep.equal({ ok: true, value: count });
+      expect(await f.uow.run(async (tx) => ok(await tx.deliveries.addFanOut(fanOut))), 'each event already went to the webhook').to.deep.equal({ ok: true, value: 0 });
+      const claimed = await f.uow.run(async (tx) => ok(await tx.deliveries.claimDue(T0, leaseFrom(T0, 'run'), 600, 600)));
+      if (!claimed.ok) throw new Error('claim');
+      expect(claimed.value.map((d) => d.id)).to.deep.equal(fanOut.slice(0, 600).map((d) => d.id));
+      for (const d of claimed.value) d.recordAttempt({ status: 204, durationMs: 1, responseBody: '', error: null }, T1, policy, 0.5);
+      expect(await record(webhook, claimed.value, 'run')).to.deep.equal({ ok: true, value: { saved: 600, released: true } });
+      const log = (await f.repos.deliveries.list(webhook.id, { limit: count })).items;
+      expect(log.filter((d) => d.toRecord().state === 'succeeded').map((d) => d.id).sort()).to.deep.equal(fanOut.slice(0, 600).map((d) => d.id).sort());
+      expect(log.map((d) => d.payload)).to.deep.equal([...fanOut].reverse().map((d) => d.payload));
+    });
+
     it('lists a delivery log newest first and stores attempts', async () => {
       const a = await seedUser(f);
       const webhook = await aWebhook(a.accountId);
