@@ -4,8 +4,8 @@
  * table that grows with use sampled every 30 s. The load's working set is constant (a pool of
  * APIs whose specs are replaced over and over, plus APIs made and deleted at once), so whatever a
  * table keeps beyond it is history: deliveries, dispatched events, spec revisions and their
- * chunks, rate-limit counters, and the events' webhook payloads. With retention those stay flat once their period has passed;
- * without, they grow with the writes. The same-run baseline of each table is what the load wrote
+ * chunks, rate-limit counters, and the events' webhook payloads. With retention those stay flat
+ * once their period has passed; without, they grow with the writes. The same-run baseline of each table is what the load wrote
  * to it (cumulative): the report gives rows kept against rows written, and the kept count at the
  * end against the count just after the warm-up (the longest period plus one cleanup interval).
  *

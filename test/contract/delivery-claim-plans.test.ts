@@ -11,6 +11,7 @@ import { ok } from '../../src/domain/shared/result.js';
 import { Delivery } from '../../src/domain/webhook/delivery.aggregate.js';
 import { Webhook } from '../../src/domain/webhook/webhook.aggregate.js';
 import { forEachDatabase } from '../support/databases.js';
+import { planNodes, type PlanNode } from '../support/query-plans.js';
 import { FixedClock, SequentialIds } from '../support/fakes.js';
 import { aNewUser } from './fixtures.js';
 
@@ -26,21 +27,6 @@ const uuid = <Id extends Uuid<string>>(): Id => ids.next<Id>();
 /** Pending deliveries of the busy webhook: a fan-out's backlog. */
 const BACKLOG = 3_000;
 const PER_RUN = 128;
-
-interface PlanNode {
-  readonly 'Node Type': string;
-  readonly 'Relation Name'?: string;
-  readonly 'Index Name'?: string;
-  readonly 'Actual Rows': number;
-  readonly 'Actual Loops': number;
-  readonly Plans?: readonly PlanNode[];
-}
-
-/** Every node of a plan with the rows it produced over all its loops. */
-function nodes(plan: PlanNode): { readonly what: string; readonly rows: number }[] {
-  const what = [plan['Node Type'], plan['Index Name'] ?? plan['Relation Name']].filter(Boolean).join(' ');
-  return [{ what, rows: plan['Actual Rows'] * plan['Actual Loops'] }, ...(plan.Plans ?? []).flatMap(nodes)];
-}
 
 forEachDatabase('webhook claim statements', (target) => {
   if (target.name !== 'postgres') return;
@@ -122,7 +108,7 @@ forEachDatabase('webhook claim statements', (target) => {
           await m.query('ROLLBACK');
         }
       });
-      const widest = nodes(plan).sort((a, b) => b.rows - a.rows)[0]!;
+      const widest = planNodes(plan).sort((a, b) => b.rows - a.rows)[0]!;
       // At most a run per webhook and the webhooks themselves; the backlog is 3,000.
       expect(widest.rows, `${sql.slice(0, 80)}...: ${widest.what} produced ${widest.rows} rows`).to.be.at.most(2 * PER_RUN + 20);
     }

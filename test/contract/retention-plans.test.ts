@@ -12,6 +12,7 @@ import { ok } from '../../src/domain/shared/result.js';
 import { Delivery } from '../../src/domain/webhook/delivery.aggregate.js';
 import { Webhook } from '../../src/domain/webhook/webhook.aggregate.js';
 import { forEachDatabase } from '../support/databases.js';
+import { planNodes, type PlanNode } from '../support/query-plans.js';
 import { SequentialIds } from '../support/fakes.js';
 import { aNewUser } from './fixtures.js';
 
@@ -29,21 +30,6 @@ const BATCH = 100;
  * (webhook_id, id) since migration 0024, where `id` alone has no index). 3,000 finished
  * deliveries of 300 events, a batch of 100 deleted, the next batches' statements explained.
  */
-interface PlanNode {
-  readonly 'Node Type': string;
-  readonly 'Relation Name'?: string;
-  readonly 'Index Name'?: string;
-  readonly 'Actual Rows': number;
-  readonly 'Actual Loops': number;
-  readonly Plans?: readonly PlanNode[];
-}
-
-/** Every node of a plan with the rows it produced over all its loops. */
-function nodes(plan: PlanNode): { readonly what: string; readonly rows: number }[] {
-  const what = [plan['Node Type'], plan['Index Name'] ?? plan['Relation Name']].filter(Boolean).join(' ');
-  return [{ what, rows: plan['Actual Rows'] * plan['Actual Loops'] }, ...(plan.Plans ?? []).flatMap(nodes)];
-}
-
 forEachDatabase('retention cleanup statements', (target) => {
   it('delete a batch of deliveries and of payloads by their keys, reading no whole table', async () => {
     const { config, dispose } = await target.create();
@@ -97,7 +83,7 @@ forEachDatabase('retention cleanup statements', (target) => {
               await m.query('ROLLBACK');
             }
           });
-          const widest = nodes(plan).sort((a, b) => b.rows - a.rows)[0]!;
+          const widest = planNodes(plan).sort((a, b) => b.rows - a.rows)[0]!;
           // A batch, and the events' payloads still named by a delivery; the table holds 2,900 deliveries.
           expect(widest.rows, `${table}: ${widest.what} produced ${widest.rows} rows`).to.be.at.most(EVENTS);
         } else {

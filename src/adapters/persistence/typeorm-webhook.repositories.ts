@@ -145,10 +145,7 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
   }
 
   addFanOut(deliveries: readonly Delivery[]): Promise<number> {
-    return this.insert(
-      deliveries,
-      deliveries.map((delivery) => delivery.eventId),
-    );
+    return this.insert(deliveries, deliveries.map((delivery) => delivery.eventId));
   }
 
   /**
@@ -166,8 +163,9 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
       const payloads = new Map<string, unknown[]>();
       for (const c of rows) if (!payloads.has(c.eventId)) payloads.set(c.eventId, [c.eventId, c.payload, c.creationDate.toISOString()]);
       const p = tableOf(m, this.s.payloads);
-      for (const { source, values } of rowSources(this.dialect, PAYLOAD_TYPES, [...payloads.values()])) {
-        await m.query(forDialect(this.dialect, `INSERT INTO ${p} (event_id, payload, creation_date) ${source} ON CONFLICT (event_id) DO UPDATE SET creation_date = excluded.creation_date`), values);
+      for (const chunk of rowSources(this.dialect, PAYLOAD_TYPES, [...payloads.values()])) {
+        const sql = `INSERT INTO ${p} (event_id, payload, creation_date) ${chunk.source} ON CONFLICT (event_id) DO UPDATE SET creation_date = excluded.creation_date`;
+        await m.query(forDialect(this.dialect, sql), chunk.values);
       }
       const table = tableOf(m, this.s.deliveries);
       const values = rows.map((c, n) => [c.id, c.webhookId, c.accountId, c.eventId, c.event, keys?.[n] ?? null, c.state, JSON.stringify(c.attempts), c.nextAttemptDate?.toISOString() ?? null, c.creationDate.toISOString()]);

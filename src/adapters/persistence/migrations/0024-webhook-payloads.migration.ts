@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { dialectTypes } from '../dialect.js';
 import { qualified } from './qualified.js';
 
 /**
@@ -26,7 +27,8 @@ export class WebhookPayloads1764500000000 implements MigrationInterface {
     const pg = q.connection.options.type === 'postgres';
     const deliveries = qualified(q, 'webhook_deliveries');
     const payloads = qualified(q, 'webhook_payloads');
-    await q.query(`CREATE TABLE ${payloads} (event_id ${types(q).uuid} PRIMARY KEY NOT NULL, payload text NOT NULL, creation_date ${types(q).timestamp} NOT NULL)`);
+    const { uuid, timestamp } = types(q);
+    await q.query(`CREATE TABLE ${payloads} (event_id ${uuid} PRIMARY KEY NOT NULL, payload text NOT NULL, creation_date ${timestamp} NOT NULL)`);
     await q.query(`INSERT INTO ${payloads} (event_id, payload, creation_date) SELECT event_id, min(payload), max(creation_date) FROM ${deliveries} GROUP BY event_id`);
     await q.query(`CREATE INDEX ${q.connection.driver.escape('webhook_payloads_creation_idx')} ON ${payloads} (creation_date)`);
     if (pg) {
@@ -63,8 +65,11 @@ export class WebhookPayloads1764500000000 implements MigrationInterface {
   }
 }
 
+/** The column types of a uuid and a date, as the other tables have them (dialect.ts). */
 function types(q: QueryRunner): { uuid: string; timestamp: string } {
-  return q.connection.options.type === 'postgres' ? { uuid: 'uuid', timestamp: 'timestamptz' } : { uuid: 'varchar(36)', timestamp: 'varchar(30)' };
+  const t = dialectTypes(q.connection.options.type === 'postgres' ? 'postgres' : 'sqlite');
+  const sized = (type: unknown, length: number | undefined): string => (length ? `${String(type)}(${length})` : String(type));
+  return { uuid: sized(t.uuid, t.uuidLength), timestamp: sized(t.timestamp, t.timestampLength) };
 }
 
 async function primaryKeyName(q: QueryRunner): Promise<string> {
