@@ -76,10 +76,6 @@ export class InMemoryDeliveryRepository implements DeliveryRepository {
     return row && row.state.webhookId === webhookId ? Delivery.rehydrate(row.state) : undefined;
   }
 
-  getForUpdate(webhookId: WebhookId, id: DeliveryId): Promise<Delivery | undefined> {
-    return this.get(webhookId, id);
-  }
-
   async list(webhookId: WebhookId, request: PageRequest<DeliveryId>): Promise<Page<Delivery, DeliveryId>> {
     const mine = [...this.state().deliveries.values()].map((d) => d.state).filter((d) => d.webhookId === webhookId);
     const { rows, next } = page(mine, request, true);

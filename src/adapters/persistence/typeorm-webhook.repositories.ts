@@ -180,16 +180,8 @@ export class TypeOrmDeliveryRepository implements DeliveryRepository {
   }
 
   get(webhookId: WebhookId, id: DeliveryId): Promise<Delivery | undefined> {
-    return this.find(webhookId, id, false);
-  }
-
-  getForUpdate(webhookId: WebhookId, id: DeliveryId): Promise<Delivery | undefined> {
-    return this.find(webhookId, id, this.dialect === 'postgres');
-  }
-
-  private find(webhookId: WebhookId, id: DeliveryId, lock: boolean): Promise<Delivery | undefined> {
     return this.run(async (m) => {
-      const sql = `SELECT ${DELIVERY_COLUMNS} FROM ${this.joined(m)} WHERE e.webhook_id = ? AND e.id = ?${lock ? ' FOR UPDATE OF e' : ''}`;
+      const sql = `SELECT ${DELIVERY_COLUMNS} FROM ${this.joined(m)} WHERE e.webhook_id = ? AND e.id = ?`;
       const rows = await m.query<RawDelivery[]>(forDialect(this.dialect, sql), [webhookId, id]);
       return rows[0] && deliveryFromRaw(rows[0]);
     });

@@ -27,8 +27,6 @@ export interface DeliveryRepository {
   addFanOut(deliveries: readonly Delivery[]): Promise<number>;
   /** undefined when the webhook has no such delivery. */
   get(webhookId: WebhookId, id: DeliveryId): Promise<Delivery | undefined>;
-  /** Like `get`, locking the row until the transaction ends. Inside `UnitOfWork.run` only. */
-  getForUpdate(webhookId: WebhookId, id: DeliveryId): Promise<Delivery | undefined>;
   /** A webhook's deliveries, newest first. */
   list(webhookId: WebhookId, page: PageRequest<DeliveryId>): Promise<Page<Delivery, DeliveryId>>;
   /** Stores the attempts and state of a delivery. */
