@@ -1,17 +1,14 @@
 import { expect } from 'chai';
 import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database.js';
-import { MIGRATIONS } from '../../src/adapters/persistence/migrations/index.js';
 import { WebhookLeases1764300000000 } from '../../src/adapters/persistence/migrations/0022-webhook-leases.migration.js';
 import { UuidV7IdGenerator } from '../../src/adapters/crypto/uuid-v7-id-generator.js';
 import { forDialect, tableOf } from '../../src/adapters/persistence/raw-sql.js';
 import { TypeOrmUnitOfWork } from '../../src/adapters/persistence/typeorm-unit-of-work.js';
-import { Account } from '../../src/domain/account/account.aggregate.js';
 import { ok } from '../../src/domain/shared/result.js';
 import { Delivery } from '../../src/domain/webhook/delivery.aggregate.js';
-import { Webhook } from '../../src/domain/webhook/webhook.aggregate.js';
 import { forEachDatabase } from '../support/databases.js';
 import { FixedClock, SequentialIds } from '../support/fakes.js';
-import { aNewUser } from './fixtures.js';
+import { seedWebhooks, undoThrough } from './migration-steps.js';
 import { insertBefore0024 } from './deliveries-before-0024.js';
 
 /**
@@ -66,7 +63,7 @@ forEachDatabase('the deliveries table indexes', (target) => {
       expect(await primaryKey()).to.deep.equal(['webhook_id', 'id']);
       expect(await leaseColumns('webhooks')).to.deep.equal(['lease_token', 'lease_until']);
       expect(await leaseColumns('webhook_deliveries')).to.deep.equal([]);
-      for (let i = MIGRATIONS.length; i > MIGRATIONS.indexOf(WebhookLeases1764300000000); i -= 1) await db.dataSource.undoLastMigration({ transaction: 'all' });
+      await undoThrough(db, WebhookLeases1764300000000);
       expect(await indexes()).to.deep.equal([...now, 'webhook_deliveries_lease_idx', 'webhook_deliveries_webhook_idx'].sort());
       expect(await primaryKey()).to.deep.equal(['id']);
       expect(await leaseColumns('webhooks')).to.deep.equal([]);
@@ -91,20 +88,11 @@ forEachDatabase('the deliveries table indexes', (target) => {
     try {
       await db.open();
       await db.migrate();
-      for (let i = MIGRATIONS.length; i > MIGRATIONS.indexOf(WebhookLeases1764300000000); i -= 1) await db.dataSource.undoLastMigration({ transaction: 'all' });
+      await undoThrough(db, WebhookLeases1764300000000);
       const uow = new TypeOrmUnitOfWork(db, new SequentialIds());
       // Rows as the version before 0022 left them: a pending delivery leased for an hour, a finished one.
-      const seeded = await uow.run(async (tx) => {
-        const accountId = await tx.accounts.create(Account.open(clock.now(), 14));
-        const user = await tx.users.add(aNewUser(accountId, 'ada@example.com'));
-        if (!user.ok) throw new Error('user');
-        const webhook = Webhook.create({ id: ids.next(), accountId, targetUrl: 'https://hooks.example.com/in', events: ['api.created'], secret: 's'.repeat(20), active: true }, clock.now());
-        if (!webhook.ok) throw new Error('webhook');
-        await tx.webhooks.save(webhook.value);
-        return ok({ webhook: webhook.value, accountId });
-      });
-      if (!seeded.ok) throw new Error('seed');
-      const { webhook, accountId } = seeded.value;
+      const { accountId, webhooks } = await seedWebhooks(db, clock.now(), ids, ['in']);
+      const webhook = webhooks[0]!;
       const schedule = () => Delivery.schedule({ id: ids.next(), webhookId: webhook.id, accountId, eventId: ids.next(), event: 'api.created', payload: '{}' }, clock.now());
       const [leased, done] = [schedule(), schedule()];
       done.recordAttempt({ status: 204, durationMs: 1, responseBody: '', error: null }, clock.now(), { baseMs: 1000, capMs: 60_000, maxAttempts: 3 }, 0.5);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database.js';
-import { MIGRATIONS } from '../../src/adapters/persistence/migrations/index.js';
+import { undoThrough } from './migration-steps.js';
 import { IdentityClients1763910000000 } from '../../src/adapters/persistence/migrations/0014-identity-clients.migration.js';
 import { typeOrmRepositories } from '../../src/adapters/persistence/typeorm-unit-of-work.js';
 import { forEachDatabase } from '../support/databases.js';
@@ -20,8 +20,7 @@ forEachDatabase('migration 0014 on existing clients and consents', (target) => {
       await db.open();
       await db.migrate();
       // Back to before 0014, whatever came after it.
-      const later = MIGRATIONS.slice(MIGRATIONS.indexOf(IdentityClients1763910000000)).map((m) => m.name);
-      for (let i = 0; i < later.length; i++) await db.dataSource.undoLastMigration({ transaction: 'all' });
+      const later = await undoThrough(db, IdentityClients1763910000000);
       const table = (name: string) => (db.schemaName ? `"${db.schemaName}"."${name}"` : `"${name}"`);
       const p = (n: number) => (db.dialect === 'postgres' ? `$${n}` : '?');
       const at = '2026-11-20T10:00:00.000Z';

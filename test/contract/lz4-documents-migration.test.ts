@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database.js';
-import { MIGRATIONS } from '../../src/adapters/persistence/migrations/index.js';
+import { undoThrough } from './migration-steps.js';
 import { Lz4Documents1764400000000 } from '../../src/adapters/persistence/migrations/0023-lz4-documents.migration.js';
 import { forEachDatabase } from '../support/databases.js';
 
@@ -26,7 +26,7 @@ forEachDatabase('the document columns\' compression (migration 0023)', (target) 
       };
       const l = lz4 ? 'l' : '';
       expect(await compression()).to.deep.equal({ 'api_releases.document': l, 'api_releases.source': l, 'api_specs.document': l, 'api_specs.source': l, 'spec_chunks.data': '' });
-      for (let i = MIGRATIONS.length; i > MIGRATIONS.indexOf(Lz4Documents1764400000000); i -= 1) await db.dataSource.undoLastMigration({ transaction: 'all' });
+      await undoThrough(db, Lz4Documents1764400000000);
       expect(Object.values(await compression())).to.deep.equal(['', '', '', '', '']);
     } finally {
       await db.close();

@@ -8,7 +8,7 @@ import { forEachDatabase } from '../support/databases.js';
 import { SequentialIds } from '../support/fakes.js';
 import { uuid } from '../support/ids.js';
 import { aNewUser } from './fixtures.js';
-import { MIGRATIONS } from '../../src/adapters/persistence/migrations/index.js';
+import { undoThrough } from './migration-steps.js';
 import { Reliability1763950000000 } from '../../src/adapters/persistence/migrations/0018-reliability.migration.js';
 
 /**
@@ -24,7 +24,7 @@ forEachDatabase('migration 0018 on existing data', (target) => {
       await db.open();
       await db.migrate();
       // Back to before 0018: the migrations after it first.
-      for (let i = MIGRATIONS.length; i > MIGRATIONS.indexOf(Reliability1763950000000); i -= 1) await db.dataSource.undoLastMigration({ transaction: 'all' });
+      await undoThrough(db, Reliability1763950000000);
       const now = new Date('2026-11-20T00:00:00.000Z');
       const repos = typeOrmRepositories(db, db.read, new SequentialIds());
       const accountId = await repos.accounts.create(Account.open(now, 14));

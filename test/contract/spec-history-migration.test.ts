@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database.js';
-import { MIGRATIONS } from '../../src/adapters/persistence/migrations/index.js';
+import { undoThrough } from './migration-steps.js';
 import { SpecFormat1763880000000 } from '../../src/adapters/persistence/migrations/0011-spec-format.migration.js';
 import { TypeOrmUnitOfWork, typeOrmRepositories } from '../../src/adapters/persistence/typeorm-unit-of-work.js';
 import { Changelog } from '../../src/application/releases/changelog.js';
@@ -25,8 +25,7 @@ forEachDatabase('migrations 0011, 0012 and 0013 on existing data', (target) => {
       await db.open();
       await db.migrate();
       // Back to before 0011, whatever came after it.
-      const later = MIGRATIONS.slice(MIGRATIONS.indexOf(SpecFormat1763880000000)).map((m) => m.name);
-      for (let i = 0; i < later.length; i++) await db.dataSource.undoLastMigration({ transaction: 'all' });
+      const later = await undoThrough(db, SpecFormat1763880000000);
       const table = (name: string) => (db.schemaName ? `"${db.schemaName}"."${name}"` : `"${name}"`);
       const p = (n: number) => (db.dialect === 'postgres' ? `$${n}` : '?');
       const petstore = swaggerFixture('petstore.yaml').bytes.toString('utf8');

@@ -1,19 +1,17 @@
 import { expect } from 'chai';
 import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database.js';
-import { MIGRATIONS } from '../../src/adapters/persistence/migrations/index.js';
 import { WebhookPayloads1764500000000 } from '../../src/adapters/persistence/migrations/0024-webhook-payloads.migration.js';
 import { UuidV7IdGenerator } from '../../src/adapters/crypto/uuid-v7-id-generator.js';
 import { tableOf } from '../../src/adapters/persistence/raw-sql.js';
 import { TypeOrmRetentionPurge } from '../../src/adapters/persistence/typeorm-retention-purge.js';
 import { TypeOrmUnitOfWork } from '../../src/adapters/persistence/typeorm-unit-of-work.js';
-import { Account } from '../../src/domain/account/account.aggregate.js';
 import { ok } from '../../src/domain/shared/result.js';
 import { Delivery, type DeliveryState } from '../../src/domain/webhook/delivery.aggregate.js';
-import { Webhook } from '../../src/domain/webhook/webhook.aggregate.js';
+import { type Webhook } from '../../src/domain/webhook/webhook.aggregate.js';
 import { forEachDatabase } from '../support/databases.js';
 import { FixedClock, SequentialIds } from '../support/fakes.js';
 import { insertBefore0024 } from './deliveries-before-0024.js';
-import { aNewUser } from './fixtures.js';
+import { seedWebhooks, undoThrough } from './migration-steps.js';
 
 /**
  * Migration 0024 moves each event's payload out of its deliveries into `webhook_payloads`, once an
@@ -29,24 +27,10 @@ forEachDatabase('migration 0024, webhook payloads', (target) => {
     try {
       await db.open();
       await db.migrate();
-      const undo0024 = async () => {
-        for (let i = MIGRATIONS.length; i > MIGRATIONS.indexOf(WebhookPayloads1764500000000); i -= 1) await db.dataSource.undoLastMigration({ transaction: 'all' });
-      };
+      const undo0024 = () => undoThrough(db, WebhookPayloads1764500000000);
       await undo0024();
       const uow = new TypeOrmUnitOfWork(db, new SequentialIds());
-      const seeded = await uow.run(async (tx) => {
-        const accountId = await tx.accounts.create(Account.open(clock.now(), 14));
-        const user = await tx.users.add(aNewUser(accountId, 'ada@example.com'));
-        if (!user.ok) throw new Error('user');
-        const webhooks = ['one', 'two'].map((name) => Webhook.create({ id: ids.next(), accountId, targetUrl: `https://hooks.example.com/${name}`, events: ['api.created'], secret: 's'.repeat(20), active: true }, clock.now()));
-        for (const webhook of webhooks) {
-          if (!webhook.ok) throw new Error('webhook');
-          await tx.webhooks.save(webhook.value);
-        }
-        return ok({ accountId, webhooks: webhooks.map((w) => (w.ok ? w.value : undefined)).filter((w): w is Webhook => w !== undefined) });
-      });
-      if (!seeded.ok) throw new Error('seed');
-      const { accountId, webhooks } = seeded.value;
+      const { accountId, webhooks } = await seedWebhooks(db, clock.now(), ids, ['one', 'two']);
       const [one, two] = webhooks as [Webhook, Webhook];
       const events = [ids.next(), ids.next()];
       const delivery = (webhook: Webhook, n: number) => Delivery.schedule({ id: ids.next(), webhookId: webhook.id, accountId, eventId: events[n]!, event: 'api.created', payload: `{"n":${n}}` }, clock.now());
