@@ -16,6 +16,8 @@ export interface Config {
   readonly bootstrap: boolean;
   readonly jsonMaxBytes: number;
   readonly importMaxBytes: number;
+  /** `HEADERS_TIMEOUT_MS`: how long a client has to send a request's headers before it is answered 408 and disconnected; at most the request timeout (60 s). */
+  readonly headersTimeoutMs: number;
   /** Per-minute and per-window limits; 0 turns one off. */
   readonly rateLimits: {
     /** RATE_LIMIT_API: requests per token per minute. */
@@ -76,6 +78,9 @@ export interface Config {
   /** How long finished rows are kept (`*_RETENTION`, durations such as `30d`), and how often the worker deletes the rest (`RETENTION_INTERVAL_MS`). */
   readonly retention: RetentionSettings & { readonly intervalMs: number };
 }
+
+/** How long a client has for a whole request, a 32 MiB import included (src/main/server.ts). */
+export const REQUEST_TIMEOUT_MS = 60_000;
 
 export class ConfigError extends Error {}
 
@@ -215,6 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrap: !flag(env, 'SPECBASE_NO_BOOTSTRAP'),
     jsonMaxBytes: integer(env, 'JSON_MAX_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
     importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 20_000, 1000, REQUEST_TIMEOUT_MS),
     mail,
     identity: { scopeBase: absoluteUrl('SCOPE_BASE', (env['SCOPE_BASE'] || publicUrl).replace(/\/+$/, '')), clientRegistration: registrationMode(env), cleanupIntervalMs: integer(env, 'IDENTITY_CLEANUP_INTERVAL_MS', 3_600_000, 1000, 86_400_000) },
     trustProxy: flag(env, 'TRUST_PROXY'),
