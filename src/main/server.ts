@@ -185,7 +185,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 /**
  * A request Node's HTTP parser refuses (bytes not allowed in a path, a malformed Content-Length, a
  * header line without a colon...) gets a problem+json 400 like every other bad request, not Node's
- * bare one; a timed-out request a 408; the connection is closed either way.
+ * bare one; a timed-out request a 408; the socket is destroyed either way.
  */
 function answerUnparseableRequest(error: Error & { code?: string }, socket: Duplex): void {
   if (!socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
@@ -204,6 +204,11 @@ function answerUnparseableRequest(error: Error & { code?: string }, socket: Dupl
   socket.end(
     `HTTP/1.1 ${status} ${timeout ? 'Request Timeout' : 'Bad Request'}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
   );
+  // The server's sockets allow half-open connections: end() alone sends the answer and a FIN but
+  // keeps the socket until the client ends its side, which a slow client never does (issue 41).
+  // A socket with nothing queued hands the answer to the kernel at once, so it still goes out; one
+  // whose client stopped reading loses it. Node's own handler does the same.
+  socket.destroy();
 }
 
 async function stop(server: Server, container: Container, graceMs: number, keyMade: Promise<void>): Promise<void> {
