@@ -111,11 +111,11 @@ export function apiRoutes(useCases: ApiUseCases): RouteDefinition[] {
       summary: 'Update name, nickname or type (If-Match optional)',
       operationId: 'updateApi',
       tag: 'APIs',
-      description: 'Changes any of `name`, `nickname`, `type`, `breakingChangePolicy`; `{}` changes nothing and keeps the revision. A change records `api.updated`. Making an API private needs a plan with private APIs (`plan_limit`).',
+      description: 'Changes any of `name`, `nickname`, `type`, `breakingChangePolicy`; `{}` changes nothing and keeps the revision. A change records `api.updated`. Making an API private needs a plan with private APIs (`plan_limit`). A grantee of a share may change `name` only, as an editor: `nickname`, `type` and `breakingChangePolicy` are the owner’s account’s (403 `forbidden` naming the `field`, nothing changed), and a viewer may change nothing (403 `forbidden`).',
       parameters: [IF_MATCH],
       requestBody: jsonBody(ref('UpdateApi')),
       responses: { 200: json('The API as it is now.', ref('Api'), HEADERS.etag) },
-      problems: ['duplicate_nickname', 'revision_conflict', 'share_role', 'plan_limit'],
+      problems: ['duplicate_nickname', 'revision_conflict', 'forbidden', 'plan_limit'],
       handler: async (ctx) => {
         const accountId = accountIdParam(ctx);
         const changes = jsonInput<UpdateApiBody>(ctx);
@@ -132,8 +132,8 @@ export function apiRoutes(useCases: ApiUseCases): RouteDefinition[] {
       tag: 'APIs',
       description: 'Deletes the API with its spec, derived resources, releases, pages and shares; records `api.deleted`. Only its own account may.',
       responses: { 204: noBody('Deleted.') },
-      problems: ['owner_only'],
-      ownerOnly: true,
+      problems: ['forbidden'],
+      ownerOnly: 'deleteApi',
       handler: async (ctx) => {
         unwrap(await useCases.delete.execute(principalOf(ctx), accountIdParam(ctx), pathId(ctx, 'apiId')));
         ctx.status = 204;

@@ -67,7 +67,7 @@ export function pageRoutes(useCases: PageUseCases): RouteDefinition[] {
       tag: 'Pages',
       requestBody: jsonBody(ref('CreatePage')),
       responses: { 201: json('The page.', ref('Page'), HEADERS.location) },
-      problems: ['duplicate_slug', 'share_role', 'plan_limit'],
+      problems: ['duplicate_slug', 'forbidden', 'plan_limit'],
       handler: async (ctx) => {
         const { accountId, apiId } = target(ctx);
         const created = unwrap(await useCases.create.execute(principalOf(ctx), { accountId, apiId, ...jsonInput<CreatePageBody>(ctx) }));
@@ -97,7 +97,7 @@ export function pageRoutes(useCases: PageUseCases): RouteDefinition[] {
       tag: 'Pages',
       requestBody: jsonBody(ref('UpdatePage')),
       responses: { 200: json('The page as it is now.', ref('Page')) },
-      problems: ['duplicate_slug', 'share_role'],
+      problems: ['duplicate_slug', 'forbidden'],
       handler: async (ctx) => {
         const changes = jsonInput<UpdatePageBody>(ctx);
         ctx.body = unwrap(await useCases.update.execute(principalOf(ctx), { ...target(ctx), id: pathId(ctx, 'pageId'), changes }));
@@ -111,7 +111,7 @@ export function pageRoutes(useCases: PageUseCases): RouteDefinition[] {
       operationId: 'deletePage',
       tag: 'Pages',
       responses: { 204: noBody('Deleted.') },
-      problems: ['share_role'],
+      problems: ['forbidden'],
       handler: async (ctx) => {
         unwrap(await useCases.delete.execute(principalOf(ctx), { ...target(ctx), id: pathId(ctx, 'pageId') }));
         ctx.status = 204;

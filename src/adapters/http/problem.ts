@@ -2,6 +2,7 @@ import type { SpecFormat } from '../../domain/spec/spec-document.js';
 import type { ApplicationError } from '../../application/shared/application-error.js';
 import type { FieldError } from '../../domain/shared/field-error.js';
 import type { PlanLimitExceeded } from '../../domain/account/plan-allowance.js';
+import type { OwnerOnlyAction } from '../../domain/share/share.aggregate.js';
 import { PROBLEM_STATUS, type ProblemCode } from './openapi/problems.js';
 
 /** An RFC 9457 problem document, with the contract's stable `code`. */
@@ -61,6 +62,16 @@ function planLimitDetail(error: PlanLimitExceeded): string {
   return `${plan} allows ${error.limit} ${QUOTA_WORDS[error.quota]}, and ${error.current} exist: delete one, or ask for a larger plan.`;
 }
 
+/** What each owner-only action is, in the sentence "Only the API owner's account may ...". */
+const OWNER_ONLY_WORDS: Record<OwnerOnlyAction, string> = {
+  deleteApi: 'delete the API',
+  listShares: 'list its shares',
+  getShare: 'read its shares',
+  createShare: 'share it',
+  updateShare: 'change a share',
+  deleteShare: 'revoke a share',
+};
+
 const TITLES: Readonly<Record<number, string>> = {
   400: 'Bad Request',
   401: 'Unauthorized',
@@ -110,9 +121,15 @@ export function problemFor(error: ApplicationError): Problem {
     case 'EmailNotVerified':
       return problemOf('email_not_verified', 'Verify your e-mail address first.');
     case 'ShareRoleForbids':
-      return problemOf('share_role', `The API is shared with you as ${error.role}, which does not allow this.`);
+      return problemOf('forbidden', `The API is shared with you as ${error.role}, which does not allow this.`, { members: { role: error.role } });
     case 'OwnerOnly':
-      return problemOf('owner_only', 'Only the API owner’s account may do this; a share does not allow it.');
+      return problemOf('forbidden', `Only the API owner’s account may ${OWNER_ONLY_WORDS[error.action]}; the API is shared with you as ${error.role}.`, {
+        members: { role: error.role, action: error.action },
+      });
+    case 'OwnerOnlyField':
+      return problemOf('forbidden', `Only the API owner’s account may change ${error.fields.map((f) => `\`${f}\``).join(', ')}; the API is shared with you as ${error.role}. Nothing was changed.`, {
+        members: { role: error.role, field: error.fields[0] },
+      });
     case 'NotFound':
       return problemOf('not_found', `No such ${error.resource}.`);
     case 'PlanLimit':

@@ -37,7 +37,7 @@ export function releaseRoutes(useCases: ReleaseUseCases): RouteDefinition[] {
     tag: 'Releases',
     description: `No body. Records \`${event}\`.`,
     responses: { 200: json(answer, ref('Release')) },
-    problems: ['invalid_transition', 'share_role'],
+    problems: ['invalid_transition', 'forbidden'],
     handler: async (ctx) => {
       ctx.body = unwrap(await useCases.changeStatus.execute(principalOf(ctx), { ...target(ctx), transition: to }));
     },
@@ -68,7 +68,7 @@ export function releaseRoutes(useCases: ReleaseUseCases): RouteDefinition[] {
       description: "Freezes the API's current spec under a version label and records `release.released`.",
       requestBody: jsonBody(ref('CreateRelease')),
       responses: { 201: json('The release.', ref('Release'), HEADERS.location) },
-      problems: ['duplicate_version', 'no_spec', 'share_role'],
+      problems: ['duplicate_version', 'no_spec', 'forbidden'],
       handler: async (ctx) => {
         const accountId = accountIdParam(ctx);
         const apiId = pathId(ctx, 'apiId');
@@ -101,7 +101,7 @@ export function releaseRoutes(useCases: ReleaseUseCases): RouteDefinition[] {
       tag: 'Releases',
       description: 'Deletes a release in any state, with its snapshot; records `release.deleted`.',
       responses: { 204: noBody('Deleted.') },
-      problems: ['share_role'],
+      problems: ['forbidden'],
       handler: async (ctx) => {
         unwrap(await useCases.delete.execute(principalOf(ctx), target(ctx)));
         ctx.status = 204;

@@ -11,7 +11,7 @@ import type { Result } from '../../domain/shared/result.js';
 import type { AccountId } from '../../domain/account/account.js';
 import type { ApiId } from '../../domain/api/api.aggregate.js';
 import type { PageId } from '../../domain/page/page.aggregate.js';
-import type { ShareId } from '../../domain/share/share.aggregate.js';
+import type { OwnerOnlyAction, ShareId } from '../../domain/share/share.aggregate.js';
 import type { ApiTokenId } from '../../domain/token/api-token.aggregate.js';
 import type { DeliveryId } from '../../domain/webhook/delivery.aggregate.js';
 import type { WebhookId } from '../../domain/webhook/webhook.aggregate.js';
@@ -34,8 +34,8 @@ export interface RouteDefinition extends RouteDescription {
   /** The scope the contract names for it (`null`: no token needed). */
   readonly scope: Scope | null;
   readonly summary: string;
-  /** On one API: only the owner's account may, never a grantee of a share, whatever the role. */
-  readonly ownerOnly?: boolean;
+  /** On one API: only the owner's account may, never a grantee of a share, whatever the role; the action's name (its operation id). */
+  readonly ownerOnly?: OwnerOnlyAction;
   readonly middleware?: readonly Middleware[];
   readonly handler: (ctx: Context) => Promise<void>;
 }
@@ -67,7 +67,7 @@ function requireAccess(route: RouteDefinition, scope: Scope, apiAccess: ApiAcces
   return async (ctx, next) => {
     const principal = principalOf(ctx);
     const accountId = accountIdParam(ctx);
-    if (onApi) unwrap(await apiAccess.check(principal, area, 'write', { accountId, apiId: pathId(ctx, 'apiId') }, route.ownerOnly === true));
+    if (onApi) unwrap(await apiAccess.check(principal, area, 'write', { accountId, apiId: pathId(ctx, 'apiId') }, route.ownerOnly === undefined ? undefined : { action: route.ownerOnly }));
     else if (accountId !== principal.accountId) throwProblem(problemFor({ kind: 'NotFound', resource: 'account' }));
     await next();
   };

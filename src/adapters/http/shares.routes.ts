@@ -39,7 +39,7 @@ export function shareRoutes(useCases: ShareUseCases): RouteDefinition[] {
       tag: 'Shares',
       parameters: LIST_PARAMETERS,
       responses: { 200: json('A page of shares, in creation order.', ref('ShareList')) },
-      problems: [...LIST_PROBLEMS, 'owner_only'],
+      problems: [...LIST_PROBLEMS, 'forbidden'],
       handler: async (ctx) => {
         const found = unwrap(await useCases.list.execute(principalOf(ctx), { ...target(ctx), page: pageRequest(ctx) }));
         ctx.body = listBody(found.items, found.next);
@@ -49,14 +49,14 @@ export function shareRoutes(useCases: ShareUseCases): RouteDefinition[] {
       method: 'POST',
       path: '/api/:accountId/:apiId/shares',
       scope: 'api_share',
-      ownerOnly: true,
+      ownerOnly: 'createShare',
       summary: 'Share the API with a user of another account, by e-mail, as viewer or editor',
       operationId: 'createShare',
       tag: 'Shares',
       description: 'Shares the API with the user of another account who has this e-mail address.',
       requestBody: jsonBody(ref('CreateShare')),
       responses: { 201: json('The share.', ref('Share'), HEADERS.location) },
-      problems: ['owner_only', 'duplicate_share', 'unknown_user', 'own_account'],
+      problems: ['forbidden', 'duplicate_share', 'unknown_user', 'own_account'],
       handler: async (ctx) => {
         const { accountId, apiId } = target(ctx);
         const created = unwrap(await useCases.create.execute(principalOf(ctx), { accountId, apiId, ...jsonInput<CreateShareBody>(ctx) }));
@@ -73,7 +73,7 @@ export function shareRoutes(useCases: ShareUseCases): RouteDefinition[] {
       operationId: 'getShare',
       tag: 'Shares',
       responses: { 200: json('The share.', ref('Share')) },
-      problems: ['owner_only'],
+      problems: ['forbidden'],
       handler: async (ctx) => {
         ctx.body = unwrap(await useCases.get.execute(principalOf(ctx), { ...target(ctx), id: pathId(ctx, 'shareId') }));
       },
@@ -82,13 +82,13 @@ export function shareRoutes(useCases: ShareUseCases): RouteDefinition[] {
       method: 'PATCH',
       path: '/api/:accountId/:apiId/shares/:shareId',
       scope: 'api_share',
-      ownerOnly: true,
+      ownerOnly: 'updateShare',
       summary: "Change a share's role",
       operationId: 'updateShare',
       tag: 'Shares',
       requestBody: jsonBody(ref('UpdateShare')),
       responses: { 200: json('The share as it is now.', ref('Share')) },
-      problems: ['owner_only'],
+      problems: ['forbidden'],
       handler: async (ctx) => {
         const { role } = jsonInput<UpdateShareBody>(ctx);
         ctx.body = unwrap(await useCases.update.execute(principalOf(ctx), { ...target(ctx), id: pathId(ctx, 'shareId'), role }));
@@ -98,13 +98,13 @@ export function shareRoutes(useCases: ShareUseCases): RouteDefinition[] {
       method: 'DELETE',
       path: '/api/:accountId/:apiId/shares/:shareId',
       scope: 'api_share',
-      ownerOnly: true,
+      ownerOnly: 'deleteShare',
       summary: 'Revoke a share: the grantee loses access at once',
       operationId: 'deleteShare',
       tag: 'Shares',
       description: 'The grantee loses access with their next request.',
       responses: { 204: noBody('Revoked.') },
-      problems: ['owner_only'],
+      problems: ['forbidden'],
       handler: async (ctx) => {
         unwrap(await useCases.delete.execute(principalOf(ctx), { ...target(ctx), id: pathId(ctx, 'shareId') }));
         ctx.status = 204;

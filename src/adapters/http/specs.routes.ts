@@ -180,7 +180,7 @@ export function specRoutes(useCases: SpecUseCases, importMaxBytes: number): Rout
       responses: {
         200: json('The API, its release (or `null`), the counts of derived resources and the changes; with `dryRun=true`, the `DryRunResult`.', { oneOf: [ref('SpecResult'), ref('DryRunResult')] }, HEADERS.etag),
       },
-      problems: [...SPEC_BODY_PROBLEMS, 'duplicate_version', 'revision_conflict', 'share_role', 'breaking_change', 'plan_limit'],
+      problems: [...SPEC_BODY_PROBLEMS, 'duplicate_version', 'revision_conflict', 'forbidden', 'breaking_change', 'plan_limit'],
       handler: async (ctx) => {
         const accountId = accountIdParam(ctx);
         const fromQuery = queryParam(ctx, 'release');

@@ -16,7 +16,7 @@ export class DeleteApi {
   ) {}
 
   async execute(principal: Principal, accountId: AccountId, apiId: ApiId): Promise<Result<void, ApplicationError>> {
-    const allowed = await this.access.check(principal, 'api', 'write', { accountId, apiId }, true);
+    const allowed = await this.access.check(principal, 'api', 'write', { accountId, apiId }, { action: 'deleteApi' });
     if (!allowed.ok) return allowed;
     return this.uow.run(async (tx): Promise<Result<void, ApplicationError>> => {
       const api = await tx.apis.getForUpdate(accountId, apiId);

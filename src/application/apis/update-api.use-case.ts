@@ -1,5 +1,6 @@
 import type { AccountId } from '../../domain/account/account.js';
 import type { ApiChanges, ApiId, ApiRecord } from '../../domain/api/api.aggregate.js';
+import { ownerOnlyFieldsOf } from '../../domain/share/share.aggregate.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { ApiAccess } from '../auth/api-access.js';
 import { actorOf, type Principal } from '../auth/principal.js';
@@ -19,7 +20,9 @@ export interface UpdateApiInput {
 
 /**
  * Changes name, nickname, type or breaking-change policy, recording `api.updated` when anything
- * changed; making an API private needs a plan that has private APIs. The API is read for update, so concurrent writers take turns:
+ * changed; making an API private needs a plan that has private APIs. A grantee of a share, even an
+ * editor, may send `name` only: the other fields are the owner's account's (`OwnerOnlyField`,
+ * decided before the API is read, and nothing of the change is made). The API is read for update, so concurrent writers take turns:
  * each lands on a new revision. With `expectedRevision`, a stale revision is a RevisionConflict
  * and nothing changes; the store's conditional update backs that up across instances.
  */
@@ -32,7 +35,7 @@ export class UpdateApi {
   ) {}
 
   async execute(principal: Principal, input: UpdateApiInput): Promise<Result<ApiRecord, ApplicationError>> {
-    const allowed = await this.access.check(principal, 'api', 'write', input);
+    const allowed = await this.access.check(principal, 'api', 'write', input, { fields: ownerOnlyFieldsOf(input.changes) });
     if (!allowed.ok) return allowed;
     return this.uow.run(async (tx): Promise<Result<ApiRecord, ApplicationError>> => {
       const api = await tx.apis.getForUpdate(input.accountId, input.apiId);

@@ -4,7 +4,7 @@ import type { PolicyRefusal } from '../../domain/spec/changes/policy.js';
 import type { SpecFormat } from '../../domain/spec/spec-document.js';
 import type { FieldError } from '../../domain/shared/field-error.js';
 import type { Scope } from '../../domain/token/scope.js';
-import type { ShareRole } from '../../domain/share/share.aggregate.js';
+import type { OwnerOnlyAction, OwnerOnlyField, ShareRole } from '../../domain/share/share.aggregate.js';
 import type { ReleaseStatus } from '../../domain/release/release.aggregate.js';
 
 /**
@@ -20,8 +20,10 @@ export type AccessError =
   | { readonly kind: 'EmailNotVerified' }
   /** A grantee's share does not allow this (a viewer writing). */
   | { readonly kind: 'ShareRoleForbids'; readonly role: ShareRole }
-  /** Only the API's own account may do this; a share never allows it. */
-  | { readonly kind: 'OwnerOnly' }
+  /** Only the API's own account may do this; a share never allows it, whatever its `role`. */
+  | { readonly kind: 'OwnerOnly'; readonly role: ShareRole; readonly action: OwnerOnlyAction }
+  /** Only the API's own account may change these fields (at least one); the rest of the change is not made either. */
+  | { readonly kind: 'OwnerOnlyField'; readonly role: ShareRole; readonly fields: readonly [OwnerOnlyField, ...OwnerOnlyField[]] }
   /** Absent, or not the caller's to see. */
   | { readonly kind: 'NotFound'; readonly resource: string }
   /** The account's plan does not allow the write: a quota reached, or no private APIs on it. */

@@ -18,15 +18,15 @@ interface ShareTarget {
   readonly apiId: ApiId;
 }
 
-/** Shares are the owner's business: grantees get 403 `owner_only` on every share operation. */
-const OWNER_ONLY = true;
-
 function shareError(error: ShareError): ApplicationError {
   if (error.kind === 'OwnAccount') return { kind: 'OwnAccount' };
   return invalid({ field: error.field, message: error.message });
 }
 
 const duplicate: ApplicationError = { kind: 'DuplicateShare' };
+
+// Shares are the owner's account's business: a grantee of either role is refused every share
+// operation (`OwnerOnly`), their own share included.
 
 /** An API's shares in creation order (api_share.readonly; the owner's account only). */
 export class ListShares {
@@ -37,7 +37,7 @@ export class ListShares {
   ) {}
 
   async execute(principal: Principal, input: ShareTarget & { readonly page: PageRequest<ShareId> }): Promise<Result<Page<ShareRecord, ShareId>, ApplicationError>> {
-    const allowed = await this.access.check(principal, 'api_share', 'read', input, OWNER_ONLY);
+    const allowed = await this.access.check(principal, 'api_share', 'read', input, { action: 'listShares' });
     if (!allowed.ok) return allowed;
     if (!(await this.apis.get(input.accountId, input.apiId))) return err(notFound('api'));
     const found = await this.shares.list(input.apiId, input.page);
@@ -53,7 +53,7 @@ export class GetShare {
   ) {}
 
   async execute(principal: Principal, input: ShareTarget & { readonly id: ShareId }): Promise<Result<ShareRecord, ApplicationError>> {
-    const allowed = await this.access.check(principal, 'api_share', 'read', input, OWNER_ONLY);
+    const allowed = await this.access.check(principal, 'api_share', 'read', input, { action: 'getShare' });
     if (!allowed.ok) return allowed;
     if (!(await this.apis.get(input.accountId, input.apiId))) return err(notFound('api'));
     const found = await this.shares.get(input.apiId, input.id);
@@ -75,7 +75,7 @@ export class CreateShare {
   ) {}
 
   async execute(principal: Principal, input: ShareTarget & { readonly email: unknown; readonly role: unknown }): Promise<Result<ShareRecord, ApplicationError>> {
-    const allowed = await this.access.check(principal, 'api_share', 'write', input, OWNER_ONLY);
+    const allowed = await this.access.check(principal, 'api_share', 'write', input, { action: 'createShare' });
     if (!allowed.ok) return allowed;
     if (typeof input.email !== 'string' || !isValidEmail(normaliseEmail(input.email))) return err(invalid({ field: 'email', message: 'must be an e-mail address' }));
     if (!isShareRole(input.role)) return err(invalid({ field: 'role', message: `must be one of ${SHARE_ROLES.join(', ')}` }));
@@ -103,7 +103,7 @@ export class UpdateShare {
   ) {}
 
   async execute(principal: Principal, input: ShareTarget & { readonly id: ShareId; readonly role: unknown }): Promise<Result<ShareRecord, ApplicationError>> {
-    const allowed = await this.access.check(principal, 'api_share', 'write', input, OWNER_ONLY);
+    const allowed = await this.access.check(principal, 'api_share', 'write', input, { action: 'updateShare' });
     if (!allowed.ok) return allowed;
     return this.uow.run(async (tx): Promise<Result<ShareRecord, ApplicationError>> => {
       if (!(await tx.apis.getForUpdate(input.accountId, input.apiId))) return err(notFound('api'));
@@ -126,7 +126,7 @@ export class DeleteShare {
   ) {}
 
   async execute(principal: Principal, input: ShareTarget & { readonly id: ShareId }): Promise<Result<void, ApplicationError>> {
-    const allowed = await this.access.check(principal, 'api_share', 'write', input, OWNER_ONLY);
+    const allowed = await this.access.check(principal, 'api_share', 'write', input, { action: 'deleteShare' });
     if (!allowed.ok) return allowed;
     return this.uow.run(async (tx): Promise<Result<void, ApplicationError>> => {
       if (!(await tx.apis.getForUpdate(input.accountId, input.apiId))) return err(notFound('api'));

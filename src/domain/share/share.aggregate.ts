@@ -1,5 +1,5 @@
 import type { AccountId, UserId } from '../account/account.js';
-import type { ApiId } from '../api/api.aggregate.js';
+import type { ApiChanges, ApiId } from '../api/api.aggregate.js';
 import type { FieldError } from '../shared/field-error.js';
 import { err, ok, type Result } from '../shared/result.js';
 import { formatTimestamp } from '../shared/time.js';
@@ -25,6 +25,39 @@ const ROLE_ACCESS = {
 export function rolePermits(role: ShareRole, area: Area, access: Access): boolean {
   const granted: Partial<Record<Area, readonly Access[]>> = ROLE_ACCESS[role];
   return granted[area]?.includes(access) ?? false;
+}
+
+/**
+ * What no share allows, whatever its role: the API's own account alone may delete the API and
+ * read or manage its shares (a grantee who could share the API on would decide who sees it). Named
+ * as the HTTP API's operations are.
+ */
+export const OWNER_ONLY_ACTIONS = ['deleteApi', 'listShares', 'getShare', 'createShare', 'updateShare', 'deleteShare'] as const;
+export type OwnerOnlyAction = (typeof OWNER_ONLY_ACTIONS)[number];
+
+/**
+ * Who may change each field of the API by `PATCH`: an editor too, or the owner's account alone.
+ * Visibility (`type`) decides who may read the docs at all, the nickname is their address, and the
+ * breaking-change policy is the guard on an editor's own spec updates: these are the owner's
+ * decisions. A new field of `ApiChanges` fails the build until it has its line here.
+ */
+const API_FIELD_RIGHTS = {
+  name: 'editor',
+  nickname: 'owner',
+  type: 'owner',
+  breakingChangePolicy: 'owner',
+} as const satisfies Record<keyof ApiChanges, 'editor' | 'owner'>;
+
+type FieldRights = typeof API_FIELD_RIGHTS;
+export type OwnerOnlyField = { [F in keyof FieldRights]: FieldRights[F] extends 'owner' ? F : never }[keyof FieldRights];
+
+export const OWNER_ONLY_FIELDS = (Object.keys(API_FIELD_RIGHTS) as (keyof FieldRights)[]).filter(
+  (field): field is OwnerOnlyField => API_FIELD_RIGHTS[field] === 'owner',
+);
+
+/** The owner-only fields `changes` sends, in `OWNER_ONLY_FIELDS` order: sent at all, even with the value they have. */
+export function ownerOnlyFieldsOf(changes: ApiChanges): OwnerOnlyField[] {
+  return OWNER_ONLY_FIELDS.filter((field) => changes[field] !== undefined);
 }
 
 export function isShareRole(value: unknown): value is ShareRole {

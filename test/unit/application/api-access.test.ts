@@ -35,7 +35,8 @@ describe('ApiAccess', () => {
 
   it('lets the owner’s account do what its scopes allow, owner-only operations included', async () => {
     const access = await setup(null);
-    expect(await access.check(owner, 'api', 'write', target, true)).to.deep.equal({ ok: true, value: undefined });
+    expect(await access.check(owner, 'api', 'write', target, { action: 'deleteApi' })).to.deep.equal({ ok: true, value: undefined });
+    expect(await access.check(owner, 'api', 'write', target, { fields: ['type', 'nickname'] })).to.deep.equal({ ok: true, value: undefined });
     expect(await access.checkAccount(owner, 'api', 'read', accountId(1))).to.deep.equal({ ok: true, value: 'owner' });
   });
 
@@ -45,11 +46,11 @@ describe('ApiAccess', () => {
     expect(await access.checkAccount(grace, 'api', 'read', accountId(1))).to.deep.equal({ ok: false, error: { kind: 'NotFound', resource: 'account' } });
   });
 
-  it('lets a viewer read, refuses its writes (share_role) and every owner-only operation (owner_only)', async () => {
+  it('lets a viewer read, refuses its writes (ShareRoleForbids) and every owner-only operation (OwnerOnly)', async () => {
     const access = await setup('viewer');
     expect((await access.check(grace, 'api', 'read', target)).ok).to.equal(true);
     expect(await access.check(grace, 'api', 'write', target)).to.deep.include({ ok: false, error: { kind: 'ShareRoleForbids', role: 'viewer' } });
-    expect((await access.check(grace, 'api_share', 'read', target, true))).to.have.nested.property('error.kind', 'OwnerOnly');
+    expect(await access.check(grace, 'api_share', 'read', target, { action: 'listShares' })).to.deep.equal({ ok: false, error: { kind: 'OwnerOnly', role: 'viewer', action: 'listShares' } });
     expect(await access.checkAccount(grace, 'api', 'read', accountId(1))).to.deep.equal({ ok: true, value: 'grantee' });
     expect((await access.check(grace, 'api', 'read', { accountId: accountId(1), apiId: uuid('00000000-0000-7000-9000-0000000000bb') })).ok, 'another API of the account').to.equal(false);
   });
@@ -65,9 +66,14 @@ describe('ApiAccess', () => {
     expect(await (await setup('viewer')).mayRead({ userId: userId(3), accountId: accountId(2) }, target), 'another user of the grantee’s account').to.equal(false);
   });
 
-  it('lets an editor write, still not owner-only operations', async () => {
+  it('lets an editor write, still neither owner-only operations nor owner-only fields', async () => {
     const access = await setup('editor');
     expect((await access.check(grace, 'api', 'write', target)).ok).to.equal(true);
-    expect((await access.check(grace, 'api', 'write', target, true))).to.have.nested.property('error.kind', 'OwnerOnly');
+    expect((await access.check(grace, 'api', 'write', target, { fields: [] })).ok, 'a change of editor fields only').to.equal(true);
+    expect(await access.check(grace, 'api', 'write', target, { action: 'deleteApi' })).to.deep.equal({ ok: false, error: { kind: 'OwnerOnly', role: 'editor', action: 'deleteApi' } });
+    expect(await access.check(grace, 'api', 'write', target, { fields: ['type', 'breakingChangePolicy'] })).to.deep.equal({
+      ok: false,
+      error: { kind: 'OwnerOnlyField', role: 'editor', fields: ['type', 'breakingChangePolicy'] },
+    });
   });
 });

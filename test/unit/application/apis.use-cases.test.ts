@@ -7,10 +7,12 @@ import { UpdateApi } from '../../../src/application/apis/update-api.use-case.js'
 import { ApiAccess } from '../../../src/application/auth/api-access.js';
 import { InMemoryDatabase } from '../../../src/adapters/memory/in-memory-unit-of-work.js';
 import type { Scope } from '../../../src/domain/token/scope.js';
+import type { ApiId } from '../../../src/domain/api/api.aggregate.js';
 import { aPrincipal } from '../../support/builders.js';
-import { accountId, userId } from '../../support/ids.js';
+import { accountId, userId, uuid } from '../../support/ids.js';
 import { Account } from '../../../src/domain/account/account.aggregate.js';
 import { ok } from '../../../src/domain/shared/result.js';
+import { Share } from '../../../src/domain/share/share.aggregate.js';
 import { FixedClock, SequentialIds, plansOver } from '../../support/fakes.js';
 
 async function setup() {
@@ -24,6 +26,12 @@ async function setup() {
   return {
     clock,
     repos,
+    /** Shares API `apiId` of ada's with bob, as `role`. */
+    share: async (apiId: ApiId, role: 'viewer' | 'editor') => {
+      const share = Share.create({ id: uuid('s1'), api: { id: apiId, accountId: accountId(1) }, grantee: { id: userId(2), accountId: accountId(2) }, role }, clock.now());
+      if (!share.ok) throw new Error('setup');
+      await db.run(async (tx) => ok(await tx.shares.save(share.value)));
+    },
     create: new CreateApi(db, plansOver(repos, clock), ids, clock),
     list: new ListApis(access, repos.apis),
     get: new GetApi(access, repos.apis),
@@ -140,6 +148,25 @@ describe('API use cases', () => {
     expect(!result.ok && result.error.kind).to.equal('DuplicateNickname');
     const current = await s.get.execute(ada, accountId(1), b.value.id);
     expect(current.ok && current.value).to.include({ nickname: 'b', revision: 1 });
+  });
+
+  it('lets a share editor change the name only: an owner-only field refuses the whole change (OwnerOnlyField naming them) and writes nothing', async () => {
+    const s = await setup();
+    const created = await s.create.execute(ada, { accountId: accountId(1), name: 'Pets', nickname: 'pets' });
+    if (!created.ok) throw new Error('setup');
+    const apiId = created.value.id;
+    await s.share(apiId, 'editor');
+    const target = { accountId: accountId(1), apiId };
+    const refused = await s.update.execute(bob, { ...target, changes: { name: 'Mine', breakingChangePolicy: 'refuse', type: 'public' } });
+    expect(refused).to.deep.equal({ ok: false, error: { kind: 'OwnerOnlyField', role: 'editor', fields: ['type', 'breakingChangePolicy'] } });
+    const sameType = await s.update.execute(bob, { ...target, changes: { type: 'private' } });
+    expect(sameType, 'sent at all, even with the value it has').to.deep.equal({ ok: false, error: { kind: 'OwnerOnlyField', role: 'editor', fields: ['type'] } });
+    expect((await s.repos.apis.get(accountId(1), apiId))?.toRecord()).to.deep.equal(created.value);
+    expect((await s.repos.outbox.pending(10)).map((e) => e.payload.name)).to.deep.equal(['api.created']);
+    const renamed = await s.update.execute(bob, { ...target, changes: { name: 'Mine' } });
+    expect(renamed.ok && renamed.value).to.include({ name: 'Mine', type: 'private', revision: 2 });
+    const byOwner = await s.update.execute(ada, { ...target, changes: { type: 'public', nickname: 'pets-2', breakingChangePolicy: 'refuse' } });
+    expect(byOwner.ok && byOwner.value).to.include({ type: 'public', nickname: 'pets-2', breakingChangePolicy: 'refuse' });
   });
 
   it('deletes an API and records api.deleted by the deleting user', async () => {

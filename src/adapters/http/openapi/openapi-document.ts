@@ -106,7 +106,7 @@ function tableOperation(route: RouteDefinition): Operation {
   if (jsonOnlySchema(d.requestBody) !== undefined) problems.push(...JSON_BODY_PROBLEMS);
   const text = [
     route.scope === null ? undefined : `Scope \`${route.scope}\`.`,
-    route.ownerOnly === true ? "Only the API's own account may: a grantee of a share gets 403 `owner_only`." : undefined,
+    route.ownerOnly === undefined ? undefined : `Only the API's own account may: a grantee of a share, whatever its role, gets 403 \`forbidden\` with \`action\` \`${route.ownerOnly}\`.`,
     d.description,
   ].filter((t) => t !== undefined);
   const withRateLimit: RouteDescription = {

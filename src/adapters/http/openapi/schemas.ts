@@ -1,4 +1,5 @@
 import { BREAKING_CHANGE_POLICIES } from '../../../domain/spec/changes/policy.js';
+import { OWNER_ONLY_ACTIONS, OWNER_ONLY_FIELDS, SHARE_ROLES } from '../../../domain/share/share.aggregate.js';
 import type { JsonSchema, SchemaType } from './openapi.types.js';
 
 /**
@@ -95,6 +96,9 @@ export const SHARED_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       }),
       limit: int({ minimum: 0, description: "With `plan_limit`: the plan's ceiling." }),
       current: int({ minimum: 0, description: 'With `plan_limit`: what the account has now (for `importBytes`, the size of the document sent).' }),
+      role: str({ enum: [...SHARE_ROLES], description: "With `forbidden`: the caller's role on the API, through which share they reached it." }),
+      field: str({ enum: [...OWNER_ONLY_FIELDS], description: 'With `forbidden`: a field of the request only the API owner’s account may change (the first, when there are several; `detail` names them all).' }),
+      action: str({ enum: [...OWNER_ONLY_ACTIONS], description: 'With `forbidden`: the operation only the API owner’s account may make (as the operation ids name them).' }),
     },
     ['type', 'title', 'status', 'detail', 'code'],
     { description: 'An RFC 9457 problem document with the stable `code`.' },
