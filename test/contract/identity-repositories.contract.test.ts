@@ -63,6 +63,25 @@ forEachImplementation('identity repositories contract', (make) => {
       expect(await f.repos.oauthClients.get('bad\u0000id')).to.equal(undefined);
     });
 
+    it('keeps whether the redirect URIs are verified: the operator\'s client and one registered with an initial access token are, an open registration is not', async () => {
+      const registration = { tokenEndpointAuthMethod: 'client_secret_basic' as const, grantTypes: ['authorization_code' as const], responseTypes: ['code' as const], scope: null, accessTokenHash: 'rat-hash' };
+      const clients = [
+        OAuthClient.create({ id: 'operator.apps.specbase', name: 'Operator', secretHash: 'h', redirectUris: ['https://app.example.com/cb'] }, T0),
+        OAuthClient.create({ id: 'token.apps.specbase', name: 'With a token', secretHash: 'h', redirectUris: ['https://app.example.com/cb'], registration, redirectUrisVerified: true }, T0),
+        OAuthClient.create({ id: 'open.apps.specbase', name: 'Anyone', secretHash: 'h', redirectUris: ['https://evil.example/cb'], registration }, T0),
+      ].map((made) => {
+        if (!made.ok) throw new Error('invalid client');
+        return made.value;
+      });
+      for (const client of clients) await f.uow.run(async (tx) => ok(await tx.oauthClients.add(client)));
+      expect(clients.map((c) => c.redirectUrisVerified)).to.deep.equal([true, true, false]);
+      for (const client of clients) expect((await f.repos.oauthClients.get(client.id))?.snapshot(), client.id).to.deep.equal(client.snapshot());
+      const renamed = clients[2]!.reregister({ name: 'Renamed', redirectUris: ['https://evil.example/other'], postLogoutRedirectUris: [] }, registration);
+      if (!renamed.ok) throw new Error('invalid change');
+      await f.uow.run(async (tx) => ok(await tx.oauthClients.save(renamed.value)));
+      expect((await f.repos.oauthClients.get('open.apps.specbase'))?.redirectUrisVerified, 'changing its URIs itself verifies nothing').to.equal(false);
+    });
+
     it('lists clients oldest first, saves changed fields and a rotated secret, deletes one', async () => {
       const first = await aClient();
       const second = await aClient();

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import * as oidc from 'openid-client';
 import { IssueInitialAccessToken } from '../../src/application/identity/client-registration.use-cases.js';
+import { RegisterOAuthClient } from '../../src/application/identity/clients.use-cases.js';
 import { Clock } from '../../src/application/ports/clock.port.js';
 import { forEachDatabase } from '../support/databases.js';
 import { ShiftedClock } from '../support/fakes.js';
-import { FormBrowser } from '../support/form-browser.js';
+import { FormBrowser, hiddenFields } from '../support/form-browser.js';
 import { startTestServerOn, type TestServer, type TestUser } from '../support/http-server.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
@@ -233,6 +234,78 @@ forEachDatabase('identity service: client registration off, and open', (target) 
       const response = await server.fetch('/o/oauth2/register', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT] }) });
       expect(response.status).to.equal(201);
       expect(((await response.json()) as ClientInformation).client_secret).to.match(/^sbcs_/);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("shows an openly registered client's errors on a page until the user has answered (RFC 9700 4.11.2), then sends them back", async () => {
+    const server = await startTestServerOn(target, { CLIENT_REGISTRATION: 'open' });
+    try {
+      const ada = await server.user('ada@example.com', 'ada');
+      const evil = 'https://evil.example/cb';
+      const response = await server.fetch('/o/oauth2/register', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ redirect_uris: [evil], client_name: 'Anyone' }) });
+      const info = (await response.json()) as ClientInformation;
+      const challenge = { code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' };
+      const auth = (params: Record<string, string>) => `/o/oauth2/auth?${new URLSearchParams({ client_id: info.client_id, redirect_uri: evil, response_type: 'code', scope: 'openid', state: 'st', ...challenge, ...params }).toString()}`;
+
+      const browser = server.browser();
+      const cases: [Record<string, string>, string, string][] = [
+        [{ scope: 'nonexistent' }, 'invalid_scope', 'Unknown scope: nonexistent'],
+        [{ scope: 'openid <b>x</b>' }, 'invalid_scope', 'Unknown scope: &#60;b&#62;x&#60;/b&#62;'],
+        [{ response_type: 'id_token' }, 'unsupported_response_type', 'response_type must be code or token.'],
+        [{ response_type: 'token' }, 'unauthorized_client', 'This application did not register the response type token.'],
+        [{ code_challenge_method: 'plain' }, 'invalid_request', 'code_challenge_method must be S256'],
+        [{ prompt: 'none' }, 'login_required', 'The user is not signed in.'],
+      ];
+      for (const [params, error, description] of cases) {
+        const page = await browser.get(auth(params));
+        const label = JSON.stringify(params);
+        expect(page.status, label).to.equal(400);
+        expect(page.headers.get('location'), label).to.equal(null);
+        expect(page.headers.get('content-type'), label).to.equal('text/html; charset=utf-8');
+        expect(browser.lastPage, label).to.include(`<code>${error}</code>`).and.include(description).and.not.include('evil.example');
+      }
+
+      // Signed in, but this client never allowed: prompt=none's consent_required is not the user's answer either.
+      await browser.get(auth({}));
+      await browser.post('/o/oauth2/auth', { ...hiddenFields(browser.lastPage), email: ada.email, password: ada.password });
+      expect(hiddenFields(browser.lastPage)['step'], 'signed in: the consent page').to.equal('consent');
+      const silent = await browser.get(auth({ prompt: 'none' }));
+      expect(silent.status).to.equal(400);
+      expect(browser.lastPage).to.include('<code>consent_required</code>');
+
+      // The user in the loop: their answer goes back to the URI they were shown the client for.
+      const denied = await browser.authorize(auth({}), ada, 'deny');
+      expect(denied.origin + denied.pathname).to.equal(evil);
+      expect(Object.fromEntries(denied.searchParams)).to.deep.include({ error: 'access_denied', state: 'st' });
+      const allowed = await browser.authorize(auth({}), ada, 'allow');
+      expect(allowed.searchParams.get('code')).to.match(/^sbc_/);
+      const again = await browser.get(auth({ prompt: 'none' }));
+      expect(again.status, 'allowed before: prompt=none answers with a code').to.equal(303);
+      expect(new URL(again.headers.get('location')!).searchParams.get('code')).to.match(/^sbc_/);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("sends an error back, before the user is asked, to the redirect URI of a client registered with an initial access token or by the operator", async () => {
+    const server = await startTestServerOn(target, { CLIENT_REGISTRATION: 'token' });
+    try {
+      const operators = await server.running.container.get(RegisterOAuthClient).execute({ name: 'Operator app', redirectUris: [REDIRECT], public: false });
+      if (!operators.ok) throw new Error('setup');
+      const token = (await server.running.container.get(IssueInitialAccessToken).execute()).token;
+      const response = await server.fetch('/o/oauth2/register', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: JSON.stringify({ redirect_uris: [REDIRECT] }) });
+      const registered = (await response.json()) as ClientInformation;
+      for (const clientId of [operators.value.clientId, registered.client_id]) {
+        for (const [params, error] of [[{ scope: 'nonexistent' }, 'invalid_scope'], [{ scope: 'openid', prompt: 'none' }, 'login_required']] as const) {
+          const answer = await server.browser().get(`/o/oauth2/auth?${new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT, response_type: 'code', state: 'st', ...params }).toString()}`);
+          expect(answer.status, clientId).to.equal(303);
+          const location = new URL(answer.headers.get('location')!);
+          expect(location.origin + location.pathname).to.equal(REDIRECT);
+          expect(Object.fromEntries(location.searchParams)).to.deep.include({ error, state: 'st' });
+        }
+      }
     } finally {
       await server.stop();
     }

@@ -201,6 +201,8 @@ export interface OAuthClientRow {
   previousSecretHash: string | null;
   previousSecretExpirationDate: Date | null;
   registration: ClientRegistration | null;
+  /** Migration 0025. */
+  redirectUrisVerified: boolean;
   creationDate: Date;
 }
 

@@ -292,6 +292,7 @@ export function schemas(dialect: Dialect): Schemas {
       previousSecretHash: text('previous_secret_hash', true),
       previousSecretExpirationDate: timestamp('previous_secret_expiration_date', true),
       registration: json('registration', true),
+      redirectUrisVerified: bool('redirect_uris_verified'),
       creationDate: timestamp('creation_date'),
     },
   });

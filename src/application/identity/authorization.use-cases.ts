@@ -29,8 +29,9 @@ export interface AuthorizationRequest {
 }
 
 /**
- * Why a request cannot go on. `redirect: false` (unknown client, unregistered redirect URI) is shown
- * to the person on a page and never sent anywhere (RFC 6749 4.1.2.1); anything else goes back to
+ * Why a request cannot go on. `redirect: false` is shown to the person on a page and never sent
+ * anywhere: an unknown client or an unregistered redirect URI (RFC 6749 4.1.2.1), and any error of
+ * a client whose redirect URIs are not verified (`errorBeforeTheUser`). Anything else goes back to
  * the client's redirect URI.
  */
 export type AuthorizationFailure = { readonly redirect: false; readonly error: OAuthError } | { readonly redirect: true; readonly error: OAuthError; readonly request: RedirectTarget };
@@ -60,6 +61,19 @@ export function errorRedirect(target: RedirectTarget, error: OAuthError): string
   return redirectUrl(target, { error: error.error, error_description: error.description });
 }
 
+/**
+ * An error that comes before the user has been asked (a bad request, `prompt=none`'s
+ * `login_required` and `consent_required`): back to the client only when its redirect URIs are
+ * verified (the operator's clients, those registered with an initial access token). Sending it to
+ * an openly registered client's URI would let anyone register `https://evil.example/cb` and use
+ * this server's address to send browsers there with no one in the loop (RFC 9700 4.11.2), so the
+ * person sees it on a page instead. Once the user has answered (access_denied), the answer goes
+ * back to every client.
+ */
+export function errorBeforeTheUser(client: OAuthClient, target: RedirectTarget, error: OAuthError): AuthorizationFailure {
+  return client.redirectUrisVerified ? { redirect: true, error, request: target } : { redirect: false, error };
+}
+
 /** Checks the parameters of `/o/oauth2/auth` in the order RFC 6749 4.1.2.1 asks. */
 export class ValidateAuthorizationRequest {
   constructor(
@@ -80,7 +94,7 @@ export class ValidateAuthorizationRequest {
     const responseType = params['response_type'] === 'token' ? 'token' : 'code';
     const state = params['state'] ?? null;
     const target: RedirectTarget = { redirectUri, responseType, state };
-    const back = (error: OAuthError['error'], description: string) => err({ redirect: true as const, error: oauthError(error, description), request: target });
+    const back = (error: OAuthError['error'], description: string) => err(errorBeforeTheUser(client, target, oauthError(error, description)));
     if (state !== null && state.length > MAX_PARAM) return back('invalid_request', `state must be at most ${MAX_PARAM} characters.`);
     if (params['response_type'] !== 'code' && params['response_type'] !== 'token') return back('unsupported_response_type', 'response_type must be code or token.');
     if (!client.allowsResponseType(responseType)) return back('unauthorized_client', `This application did not register the response type ${responseType}.`);
@@ -121,16 +135,18 @@ export interface SignedIn {
   readonly authTime: Date;
 }
 
-/** What the authorization endpoint does next for a valid request. */
+/** What the authorization endpoint does next for a valid request; `error` is shown on a page, sent nowhere. */
 export type NextStep =
   | { readonly kind: 'login' }
   | { readonly kind: 'consent'; readonly user: SignedIn }
-  | { readonly kind: 'redirect'; readonly location: string };
+  | { readonly kind: 'redirect'; readonly location: string }
+  | { readonly kind: 'error'; readonly error: OAuthError };
 
 /**
  * The decisions of `/o/oauth2/auth`: sign in, ask for consent, or answer the client. A user who
  * consented to the same client and scopes before and has a session is not asked again unless
- * `prompt=consent`; `prompt=none` never shows a page (OpenID Connect Core 3.1.2.1).
+ * `prompt=consent`; `prompt=none` never shows the login or consent page (OpenID Connect Core
+ * 3.1.2.1), only, for a client whose redirect URIs are not verified, the error page.
  */
 export class Authorize {
   constructor(
@@ -151,12 +167,17 @@ export class Authorize {
   }
 
   async next(request: AuthorizationRequest, user: SignedIn | undefined): Promise<NextStep> {
+    // prompt=none asks nobody: its errors come before the user too.
+    const unasked = (error: OAuthError): NextStep => {
+      const failure = errorBeforeTheUser(request.client, request, error);
+      return failure.redirect ? { kind: 'redirect', location: errorRedirect(failure.request, failure.error) } : { kind: 'error', error: failure.error };
+    };
     if (!user || request.prompt.has('login')) {
-      return request.prompt.has('none') ? { kind: 'redirect', location: errorRedirect(request, oauthError('login_required', 'The user is not signed in.')) } : { kind: 'login' };
+      return request.prompt.has('none') ? unasked(oauthError('login_required', 'The user is not signed in.')) : { kind: 'login' };
     }
     const consent = await this.consents.get(user.userId, request.client.id);
     if (consentCovers(consent, request.scope.value) && !request.prompt.has('consent')) return { kind: 'redirect', location: await this.answer(request, user) };
-    if (request.prompt.has('none')) return { kind: 'redirect', location: errorRedirect(request, oauthError('consent_required', 'The user has not allowed this application these scopes.')) };
+    if (request.prompt.has('none')) return unasked(oauthError('consent_required', 'The user has not allowed this application these scopes.'));
     return { kind: 'consent', user };
   }
 

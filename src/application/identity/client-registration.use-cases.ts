@@ -88,6 +88,8 @@ export class ClientRegistrations {
         redirectUris: metadata.value.redirectUris,
         postLogoutRedirectUris: metadata.value.postLogoutRedirectUris,
         registration: { ...registrationOf(metadata.value), accessTokenHash: management.hash },
+        // The operator's initial access token vouches for whoever registers with it; open registration vouches for nobody.
+        redirectUrisVerified: this.mode === 'token',
       },
       now,
     );

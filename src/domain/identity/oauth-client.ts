@@ -17,6 +17,13 @@ export interface OAuthClientState {
   readonly previousSecretExpirationDate: Date | null;
   /** What the client registered itself with (RFC 7591); null for the operator's clients, which may use every grant. */
   readonly registration: ClientRegistration | null;
+  /**
+   * Whether someone the operator answers for chose the redirect URIs: true for the operator's own
+   * clients and for those registered with an initial access token, false for open registration
+   * (anyone). Fixed at creation: changing the URIs later keeps it. RFC 9700 4.11.2 asks not to send
+   * a browser to an unverified URI before its user has been asked.
+   */
+  readonly redirectUrisVerified: boolean;
   readonly creationDate: Date;
 }
 
@@ -88,6 +95,8 @@ export class OAuthClient {
       readonly redirectUris: readonly string[];
       readonly postLogoutRedirectUris?: readonly string[];
       readonly registration?: ClientRegistration;
+      /** Default: true for the operator's clients (no `registration`), false for a registered one. */
+      readonly redirectUrisVerified?: boolean;
     },
     now: Date,
   ): Result<OAuthClient, OAuthClientError> {
@@ -103,6 +112,7 @@ export class OAuthClient {
         previousSecretHash: null,
         previousSecretExpirationDate: null,
         registration: input.registration ?? null,
+        redirectUrisVerified: input.redirectUrisVerified ?? input.registration === undefined,
         creationDate: now,
       }),
     );
@@ -163,6 +173,10 @@ export class OAuthClient {
   }
   get secretHash(): string | null {
     return this.state.secretHash;
+  }
+
+  get redirectUrisVerified(): boolean {
+    return this.state.redirectUrisVerified;
   }
 
   allowsRedirectTo(uri: string): boolean {

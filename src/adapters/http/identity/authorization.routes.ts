@@ -89,6 +89,7 @@ export function authorizationRoutes(deps: Pick<IdentityUseCases, 'settings' | 'v
   const proceed = async (ctx: Context, request: AuthorizationRequest, query: string, user: SignedIn | undefined) => {
     const step = await deps.authorize.next(request, user);
     if (step.kind === 'redirect') redirect(ctx, step.location);
+    else if (step.kind === 'error') errorPage(ctx, step.error);
     else if (step.kind === 'login') loginPage(ctx, request, query);
     else await consentPage(ctx, request, query, step.user);
   };
@@ -102,13 +103,13 @@ export function authorizationRoutes(deps: Pick<IdentityUseCases, 'settings' | 'v
       tag: 'Identity',
       description:
         'For browsers. Without a live session the login page, then (unless allowed before) the consent page; then 303 to the redirect URI with `code` (query) or the implicit flow\'s token (fragment), or with `error`. ' +
-        'An unknown client or redirect URI is an error page, never a redirect.',
+        'An unknown client or redirect URI is an error page, never a redirect; so is any error before the user has answered (a bad request, `prompt=none`) of a client that registered itself without an initial access token.',
       security: [],
       parameters: AUTHORIZATION_PARAMETERS,
       responses: {
         200: htmlPage('The login or consent page.', HEADERS.noStore),
         303: redirectAnswer('Back to the client: an answer or an error.'),
-        400: htmlPage('The request cannot be answered to the client (unknown client, unregistered redirect URI, a repeated parameter).', HEADERS.noStore),
+        400: htmlPage('The request cannot be answered to the client (unknown client, unregistered redirect URI, a repeated parameter, any error of an openly registered client before the user has answered).', HEADERS.noStore),
       },
       handler: async (ctx) => {
         const { params, repeated } = singleParams(ctx.query);
