@@ -142,6 +142,36 @@ forEachDatabase('identity service: flows and refusals over HTTP', (target) => {
       expect(response.headers.get('x-frame-options')).to.equal('DENY');
     });
 
+    it("writes only a valid origin of the redirect URI into the login page's CSP, whatever host was registered", async () => {
+      /** The header's directives by name, each name once. */
+      const directives = (csp: string | null): Map<string, string[]> => {
+        const byName = new Map<string, string[]>();
+        for (const directive of (csp ?? '').split(';').map((d) => d.trim().split(/\s+/))) {
+          const [name = '', ...sources] = directive;
+          expect(byName.has(name), `${name} once in ${csp}`).to.equal(false);
+          byName.set(name, sources);
+        }
+        return byName;
+      };
+      const loginPageCsp = async (redirectUri: string): Promise<Map<string, string[]>> => {
+        const registered = await server.running.container.get(RegisterOAuthClient).execute({ name: 'App', redirectUris: [redirectUri], public: false });
+        if (!registered.ok) throw new Error(`setup: ${redirectUri}`);
+        const response = await server.browser().get(authUrl({ clientId: registered.value.clientId, clientSecret: null }, { redirect_uri: redirectUri }));
+        expect(response.status, redirectUri).to.equal(200);
+        return directives(response.headers.get('content-security-policy'));
+      };
+      const expected = ['default-src', 'style-src', 'form-action', 'frame-ancestors', 'base-uri'];
+      const plain = await loginPageCsp(REDIRECT);
+      expect([...plain.keys()]).to.deep.equal(expected);
+      expect(plain.get('form-action')).to.deep.equal(["'self'", new URL(REDIRECT).origin]);
+      // Each is accepted as a redirect URI: the URL parser lets `;`, `,`, quotes and `*` into a host.
+      for (const hostile of ['https://evil.example;script-src*/cb', "https://evil.example,'unsafe-inline'/cb", 'https://*.example/cb']) {
+        const csp = await loginPageCsp(hostile);
+        expect([...csp.keys()], hostile).to.deep.equal(expected);
+        expect(csp.get('form-action'), hostile).to.deep.equal(["'self'"]);
+      }
+    });
+
     it('remembers the session and the consent: the second authorization asks nothing; prompt=consent asks again; prompt=none without a session is login_required', async () => {
       const browser = server.browser();
       await code(confidential, {}, browser);

@@ -4,10 +4,31 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** The origin (or, for a private-use scheme, the scheme) a CSP `form-action` must allow for a redirect to `uri`. */
-export function formActionSource(uri: string): string {
-  const url = new URL(uri);
-  return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol;
+/**
+ * A serialized origin as a CSP source names it (CSP 3 host-source): `http(s)://`, a host of
+ * letters, digits, `-` and `.`, an optional port; also a bracketed IPv6 address (a loopback
+ * redirect URI may use `[::1]`; the grammar has none, but nothing in it ends a directive). The URL
+ * parser lets much more through in a host (`https://a;b,c'd/` parses, its origin
+ * `https://a;b,c'd`), which in the header would end the directive and start others.
+ */
+const CSP_ORIGIN = /^https?:\/\/(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*\.?|\[[0-9a-f:.]+\])(?::[0-9]{1,5})?$/;
+/** A URL scheme with its colon (RFC 3986 3.1), as a CSP scheme-source. */
+const CSP_SCHEME = /^[a-z][a-z0-9+.-]*:$/;
+
+/**
+ * The origin (or, for a private-use scheme, the scheme) a CSP `form-action` must allow for a
+ * redirect to `uri`; none when it is not a valid source (a browser would ignore it anyway), so a
+ * registered redirect URI, the client's own text, never adds anything else to the header.
+ */
+export function formActionSources(uri: string): string[] {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return [];
+  }
+  const source = url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol;
+  return CSP_ORIGIN.test(source) || CSP_SCHEME.test(source) ? [source] : [];
 }
 
 /**

@@ -23,20 +23,28 @@ const BASE = 'http://specbase.invalid';
 /**
  * The path to go to after signing in: only a path of this origin (`/docs/1/pets?x#y`), never
  * another origin, whatever the spelling (`https://evil.example`, `//evil.example`,
- * `/\evil.example`, control characters browsers drop). Anything else becomes `DEFAULT_CONTINUE`:
- * an open redirect would let a link to the login page send a person, signed in, anywhere.
+ * `/\evil.example`, control characters browsers drop, `/.//evil.example` that resolves to
+ * `//evil.example`). Anything else becomes `DEFAULT_CONTINUE`: an open redirect would let a link
+ * to the login page send a person, signed in, anywhere. What it returns it returns unchanged when
+ * given again (the login form carries it back).
  */
 export function safeContinue(raw: unknown): string {
-  if (typeof raw !== 'string' || raw.length > CONTINUE_MAX) return DEFAULT_CONTINUE;
-  // eslint-disable-next-line no-control-regex
-  if (!raw.startsWith('/') || raw.startsWith('//') || /[\\\u0000-\u0020\u007f]/.test(raw)) return DEFAULT_CONTINUE;
+  if (typeof raw !== 'string' || raw.length > CONTINUE_MAX || !isLocalPath(raw)) return DEFAULT_CONTINUE;
   let url: URL;
   try {
     url = new URL(raw, BASE);
   } catch {
     return DEFAULT_CONTINUE;
   }
-  return url.origin === BASE ? `${url.pathname}${url.search}${url.hash}` : DEFAULT_CONTINUE;
+  // Resolving removes `.` and `..` segments, which can leave two slashes in front: checked again.
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  return url.origin === BASE && isLocalPath(path) && path.length <= CONTINUE_MAX ? path : DEFAULT_CONTINUE;
+}
+
+/** One `/` and then not another `/` or `\` (which browsers read as a host to come), nor a space or control character. */
+function isLocalPath(path: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return path.startsWith('/') && !path.startsWith('//') && !/[\\\u0000-\u0020\u007f]/.test(path);
 }
 
 /** The login page's address that comes back to `path` afterwards. */

@@ -3,7 +3,7 @@ import { koaBody } from 'koa-body';
 import { errorRedirect, type AuthorizationRequest, type SignedIn } from '../../../application/identity/authorization.use-cases.js';
 import type { OAuthError } from '../../../application/identity/oauth-error.js';
 import type { Claim } from '../../../domain/identity/oauth-scope.js';
-import { escapeHtml, formActionSource, sendHtml } from '../html.js';
+import { escapeHtml, formActionSources, sendHtml } from '../html.js';
 import { HEADERS, htmlPage } from '../openapi/route-description.js';
 import { ref } from '../openapi/schemas.js';
 import type { StandaloneRouteDefinition } from '../routes.js';
@@ -48,7 +48,7 @@ export function authorizationRoutes(deps: Pick<IdentityUseCases, 'settings' | 'v
 <label for="email">E-mail</label><input type="email" id="email" name="email" autocomplete="username" value="${escapeHtml(email)}" required>
 <label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button></form>`,
-      [formActionSource(request.redirectUri)],
+      formActionSources(request.redirectUri),
     );
 
   const consentPage = async (ctx: Context, request: AuthorizationRequest, query: string, user: SignedIn) => {
@@ -62,7 +62,7 @@ export function authorizationRoutes(deps: Pick<IdentityUseCases, 'settings' | 'v
 <form method="post" action="/o/oauth2/auth">${hidden(ctx, query, 'consent')}
 <button type="submit" name="decision" value="allow">Allow</button><button type="submit" name="decision" value="deny" class="secondary">Deny</button></form>
 <p>Not you?</p>${SIGN_OUT_FORM}`,
-      [formActionSource(request.redirectUri)],
+      formActionSources(request.redirectUri),
     );
   };
 
