@@ -54,25 +54,25 @@ describe('domain: the change classifier (classifyChanges)', () => {
     const before = doc({ paths: { '/pets': { put: body(pet({ name: { type: 'string' } }, ['name'], ['sold'])) } } });
     const after = doc({ paths: { '/pets': { put: body(pet({ name: { type: 'string' }, kind: { type: 'string' } }, ['name', 'kind'], ['sold', 'lost'])) } } });
     const changes = classifyChanges(before, after).map((c) => [c.rule, c.level, c.location.property]);
+    // Nearest first: what the body's own schema changed, then what its properties' schemas did.
     expect(changes).to.deep.equal([
-      ['request-property-enum-value-added', 'info', 'status'],
       ['request-property-required-added', 'breaking', 'kind'],
-      ['response-property-enum-value-added', 'breaking', 'status'],
+      ['request-property-enum-value-added', 'info', 'status'],
       ['response-property-required-added', 'info', 'kind'],
+      ['response-property-enum-value-added', 'breaking', 'status'],
     ]);
   });
 
-  it('follows $refs in each document, so a shared model changed is reported where it is used, with a pointer into the model', () => {
+  it('follows $refs in each document, so a shared model changed is reported once where it is first used, the other uses in alsoAt, with a pointer into the model', () => {
     const uses = { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } } } } };
     const model = (extra: object) => ({ components: { schemas: { Pet: { type: 'object', properties: { name: { type: 'string' }, ...extra } } } } });
     const before = doc({ paths: { '/pets': uses, '/pets/{id}': uses }, ...model({ age: { type: 'integer' } }) });
     const after = doc({ paths: { '/pets': uses, '/pets/{id}': uses }, ...model({}) });
     const changes = classifyChanges(before, after);
-    expect(changes.map((c) => [c.rule, c.location.path, c.location.property, c.pointer])).to.deep.equal([
-      ['response-property-removed', '/pets', 'age', '/components/schemas/Pet/properties/age'],
-      ['response-property-removed', '/pets/{id}', 'age', '/components/schemas/Pet/properties/age'],
+    expect(changes.map((c) => [c.rule, c.location.path, c.location.property, c.pointer, c.alsoAt])).to.deep.equal([
+      ['response-property-removed', '/pets', 'age', '/components/schemas/Pet/properties/age', [{ method: 'GET', path: '/pets/{id}', status: '200', mediaType: 'application/json', property: 'age' }]],
     ]);
-    expect(countChanges(changes)).to.deep.equal({ breaking: 2, warning: 0, info: 0 });
+    expect(countChanges(changes)).to.deep.equal({ breaking: 1, warning: 0, info: 0 });
   });
 
   it('points at a property where its object lists it, not at the model the property refers to', () => {

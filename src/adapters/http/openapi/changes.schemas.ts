@@ -6,13 +6,20 @@ import { ref, str, int, bool, array, nullable, object, listOf, timestamp, VERSIO
 export const CHANGES_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   SpecChanges: object({ breaking: bool('Any item is breaking.'), counts: ref('ChangeCounts'), items: array(ref('Change')) }),
   ChangeCounts: object({ breaking: int({ minimum: 0 }), warning: int({ minimum: 0 }), info: int({ minimum: 0 }) }),
-  Change: object({
-    rule: str({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', description: 'A stable rule id of the catalog in docs/changes.md.' }),
-    level: str({ enum: ['breaking', 'warning', 'info'] }),
-    location: ref('ChangeLocation'),
-    pointer: str({ description: 'A JSON pointer into the newer document (the older one for what was removed).' }),
-    message: str({ description: 'One sentence.' }),
-  }),
+  Change: object(
+    {
+      rule: str({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', description: 'A stable rule id of the catalog in docs/changes.md.' }),
+      level: str({ enum: ['breaking', 'warning', 'info'] }),
+      location: ref('ChangeLocation'),
+      pointer: str({ description: 'A JSON pointer into the newer document (the older one for what was removed).' }),
+      message: str({ description: 'One sentence.' }),
+      alsoAt: array(ref('ChangeLocation'), {
+        maxItems: 10,
+        description: 'Where else the same change is reached (a schema that several operations use), at most 10 places; absent when nowhere else. A change is one item, at the first place it is reached.',
+      }),
+    },
+    ['rule', 'level', 'location', 'pointer', 'message'],
+  ),
   ChangeLocation: object(
     {
       method: str(),

@@ -26,6 +26,11 @@ export interface Change {
   readonly pointer: string;
   /** One sentence. */
   readonly message: string;
+  /**
+   * Where else the same change is reached (a schema that several operations use), at most
+   * `MAX_OTHER_PLACES`; absent when nowhere else. The change is reported once, at its first place.
+   */
+  readonly alsoAt?: readonly ChangeLocation[];
 }
 
 export interface ChangeCounts {

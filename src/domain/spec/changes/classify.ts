@@ -4,7 +4,7 @@ import { escapePointer } from '../json-pointer.js';
 import type { JsonObject } from '../spec-document.js';
 import type { Change, ChangeLocation } from './change.js';
 import { FIXED_RULES, propertyLevel, schemaLevel, type Direction, type FixedRuleId, type PropertyKind, type SchemaKind, type SchemaScope } from './rules.js';
-import { SchemaComparator, type SchemaAt, type SchemaDifference } from './schema-diff.js';
+import { MAX_OTHER_PLACES, SchemaComparator, type SchemaAt, type SchemaDifference } from './schema-diff.js';
 
 /**
  * The changes from `older` to `newer`, two validated documents of any accepted formats (Swagger
@@ -66,6 +66,12 @@ function propertyPath(path: readonly string[]): string {
   return path.reduce((joined, segment) => (segment === '[]' || segment === '{}' ? `${joined}${segment}` : joined === '' ? segment : `${joined}.${segment}`), '');
 }
 
+/** The place of a schema difference `path` below a context's schema. */
+function locationOf(context: Context, path: readonly string[]): ChangeLocation {
+  const property = propertyPath(path);
+  return property === '' ? context.location : { ...context.location, property };
+}
+
 /** Without the fields that are not set. */
 const clean = (location: ChangeLocation): ChangeLocation => Object.fromEntries(Object.entries(location).filter(([, v]) => v !== undefined));
 
@@ -102,6 +108,8 @@ function normalScheme(scheme: AuthAdapter): NormalScheme {
 
 class Classifier {
   private readonly changes: Change[] = [];
+  /** The item of each schema difference reported, by the difference, and the other places it is reached from. */
+  private readonly reported = new Map<SchemaDifference, { readonly index: number; readonly alsoAt: ChangeLocation[] }>();
   private readonly a: ApiDescription;
   private readonly b: ApiDescription;
   private readonly schemas: SchemaComparator;
@@ -117,6 +125,9 @@ class Classifier {
     this.securitySchemes();
     this.models();
     this.operations();
+    for (const { index, alsoAt } of this.reported.values()) {
+      if (alsoAt.length > 0) this.changes[index] = { ...this.changes[index]!, alsoAt };
+    }
     return this.changes;
   }
 
@@ -365,13 +376,22 @@ class Classifier {
     }
   }
 
+  /** A difference inside a schema that several places use is one item, at the first; the others are listed in its `alsoAt`. */
   private schema(from: SchemaAt, to: SchemaAt, context: Context): void {
-    for (const d of this.schemas.compare(from, to, context.direction)) this.changes.push(this.schemaChange(d, context));
+    for (const { difference, path, first } of this.schemas.walk(from, to, context.direction)) {
+      if (first) {
+        this.reported.set(difference, { index: this.changes.length, alsoAt: [] });
+        this.changes.push(this.schemaChange(difference, path, context));
+        continue;
+      }
+      const earlier = this.reported.get(difference);
+      if (earlier !== undefined && earlier.alsoAt.length < MAX_OTHER_PLACES) earlier.alsoAt.push(locationOf(context, path));
+    }
   }
 
-  private schemaChange(d: SchemaDifference, context: Context): Change {
-    const property = propertyPath(d.path);
-    const location = property === '' ? context.location : { ...context.location, property };
+  private schemaChange(d: SchemaDifference, path: readonly string[], context: Context): Change {
+    const property = propertyPath(path);
+    const location = locationOf(context, path);
     if (d.kind.startsWith('property-')) {
       const kind = d.kind.slice('property-'.length) as PropertyKind;
       return {

@@ -78,11 +78,19 @@ function boundText(name: string, bound: Bound | undefined): string {
 }
 
 /**
- * How many schemas deep, one inside another, a comparison goes (a property's schema is one level
- * below its object's). Inline nesting stops far earlier (documents nest at most 128 JSON levels),
- * so only a chain of distinct models referring to each other reaches it; below it nothing is compared.
+ * How many schemas deep, one inside another, a difference is looked for from where a comparison
+ * starts (a property's schema is one level below its object's). Inline nesting stops far earlier
+ * (documents nest at most 128 JSON levels), so only a chain of distinct models referring to each
+ * other reaches it; below it nothing is compared.
  */
 const SCHEMA_DEPTH = 100;
+
+/**
+ * How many places beyond the first a pair of schemas is looked for from, per direction: a change
+ * inside a schema that many operations use lists those places (`alsoAt`) up to this many, and a
+ * schema reached from more is not walked again, so the walk is at most this many times the pairs.
+ */
+export const MAX_OTHER_PLACES = 10;
 
 /** How deep `allOf` members are merged into one view; deeper ones are left out (a pathological document). */
 const ALL_OF_DEPTH = 16;
@@ -104,45 +112,100 @@ function listed(types: ReadonlySet<string> | null): string {
   return types === null ? 'any type' : [...types].sort().join(' or ');
 }
 
+/** What a pair of schemas differs in by itself, and the pairs below it (properties, items, values, alternatives) to compare next. */
+interface Local {
+  /** Paths `[]`, or `[name]` for what concerns one of its properties. */
+  readonly own: readonly SchemaDifference[];
+  /** `segment`: the path's next segment (a property name, `[]`, `{}`), null for an alternative. */
+  readonly below: readonly { readonly segment: string | null; readonly from: Node; readonly to: Node }[];
+}
+
+/** A difference reached by a walk, and the path to it from where the walk started. */
+export interface Reached {
+  /** The same object wherever, and however often, the pair of schemas it belongs to is reached. */
+  readonly difference: SchemaDifference;
+  readonly path: readonly string[];
+  /** Reached for the first time in this direction; otherwise reported from an earlier place. */
+  readonly first: boolean;
+}
+
+interface Step {
+  readonly from: Node;
+  readonly to: Node;
+  readonly parent: number;
+  readonly segment: string | null;
+  readonly depth: number;
+}
+
 /**
  * Compares schemas of two documents (any format: `$ref`s are followed in each, so a reference and
  * the definition written in place compare equal), in the direction of the data: what a client
- * sends (`request`) or receives (`response`). Cycles end the walk where they close; each pair of
- * schemas is compared once per direction and the result reused wherever the pair appears, so the
- * cost is linear in the documents.
+ * sends (`request`) or receives (`response`).
+ *
+ * Each pair of schemas is compared once, and a difference belongs to the pair it is found in,
+ * whatever the paths that lead there: a walk from a place (an operation's request body, say) goes
+ * breadth first, so each pair is reached by its shortest path and cycles end where they close; a
+ * pair already walked from {@link MAX_OTHER_PLACES} other places is not walked again. So the
+ * differences reported are at most the pairs' own (never one per path: a chain of models each
+ * referring twice to the next has 2^n paths) and the work is at most 1 + MAX_OTHER_PLACES times
+ * the pairs reachable.
  */
 export class SchemaComparator {
-  private readonly results = new Map<string, readonly SchemaDifference[] | 'busy'>();
+  private readonly locals = new Map<string, Local>();
   private readonly views = new Map<string, View>();
-  /** Schemas being compared, one inside the other. */
-  private depth = 0;
+  /** Per direction and pair, how many walks reached it. */
+  private readonly reached = new Map<string, number>();
 
   constructor(
     private readonly older: JsonObject,
     private readonly newer: JsonObject,
   ) {}
 
-  compare(from: SchemaAt, to: SchemaAt, direction: Direction): readonly SchemaDifference[] {
-    const a = follow(this.older, from.schema, from.pointer);
-    const b = follow(this.newer, to.schema, to.pointer);
-    // A reference that cannot be followed (external, or nowhere) is compared as written.
-    if (a.ref !== null || b.ref !== null) return [];
-    if (a.value === undefined || b.value === undefined) return [];
-    const key = `${direction}\u0000${a.at}\u0000${b.at}`;
-    const known = this.results.get(key);
-    if (known === 'busy') return [];
-    if (known !== undefined) return known;
-    // A chain of distinct models nested through $refs has no cycle to end it: stop before the stack does.
-    if (this.depth >= SCHEMA_DEPTH) return [];
-    this.results.set(key, 'busy');
-    this.depth++;
-    try {
-      const result = this.differences(this.view(this.older, { schema: a.value, pointer: a.at }), this.view(this.newer, { schema: b.value, pointer: b.at }), a.at, b.at, direction);
-      this.results.set(key, result);
-      return result;
-    } finally {
-      this.depth--;
+  /** The differences reachable from `from` and `to`, each pair's once in this walk, nearest first. */
+  walk(from: SchemaAt, to: SchemaAt, direction: Direction): Reached[] {
+    const found: Reached[] = [];
+    const steps: Step[] = [{ from, to, parent: -1, segment: null, depth: 0 }];
+    const walked = new Set<string>();
+    for (let i = 0; i < steps.length; i++) {
+      const step = steps[i]!;
+      const a = follow(this.older, step.from.schema, step.from.pointer);
+      const b = follow(this.newer, step.to.schema, step.to.pointer);
+      // A reference that cannot be followed (external, or nowhere) is compared as written.
+      if (a.ref !== null || b.ref !== null || a.value === undefined || b.value === undefined) continue;
+      const pair = `${a.at}\u0000${b.at}`;
+      if (walked.has(pair)) continue;
+      walked.add(pair);
+      const key = `${direction}\u0000${pair}`;
+      const times = this.reached.get(key) ?? 0;
+      if (times > MAX_OTHER_PLACES) continue;
+      this.reached.set(key, times + 1);
+      const local = this.local(key, { schema: a.value, pointer: a.at }, { schema: b.value, pointer: b.at }, direction);
+      if (local.own.length > 0) {
+        const path = this.pathTo(steps, i);
+        for (const difference of local.own) found.push({ difference, path: [...path, ...difference.path], first: times === 0 });
+      }
+      if (step.depth + 1 >= SCHEMA_DEPTH) continue;
+      for (const next of local.below) steps.push({ from: next.from, to: next.to, parent: i, segment: next.segment, depth: step.depth + 1 });
     }
+    return found;
+  }
+
+  private pathTo(steps: readonly Step[], index: number): string[] {
+    const path: string[] = [];
+    for (let i = index; i > 0; i = steps[i]!.parent) {
+      const segment = steps[i]!.segment;
+      if (segment !== null) path.push(segment);
+    }
+    return path.reverse();
+  }
+
+  private local(key: string, a: Node, b: Node, direction: Direction): Local {
+    let local = this.locals.get(key);
+    if (local === undefined) {
+      local = this.differences(this.view(this.older, a), this.view(this.newer, b), a.pointer, b.pointer, direction);
+      this.locals.set(key, local);
+    }
+    return local;
   }
 
   private view(document: JsonObject, node: Node): View {
@@ -155,8 +218,9 @@ export class SchemaComparator {
     return view;
   }
 
-  private differences(a: View, b: View, aAt: string, bAt: string, direction: Direction): SchemaDifference[] {
+  private differences(a: View, b: View, aAt: string, bAt: string, direction: Direction): Local {
     const found: SchemaDifference[] = [];
+    const below: Local['below'][number][] = [];
     const add = (kind: SchemaDifference['kind'], detail: string, removed = false, path: readonly string[] = []) =>
       found.push({ kind, path, pointer: removed ? aAt : bAt, detail });
 
@@ -166,7 +230,7 @@ export class SchemaComparator {
       if (gone.length > 0 && come.length > 0) {
         // Values of another type altogether: nothing below compares like with like.
         add('type-changed', `${listed(a.types)} to ${listed(b.types)}`);
-        return found;
+        return { own: found, below };
       }
       if (gone.length > 0) add('type-narrowed', `${listed(a.types)} to ${listed(b.types)}`);
       if (come.length > 0) add('type-widened', `${listed(a.types)} to ${listed(b.types)}`);
@@ -222,23 +286,19 @@ export class SchemaComparator {
     if (a.pattern !== b.pattern) add('pattern-changed', `${a.pattern ?? 'none'} to ${b.pattern ?? 'none'}`);
     if (a.default !== b.default) add('default-changed', `${a.default ?? 'none'} to ${b.default ?? 'none'}`);
 
-    this.properties(a, b, direction, found);
+    this.properties(a, b, direction, found, below);
 
-    if (a.items !== null && b.items !== null) {
-      for (const d of this.compare(a.items, b.items, direction)) found.push({ ...d, path: ['[]', ...d.path] });
-    }
+    if (a.items !== null && b.items !== null) below.push({ segment: '[]', from: a.items, to: b.items });
     const allows = (x: boolean | Node) => x !== false;
     if (allows(a.additional) && !allows(b.additional)) add('additional-properties-removed', 'any other property');
     if (!allows(a.additional) && allows(b.additional)) add('additional-properties-added', 'any other property');
-    if (typeof a.additional === 'object' && typeof b.additional === 'object') {
-      for (const d of this.compare(a.additional, b.additional, direction)) found.push({ ...d, path: ['{}', ...d.path] });
-    }
+    if (typeof a.additional === 'object' && typeof b.additional === 'object') below.push({ segment: '{}', from: a.additional, to: b.additional });
 
-    this.options(a, b, direction, found, aAt);
-    return found;
+    this.options(a, b, found, below, aAt);
+    return { own: found, below };
   }
 
-  private properties(a: View, b: View, direction: Direction, found: SchemaDifference[]): void {
+  private properties(a: View, b: View, direction: Direction, found: SchemaDifference[], below: Local['below'][number][]): void {
     // A client never sends a read-only property, nor receives a write-only one.
     const unseen = (view: View, name: string, doc: JsonObject) => {
       const node = view.properties.get(name);
@@ -258,7 +318,7 @@ export class SchemaComparator {
       if (!this.view(this.older, resolved(this.older, before)).deprecated && this.view(this.newer, resolved(this.newer, after)).deprecated) {
         found.push({ kind: 'property-deprecated', path: [name], pointer: after.pointer, detail: name });
       }
-      for (const d of this.compare(before, after, direction)) found.push({ ...d, path: [name, ...d.path] });
+      below.push({ segment: name, from: before, to: after });
     }
     for (const [name, after] of b.properties) {
       if (a.properties.has(name) || unseen(b, name, this.newer)) continue;
@@ -268,7 +328,7 @@ export class SchemaComparator {
   }
 
   /** oneOf/anyOf alternatives, matched by the model they name, else by their types and order. */
-  private options(a: View, b: View, direction: Direction, found: SchemaDifference[], aAt: string): void {
+  private options(a: View, b: View, found: SchemaDifference[], below: Local['below'][number][], aAt: string): void {
     if (a.options.length === 0 && b.options.length === 0) return;
     const keys = (doc: JsonObject, options: readonly Node[]) => {
       const seen = new Map<string, number>();
@@ -285,7 +345,7 @@ export class SchemaComparator {
     for (const [key, option] of before) {
       const match = after.get(key);
       if (match === undefined) found.push({ kind: 'option-removed', path: [], pointer: resolved(this.older, option).pointer || aAt, detail: key.split('#')[0]!.replace(/^(ref|types):/, '') });
-      else found.push(...this.compare(option, match, direction));
+      else below.push({ segment: null, from: option, to: match });
     }
     for (const [key, option] of after) {
       if (!before.has(key)) found.push({ kind: 'option-added', path: [], pointer: resolved(this.newer, option).pointer, detail: key.split('#')[0]!.replace(/^(ref|types):/, '') });

@@ -1,0 +1,120 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { countChanges } from '../../../src/domain/spec/changes/change.js';
+import { classifyChanges } from '../../../src/domain/spec/changes/classify.js';
+import { MAX_OTHER_PLACES } from '../../../src/domain/spec/changes/schema-diff.js';
+import type { JsonObject } from '../../../src/domain/spec/spec-document.js';
+
+/**
+ * The classifier's output is bounded by the documents, not by the paths through their schema
+ * graphs (issue 41: K models each referring to every other one, one leaf type changed, gave
+ * 2^(K-1) items; 65,536 of them stored with a release grew the database by 100 MB).
+ */
+type Json = Record<string, unknown>;
+
+/** A model graph: model i has a leaf of `leafType[i]`, optional `extra` properties, and properties referring to `edges[i]`. */
+interface Graph {
+  readonly edges: readonly (readonly number[])[];
+  readonly leafType: readonly string[];
+  readonly dropped: ReadonlySet<number>;
+  readonly required: ReadonlySet<number>;
+}
+
+function documentOf(graph: Graph, side: 'before' | 'after', operations: number): JsonObject {
+  const schemas: Json = {};
+  graph.edges.forEach((targets, i) => {
+    const properties: Json = { leaf: { type: side === 'before' ? 'string' : graph.leafType[i] } };
+    if (side === 'before' || !graph.dropped.has(i)) properties['extra'] = { type: 'integer', enum: [1, 2] };
+    targets.forEach((j, k) => (properties[`to${k}`] = { $ref: `#/components/schemas/M${j}` }));
+    schemas[`M${i}`] = { type: 'object', properties, ...(side === 'after' && graph.required.has(i) ? { required: ['leaf'] } : {}) };
+  });
+  const body = { content: { 'application/json': { schema: { $ref: '#/components/schemas/M0' } } } };
+  const paths: Json = {};
+  for (let p = 0; p < operations; p++) {
+    paths[`/things${p}`] = { post: { requestBody: body, responses: { '200': { description: 'ok', ...body } } } };
+  }
+  return { openapi: '3.1.0', info: { title: 'graph', version: '1' }, paths, components: { schemas } } as JsonObject;
+}
+
+/** Every schema object of a document: the models and whatever they nest (properties, items, values, members). */
+function schemaNodes(document: JsonObject): number {
+  let count = 0;
+  const walk = (schema: unknown): void => {
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return;
+    count += 1;
+    const s = schema as Json;
+    for (const child of Object.values((s['properties'] as Json | undefined) ?? {})) walk(child);
+    walk(s['items']);
+    walk(s['additionalProperties']);
+    for (const key of ['allOf', 'oneOf', 'anyOf']) for (const member of (s[key] as unknown[] | undefined) ?? []) walk(member);
+  };
+  for (const model of Object.values(((document['components'] as Json)['schemas'] as Json) ?? {})) walk(model);
+  return count;
+}
+
+const graphs: fc.Arbitrary<Graph> = fc.integer({ min: 2, max: 24 }).chain((n) =>
+  fc.record({
+    // Edges to any model, itself included: cycles, and diamonds wherever two edges meet.
+    edges: fc.array(fc.array(fc.integer({ min: 0, max: n - 1 }), { minLength: 1, maxLength: 6 }), { minLength: n, maxLength: n }),
+    leafType: fc.array(fc.constantFrom('string', 'integer', 'boolean'), { minLength: n, maxLength: n }),
+    dropped: fc.uniqueArray(fc.integer({ min: 0, max: n - 1 })).map((list) => new Set(list)),
+    required: fc.uniqueArray(fc.integer({ min: 0, max: n - 1 })).map((list) => new Set(list)),
+  }),
+);
+
+describe('domain: the change classifier, bounded by the documents (issue 41)', () => {
+  it('reports at most a few items per schema node of random model graphs with cycles and diamonds, however many paths lead to a change', () => {
+    fc.assert(
+      fc.property(graphs, fc.integer({ min: 1, max: 3 }), (graph, operations) => {
+        const before = documentOf(graph, 'before', operations);
+        const after = documentOf(graph, 'after', operations);
+        const changes = classifyChanges(before, after);
+        const nodes = schemaNodes(before) + schemaNodes(after);
+        // Per model at most: the leaf's type, the extra property removed, the leaf became required;
+        // per operation: nothing but those (each change is reported once, the other places listed).
+        expect(changes.length, JSON.stringify(changes.map((c) => c.rule))).to.be.at.most(nodes);
+        for (const change of changes) expect(change.alsoAt?.length ?? 0).to.be.at.most(MAX_OTHER_PLACES);
+        // Every difference is still found: each changed leaf, dropped property and new requirement of a model the operations reach.
+        const reachable = new Set<number>([0]);
+        for (const i of reachable) for (const j of graph.edges[i]!) reachable.add(j);
+        const expected = [...reachable].reduce((sum, i) => sum + (graph.leafType[i] !== 'string' ? 1 : 0) + (graph.dropped.has(i) ? 1 : 0) + (graph.required.has(i) ? 1 : 0), 0);
+        // Each in both directions: the models are a request body and a response.
+        expect(changes.filter((c) => c.location.property !== undefined).length).to.equal(2 * expected);
+      }),
+      { numRuns: 200, seed: 20261129 },
+    );
+  });
+
+  it('reports one item per direction for a chain of 24 models each referring twice to the next (2^24 paths to the leaf)', () => {
+    const chain = (leaf: string): JsonObject => {
+      const schemas: Json = {};
+      for (let i = 0; i < 24; i++) schemas[`S${i}`] = { type: 'object', properties: { a: { $ref: `#/components/schemas/S${i + 1}` }, b: { $ref: `#/components/schemas/S${i + 1}` } } };
+      schemas['S24'] = { type: 'object', properties: { leaf: { type: leaf } } };
+      const body = { content: { 'application/json': { schema: { $ref: '#/components/schemas/S0' } } } };
+      return { openapi: '3.1.0', info: { title: 'chain', version: '1' }, paths: { '/x': { put: { requestBody: body, responses: { '200': { description: 'ok', ...body } } } } }, components: { schemas } } as JsonObject;
+    };
+    const changes = classifyChanges(chain('string'), chain('integer'));
+    expect(changes.map((c) => [c.rule, c.location.property])).to.deep.equal([
+      ['request-property-type-changed', 'a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.leaf'],
+      ['response-property-type-changed', 'a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.leaf'],
+    ]);
+  });
+
+  it('reports each change of 20 models that all refer to each other once per direction, with at most MAX_OTHER_PLACES other places', () => {
+    const k = 20;
+    const graph: Graph = {
+      edges: Array.from({ length: k }, () => Array.from({ length: k }, (_, j) => j)),
+      leafType: Array.from({ length: k }, (_, i) => (i === k - 1 ? 'integer' : 'string')),
+      dropped: new Set(),
+      required: new Set(),
+    };
+    const operations = 30;
+    const changes = classifyChanges(documentOf(graph, 'before', operations), documentOf(graph, 'after', operations));
+    expect(changes.map((c) => c.rule)).to.deep.equal(['request-property-type-changed', 'response-property-type-changed']);
+    expect(countChanges(changes)).to.deep.equal({ breaking: 2, warning: 0, info: 0 });
+    for (const change of changes) {
+      expect(change.location).to.include({ method: 'POST', path: '/things0', property: `to${k - 1}.leaf` });
+      expect(change.alsoAt?.map((place) => place.path)).to.deep.equal(Array.from({ length: MAX_OTHER_PLACES }, (_, p) => `/things${p + 1}`));
+    }
+  });
+});
