@@ -49,11 +49,19 @@ report changes the same way: each with a stable \`rule\` id from the catalog bel
   servers, \`x-nullable\` is \`nullable\`. So a Swagger 2.0 spec compares with an OpenAPI 3.x one,
   and the same API written in either format yields no change at all (a property test checks this,
   with YAML against JSON, keys in another order and a \`$ref\` written out in place).
-- **\`$ref\`s are followed in each document**, cycles included: a change inside a shared model is
-  reported at every operation that uses it, in the direction of that use, with its \`pointer\` into
-  the model. Each pair of schemas is compared once per direction and the result reused, so the
-  cost grows with the documents, not with how often models are shared. External \`$ref\`s are not
-  read: a schema behind one is compared as written.
+- **\`$ref\`s are followed in each document**, cycles included, with the \`pointer\` of a change
+  into the model it is in. External \`$ref\`s are not read: a schema behind one is compared as
+  written.
+- <a id="how-a-change-inside-a-shared-schema-is-reported"></a>**A change inside a shared schema is
+  one item per direction**, however many operations use the schema and however many paths lead to
+  it: a difference belongs to the pair of schemas (older, newer) it is found in. It is reported at
+  the first place that reaches it, in the order below, by the shortest path from there (so
+  \`property\` is the nearest way to it), and \`alsoAt\` lists up to 10 other places (locations
+  with their own \`property\` path); a pair of schemas reached from 11 places is not walked again.
+  So the items are at most the differences of the schema pairs compared, and the work at most 11
+  times those pairs, whatever the shape of the graph: a chain of models each referring twice to
+  the next has 2^n paths to its last model, and one change there is still one item
+  (\`test/unit/domain/changes.bounds.test.ts\`).
 - **Direction matters.** A client *sends* parameters and request bodies and *receives* responses.
   What lets fewer values through (a type taken away, an enum value removed, a maximum lowered, a
   property made required, \`null\` no longer allowed) breaks a request; what lets more through (an
@@ -73,7 +81,8 @@ report changes the same way: each with a stable \`rule\` id from the catalog bel
   \`{ securityScheme }\` or \`{ server }\` otherwise. \`pointer\` points into the newer document,
   into the older one for what was removed.
 - **Order.** Servers, security schemes, models, then operations in the newer document's order,
-  removed operations last.
+  removed operations last; inside one schema, nearest first (what the schema itself changed, then
+  what its properties' schemas did).
 
 Not compared (yet): OpenAPI 3.1 \`webhooks\` and callbacks (their requests go the other way), links,
 examples, \`readOnly\`/\`writeOnly\` changes themselves, \`discriminator\`, \`not\`, \`const\` apart
