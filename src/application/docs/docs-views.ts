@@ -42,8 +42,17 @@ export interface DocsFrame {
 /** The reference of the current spec (`latest`) or of a release's frozen one. */
 export interface ApiDocsView extends DocsFrame {
   readonly edition: { readonly kind: 'latest' } | { readonly kind: 'release'; readonly release: DocsRelease };
-  /** null for an API created empty, which has no spec yet. */
-  readonly reference: ApiReference | null;
+  /**
+   * Names the owner's text the page shows, `api.description` and `reference`: equal keys, equal
+   * texts. The API's id and revision (which grows with every change of the API or its spec), and
+   * a release's id for a release's page.
+   */
+  readonly textKey: string;
+  /**
+   * null for an API created empty, which has no spec yet; undefined when the caller said it holds
+   * what it made of `textKey` (ViewApiDocs' `held`), and the spec was not read.
+   */
+  readonly reference: ApiReference | null | undefined;
 }
 
 /** A release as the changelog page shows it: what it changed since the one before. */

@@ -79,7 +79,27 @@ async function setup() {
 
   const readable = new ReadableApis(repos.apis, repos.users, new ApiAccess(repos.shares), repos.releases, repos.pages);
   const deleteRelease = (index: number) => db.run(async (tx) => ok(await tx.releases.delete(pets.id, releaseIds[index]!)));
-  return { ada, grace, bob, deleteRelease, view: new ViewApiDocs(readable, repos.specs, repos.releases), guide: new ViewApiGuide(readable, repos.pages) };
+  const renamePets = (name: string) =>
+    db.run(async (tx) => {
+      const api = await tx.apis.get(ada.accountId, pets.id);
+      if (!api?.update({ name }, undefined, owner, T0).ok) throw new Error('rename');
+      return tx.apis.save(api);
+    });
+  // What the use case reads from storage, counted: a view whose text the caller holds reads no spec.
+  const reads = { specs: 0, snapshots: 0 };
+  const specs: typeof repos.specs = Object.assign(Object.create(repos.specs) as typeof repos.specs, {
+    get: (apiId: Api['id']) => {
+      reads.specs++;
+      return repos.specs.get(apiId);
+    },
+  });
+  const releases: typeof repos.releases = Object.assign(Object.create(repos.releases) as typeof repos.releases, {
+    snapshot: (apiId: Api['id'], version: string) => {
+      reads.snapshots++;
+      return repos.releases.snapshot(apiId, version);
+    },
+  });
+  return { ada, grace, bob, deleteRelease, renamePets, reads, view: new ViewApiDocs(readable, specs, releases), guide: new ViewApiGuide(readable, repos.pages) };
 }
 
 const NOT_FOUND = { ok: false, error: { kind: 'NotFound' } };
@@ -118,6 +138,41 @@ describe('docs use cases (ViewApiDocs, ViewApiGuide)', () => {
     expect(await s.view.execute({ ...target, version: '1.0.0' })).to.deep.equal(NOT_FOUND);
     const latest = await s.view.execute(target);
     expect(latest.ok && latest.value.releases.map((r) => r.version)).to.deep.equal(['2.0.0']);
+  });
+
+  it('names the text a page shows (textKey): the same while nothing changes, another after a change of the API, another for each release', async () => {
+    const s = await setup();
+    const target = { viewer: undefined, accountId: s.ada.accountId, nickname: 'public-pets' };
+    const keyOf = async (version?: string) => {
+      const result = await s.view.execute({ ...target, version });
+      if (!result.ok) throw new Error(JSON.stringify(result.error));
+      return result.value.textKey;
+    };
+    const keys = [await keyOf(), await keyOf('1.0.0'), await keyOf('2.0.0')];
+    expect(new Set(keys).size).to.equal(3);
+    expect([await keyOf(), await keyOf('1.0.0'), await keyOf('2.0.0')]).to.deep.equal(keys);
+    await s.renamePets('Pets, renamed');
+    const renamed = [await keyOf(), await keyOf('1.0.0'), await keyOf('2.0.0')];
+    for (const [i, key] of renamed.entries()) expect(key).to.not.equal(keys[i]);
+  });
+
+  it('reads no spec when the caller holds what it made of the view’s textKey (held), and reads it when it does not', async () => {
+    const s = await setup();
+    const target = { viewer: undefined, accountId: s.ada.accountId, nickname: 'public-pets' };
+    const asked: string[] = [];
+    for (const version of [undefined, '1.0.0']) {
+      const held = await s.view.execute({ ...target, version, held: (key) => asked.push(key) > 0 });
+      if (!held.ok) throw new Error(JSON.stringify(held.error));
+      expect(held.value.reference).to.equal(undefined);
+      expect(asked.at(-1)).to.equal(held.value.textKey);
+    }
+    expect(s.reads).to.deep.equal({ specs: 0, snapshots: 0 });
+    const latest = await s.view.execute({ ...target, held: () => false });
+    const old = await s.view.execute({ ...target, version: '1.0.0', held: () => false });
+    expect(latest.ok && latest.value.reference?.groups[0]?.operations.map((op) => op.path)).to.deep.equal(['/v3/pets']);
+    expect(old.ok && old.value.reference?.groups[0]?.operations.map((op) => op.path)).to.deep.equal(['/v1/pets']);
+    expect(s.reads).to.deep.equal({ specs: 1, snapshots: 1 });
+    expect(await s.view.execute({ ...target, version: '9.9.9', held: () => true }), 'an unknown release is not found, held or not').to.deep.equal(NOT_FOUND);
   });
 
   it('shows an API created empty without a reference', async () => {

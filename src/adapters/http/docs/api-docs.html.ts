@@ -1,8 +1,9 @@
 import type { ApiChangelogView, ApiDocsView, ApiGuideView, DocsApi, DocsChangelogEntry, DocsFrame, DocsRelease } from '../../../application/docs/docs-views.js';
+import type { ApiReference } from '../../../domain/spec/api-reference.js';
 import type { Change, ChangeCounts } from '../../../domain/spec/changes/change.js';
 import { escapeHtml } from '../html.js';
 import type { DocsPage } from './docs-page.js';
-import { renderMarkdown } from './markdown.js';
+import { MARKDOWN_PAGE_MAX_CHARS, PageMarkdown, type MarkdownRenderer } from './markdown.js';
 import { Anchors, renderReference } from './reference.html.js';
 
 const STATUS_TEXT: Record<DocsRelease['status'], string> = { released: 'released', deprecated: 'deprecated', endOfLife: 'end of life' };
@@ -58,18 +59,52 @@ function heading(api: DocsApi, subtitle: string): string {
   return `<h1>${escapeHtml(api.name)}</h1><p class="sb-meta">${subtitle}${api.type === 'private' ? ' · <span class="sb-badge">private</span>' : ''}</p>`;
 }
 
-/** An API's reference page: the current spec or a release's. */
-export function apiDocsPage(view: ApiDocsView): DocsPage {
+/** What a reference page shows of the owner's text, rendered: the API's description and the reference. */
+export interface RenderedApiText {
+  readonly description: string;
+  /** The reference's table of contents; '' without a spec. */
+  readonly contents: string;
+  readonly body: string;
+  /** How many texts are shown as written because the page's Markdown (MARKDOWN_PAGE_MAX_CHARS) was spent. */
+  readonly overBudget: number;
+}
+
+export function renderedApiTextChars(text: RenderedApiText): number {
+  return text.description.length + text.contents.length + text.body.length;
+}
+
+/**
+ * The API's description and reference rendered, the Markdown within its bounds (PageMarkdown),
+ * with pauses that let other requests through.
+ */
+export async function renderApiText(description: string | null, reference: ApiReference | null): Promise<RenderedApiText> {
+  const markdown = new PageMarkdown();
+  const make = (m: MarkdownRenderer) => ({ description: description === null ? '' : m.block(description, 1), reference: reference && renderReference(reference, new Anchors(), m) });
+  make(markdown.recorder);
+  await markdown.render();
+  const made = make(markdown.player);
+  return {
+    description: made.description,
+    contents: made.reference?.contents ?? '',
+    body: made.reference ? made.reference.body : '<p class="sb-empty">This API has no spec yet.</p>',
+    overBudget: markdown.overBudget,
+  };
+}
+
+/** An API's reference page, the current spec or a release's, with its owner's text as `renderApiText` made it from `view`. */
+export function apiDocsPage(view: ApiDocsView, text: RenderedApiText): DocsPage {
   const { api } = view;
   const release = view.edition.kind === 'release' ? view.edition.release : undefined;
-  const anchors = new Anchors();
-  const reference = view.reference && renderReference(view.reference, anchors);
+  const spent =
+    text.overBudget === 0
+      ? ''
+      : `<p class="sb-note">This page has more Markdown than the ${MARKDOWN_PAGE_MAX_CHARS.toLocaleString('en-US')} characters rendered for one page: ${text.overBudget.toLocaleString('en-US')} of its texts are shown as written.</p>`;
   const subtitle = release
     ? `Version ${escapeHtml(release.version)} · ${STATUS_TEXT[release.status]} · released ${escapeHtml(release.releaseDate.slice(0, 10))}`
     : `Latest${api.version === null ? '' : ` · version ${escapeHtml(api.version)}`}`;
-  const body = `<div class="sb-layout">${sidebar(view, { version: release ? release.version : null }, reference?.contents)}
-<main class="sb-main">${heading(api, subtitle)}${release ? banner(api, release) : ''}${api.description === null ? '' : renderMarkdown(api.description, 1)}
-${reference ? reference.body : '<p class="sb-empty">This API has no spec yet.</p>'}</main></div>`;
+  const body = `<div class="sb-layout">${sidebar(view, { version: release ? release.version : null }, text.contents)}
+<main class="sb-main">${heading(api, subtitle)}${release ? banner(api, release) : ''}${spent}${text.description}
+${text.body}</main></div>`;
   const title = `${api.name}${release ? ` ${release.version}` : ''} · Specbase`;
   return { status: 200, title, body, visibility: api.type };
 }
@@ -117,11 +152,19 @@ ${entries}</main></div>`;
   return { status: 200, title: `Changelog · ${api.name} · Specbase`, body, visibility: api.type };
 }
 
-/** One guide of an API, rendered from its Markdown. */
-export function guidePage(view: ApiGuideView): DocsPage {
+/** A guide's Markdown as its page shows it, with pauses that let other requests through (PageMarkdown). */
+export async function renderGuide(guide: string): Promise<string> {
+  const markdown = new PageMarkdown();
+  markdown.recorder.block(guide, 1);
+  await markdown.render();
+  return markdown.player.block(guide, 1);
+}
+
+/** One guide of an API, `html` its Markdown as `renderGuide` made it. */
+export function guidePage(view: ApiGuideView, html: string): DocsPage {
   const { api, guide } = view;
   const body = `<div class="sb-layout">${sidebar(view, { guide: guide.slug })}
 <main class="sb-main"><p class="sb-meta"><a href="${apiDocsPath(api)}">${escapeHtml(api.name)}</a> · Guide</p><h1>${escapeHtml(guide.title)}</h1>
-<article class="sb-guide">${renderMarkdown(guide.body, 1)}</article></main></div>`;
+<article class="sb-guide">${html}</article></main></div>`;
   return { status: 200, title: `${guide.title} · ${api.name} · Specbase`, body, visibility: api.type };
 }

@@ -76,5 +76,7 @@ body{margin:0}
 .sb-model{border-top:1px solid var(--line);padding-top:.25rem;margin-top:1rem}
 .sb-guide img{max-width:100%}
 .sb-empty{color:var(--muted)}
+.sb-note{color:var(--muted);font-style:italic}
+.sb-as-written p{white-space:pre-wrap;overflow-wrap:anywhere}
 @media (max-width:50rem){.sb-layout{display:block}.sb-sidebar{border-right:0;border-bottom:1px solid var(--line)}.sb-sidebar>div{position:static;max-height:none}.sb-main{padding:1rem}}
 `;

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import { createHash } from 'node:crypto';
 import type { DocsRefusal } from '../../../application/docs/docs-views.js';
 import type { ViewApiDocs } from '../../../application/docs/view-api-docs.use-case.js';
 import type { ViewApiGuide } from '../../../application/docs/view-api-guide.use-case.js';
@@ -11,9 +12,10 @@ import type { Result } from '../../../domain/shared/result.js';
 import { param } from '../routes.js';
 import { SESSION_COOKIE, readCookie } from '../session-cookies.js';
 import { signInUrl } from '../sign-in.routes.js';
-import { apiDocsPage, changelogPage, guidePage } from './api-docs.html.js';
+import { apiDocsPage, changelogPage, guidePage, renderApiText, renderedApiTextChars, renderGuide, type RenderedApiText } from './api-docs.html.js';
 import { changelogFeed } from './changelog.atom.js';
 import { sendDocsPage, sendNotFoundPage, sendSwaggerPage, type DocsPage } from './docs-page.js';
+import { RenderedCache } from './rendered-cache.js';
 import { DocsAssets } from './static-assets.js';
 
 export interface DocsUseCases {
@@ -30,7 +32,12 @@ export interface DocsDependencies {
   readonly descriptionUrl: string;
   /** PUBLIC_URL: the Atom feed's links are absolute. */
   readonly publicUrl: string;
+  /** What the rendered owners' text of the pages may take in memory (RenderedCache), reference pages and guides together; RENDERED_DOCS_BYTES by default. */
+  readonly renderedBytes?: number;
 }
+
+/** 64 MiB: a dozen pages of the Kubernetes API's size (4.6 M characters of HTML), or thousands of ordinary ones. */
+export const RENDERED_DOCS_BYTES = 64 * 1024 * 1024;
 
 const YEAR_S = 365 * 24 * 3600;
 
@@ -51,6 +58,10 @@ function accountId(ctx: Context): AccountId {
 export function docsRouter(deps: DocsDependencies): Router {
   const router = new Router();
   const assets = new DocsAssets();
+  const budget = deps.renderedBytes ?? RENDERED_DOCS_BYTES;
+  // Reference pages by their view's textKey; guides by their Markdown's SHA-256, which names what was rendered whatever changed it.
+  const apiTexts = new RenderedCache<RenderedApiText>((budget * 3) / 4, renderedApiTextChars);
+  const guides = new RenderedCache<string>(budget / 4, (html) => html.length);
   // An account id no account can have is the not-found page before anything is read.
   router.param('accountId', async (text, ctx, next) => {
     const id = parseIntegerKeyText<AccountId>(text);
@@ -66,10 +77,36 @@ export function docsRouter(deps: DocsDependencies): Router {
 
   const answer = <T>(ctx: Context, result: Result<T, DocsRefusal>, render: (view: T) => DocsPage, signedIn: boolean) => {
     if (result.ok) return sendDocsPage(ctx, assets, render(result.value), signedIn);
-    if (result.error.kind === 'NotFound') return sendNotFoundPage(ctx, assets);
+    refuse(ctx, result.error);
+  };
+
+  const refuse = (ctx: Context, refusal: DocsRefusal) => {
+    if (refusal.kind === 'NotFound') return sendNotFoundPage(ctx, assets);
     ctx.set('Cache-Control', 'no-store');
     ctx.redirect(signInUrl(ctx.url));
     ctx.status = 303;
+  };
+
+  /** A reference page: its owner's text as rendered before for the same textKey, or rendered now (and kept). */
+  const referencePage = async (ctx: Context, version: string | undefined) => {
+    const seen = await viewer(ctx);
+    const held: { text?: RenderedApiText | Promise<RenderedApiText> | undefined } = {};
+    const result = await deps.docs.view.execute({
+      viewer: seen,
+      accountId: accountId(ctx),
+      nickname: param(ctx, 'nickname'),
+      version,
+      held: (key) => (held.text = apiTexts.find(key)) !== undefined,
+    });
+    if (!result.ok) return refuse(ctx, result.error);
+    const view = result.value;
+    const { reference } = view;
+    const text = await (held.text ??
+      apiTexts.obtain(view.textKey, () => {
+        if (reference === undefined) throw new Error('the docs view left the reference out, though nothing was held');
+        return renderApiText(view.api.description, reference);
+      }));
+    sendDocsPage(ctx, assets, apiDocsPage(view, text), seen !== undefined);
   };
 
   router.get('/docs', (ctx) => sendSwaggerPage(ctx, assets, deps.descriptionUrl));
@@ -94,16 +131,15 @@ export function docsRouter(deps: DocsDependencies): Router {
     }
   });
 
-  router.get('/docs/:accountId/:nickname', async (ctx) => {
-    const seen = await viewer(ctx);
-    const result = await deps.docs.view.execute({ viewer: seen, accountId: accountId(ctx), nickname: param(ctx, 'nickname') });
-    answer(ctx, result, apiDocsPage, seen !== undefined);
-  });
+  router.get('/docs/:accountId/:nickname', (ctx) => referencePage(ctx, undefined));
 
   router.get('/docs/:accountId/:nickname/guides/:slug', async (ctx) => {
     const seen = await viewer(ctx);
     const result = await deps.docs.guide.execute({ viewer: seen, accountId: accountId(ctx), nickname: param(ctx, 'nickname'), slug: param(ctx, 'slug') });
-    answer(ctx, result, guidePage, seen !== undefined);
+    if (!result.ok) return refuse(ctx, result.error);
+    const { body } = result.value.guide;
+    const html = await guides.obtain(createHash('sha256').update(body).digest('base64'), () => renderGuide(body));
+    sendDocsPage(ctx, assets, guidePage(result.value, html), seen !== undefined);
   });
 
   // Before /:version: a release labelled `changelog` is shown at /docs/<account_id>/<nickname> only.
@@ -122,11 +158,7 @@ export function docsRouter(deps: DocsDependencies): Router {
     ctx.body = changelogFeed(result.value, deps.publicUrl);
   });
 
-  router.get('/docs/:accountId/:nickname/:version', async (ctx) => {
-    const seen = await viewer(ctx);
-    const result = await deps.docs.view.execute({ viewer: seen, accountId: accountId(ctx), nickname: param(ctx, 'nickname'), version: param(ctx, 'version') });
-    answer(ctx, result, apiDocsPage, seen !== undefined);
-  });
+  router.get('/docs/:accountId/:nickname/:version', (ctx) => referencePage(ctx, param(ctx, 'version')));
 
   router.get('/docs/*rest', (ctx) => sendNotFoundPage(ctx, assets));
 
