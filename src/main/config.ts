@@ -5,6 +5,7 @@ import { DEFAULT_RETENTION, type RetentionSettings } from '../application/mainte
 import { DEFAULT_SQLITE_CACHE_MB, type DatabaseConfig } from '../adapters/persistence/typeorm-database.js';
 import { MAX_TRIAL_DAYS, type PlanName } from '../domain/account/account.aggregate.js';
 import { DEFAULT_PLAN_ALLOWANCES, QUOTAS, type PlanAllowance, type PlanAllowances, type Quota } from '../domain/account/plan-allowance.js';
+import { DEFAULT_CHANGE_SETTINGS } from '../application/specs/change-settings.js';
 
 /** Everything the process is configured with; read from the environment only here. */
 export interface Config {
@@ -16,6 +17,8 @@ export interface Config {
   readonly bootstrap: boolean;
   readonly jsonMaxBytes: number;
   readonly importMaxBytes: number;
+  /** `CHANGES_MAX_ITEMS`: the items one comparison of two specs keeps; beyond it, the first ones with `truncated: true`. */
+  readonly changesMaxItems: number;
   /** `HEADERS_TIMEOUT_MS`: how long a client has to send a request's headers before it is answered 408 and disconnected; at most the request timeout (60 s). */
   readonly headersTimeoutMs: number;
   /** Per-minute and per-window limits; 0 turns one off. */
@@ -220,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrap: !flag(env, 'SPECBASE_NO_BOOTSTRAP'),
     jsonMaxBytes: integer(env, 'JSON_MAX_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
     importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    changesMaxItems: integer(env, 'CHANGES_MAX_ITEMS', DEFAULT_CHANGE_SETTINGS.maxItems, 1, 1_000_000),
     headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 20_000, 1000, REQUEST_TIMEOUT_MS),
     mail,
     identity: { scopeBase: absoluteUrl('SCOPE_BASE', (env['SCOPE_BASE'] || publicUrl).replace(/\/+$/, '')), clientRegistration: registrationMode(env), cleanupIntervalMs: integer(env, 'IDENTITY_CLEANUP_INTERVAL_MS', 3_600_000, 1000, 86_400_000) },

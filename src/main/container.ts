@@ -30,6 +30,7 @@ import { SpecCodec } from '../application/ports/spec-codec.port.js';
 import { SpecRepository } from '../application/ports/spec-repository.port.js';
 import { SpecRevisionRepository } from '../application/ports/spec-revision-repository.port.js';
 import { PlanSettings } from '../application/accounts/plans.js';
+import { ChangeSettings } from '../application/specs/change-settings.js';
 import { SwaggerSpecCodec } from '../adapters/swagger/swagger-spec-codec.js';
 import { MathRandom } from '../adapters/crypto/math-random.js';
 import { HttpWebhookSender } from '../adapters/webhooks/http-webhook-sender.js';
@@ -113,6 +114,7 @@ export interface ContainerOptions {
 export function buildContainer(config: Config, options: ContainerOptions = {}): Container {
   const c = new Container({ defaultScope: 'Singleton' });
   c.bind(ConfigToken).toConstantValue(config);
+  c.bind(ChangeSettings).toConstantValue({ maxItems: config.changesMaxItems });
   c.bind(PlanSettings).toConstantValue({ trialDays: config.plans.trialDays, allowances: config.plans.allowances });
   c.bind(LoggerToken).toResolvedValue(() => createLogger(config.logLevel, options.logTo === 'stderr' ? pino.destination(2) : undefined));
   c.bind(Clock).toResolvedValue(() => new SystemClock());

@@ -5,8 +5,8 @@ import { startTestServerOn, type TestServer, type TestUser } from '../support/ht
 
 /**
  * Specs whose cost grows with their shape, not their size (issue 41, findings 1 and 2), sent by a
- * tenant with an `api` token: each is answered within 1 s, and another request is answered within
- * 200 ms while it is handled. Before the fix the first took 6.4 s of CPU at 21 models (doubling with
+ * tenant with an `api` token: each is answered within 1 s of CPU, and another request waits less than
+ * 200 ms of CPU while it is handled (CPU, not the clock's time: see `meanwhile`). Before the fix the first took 6.4 s of CPU at 21 models (doubling with
  * each), the second 19.6 s and 1.65 GB at 20, and a release of it stored 65,536 items.
  */
 type Json = Record<string, unknown>;
@@ -53,25 +53,36 @@ forEachDatabase('hostile specs: references and schema graphs whose paths grow ex
     await server?.stop();
   });
 
-  /** `work`, timed, with `/healthz` asked over and over until it is done: the slowest answer of those. */
-  async function meanwhile(work: () => Promise<Response>): Promise<{ response: Response; body: string; elapsed: number; slowestHealthz: number }> {
+  /**
+   * `work`, with `/healthz` asked over and over until it is done. Time is counted as the CPU this
+   * process (the server and this test) spends, not the clock's: on a busy machine the clock also
+   * counts the time other processes had the cores. Only this process's own work can delay an
+   * answer (the server handles requests on one thread), so the CPU spent while the slowest
+   * `/healthz` was waiting bounds what the work made it wait.
+   */
+  async function meanwhile(work: () => Promise<Response>): Promise<{ response: Response; body: string; cpu: number; wall: number; slowestHealthz: number }> {
+    const cpuMs = () => {
+      const { user, system } = process.cpuUsage();
+      return (user + system) / 1000;
+    };
     let done = false;
     let slowestHealthz = 0;
     const probe = (async () => {
       while (!done) {
-        const asked = performance.now();
+        const asked = cpuMs();
         const answer = await fetch(`${server.url}/healthz`);
         await answer.text();
-        slowestHealthz = Math.max(slowestHealthz, performance.now() - asked);
+        expect(answer.status).to.equal(200);
+        slowestHealthz = Math.max(slowestHealthz, cpuMs() - asked);
       }
     })();
-    const started = performance.now();
+    const [started, startedAt] = [cpuMs(), performance.now()];
     const response = await work();
     const body = await response.text();
-    const elapsed = performance.now() - started;
+    const [cpu, wall] = [cpuMs() - started, performance.now() - startedAt];
     done = true;
     await probe;
-    return { response, body, elapsed, slowestHealthz };
+    return { response, body, cpu, wall, slowestHealthz };
   }
 
   const put = (path: string, document: Json, query = '') =>
@@ -86,23 +97,27 @@ forEachDatabase('hostile specs: references and schema graphs whose paths grow ex
   for (const format of ['swagger-2.0', 'openapi-3.0', 'openapi-3.1'] as const) {
     it(`takes a ${format} chain of 24 models each referring twice to the next (2^24 paths) within 1 s, in a dry run and for real, /healthz answered within 200 ms meanwhile`, async () => {
       const path = await created(`chain-${format.replace('.', '-')}`);
-      // A first document of the format compiles its validator (a few hundred ms, once per process): not what is measured here.
+      // The first request of each kind compiles what it needs once per process (the format's
+      // validator, and this test's own check of the answer against /openapi.json, which runs in
+      // the same event loop as the server): a few hundred ms, not what is measured here.
+      expect((await put(path, referenceChain(format, 1), '?dryRun=true')).status).to.equal(200);
       expect((await put(path, referenceChain(format, 1))).status).to.equal(200);
+      expect((await fetch(`${server.url}/docs/${ada.accountId}/chain-${format.replace('.', '-')}`)).status).to.equal(200);
       const document = referenceChain(format, 24);
       const dryRun = await meanwhile(() => put(path, document, '?dryRun=true'));
       expect(dryRun.response.status, dryRun.body).to.equal(200);
-      expect(dryRun.elapsed, 'the dry run').to.be.below(1000);
-      expect(dryRun.slowestHealthz, '/healthz meanwhile').to.be.below(200);
+      expect(dryRun.cpu, `the dry run (CPU ms; ${Math.round(dryRun.wall)} ms by the clock)`).to.be.below(1000);
+      expect(dryRun.slowestHealthz, '/healthz meanwhile (CPU ms)').to.be.below(200);
       const stored = await meanwhile(() => put(path, document));
       expect(stored.response.status, stored.body).to.equal(200);
-      expect(stored.elapsed, 'the update').to.be.below(1000);
-      expect(stored.slowestHealthz, '/healthz meanwhile').to.be.below(200);
+      expect(stored.cpu, `the update (CPU ms; ${Math.round(stored.wall)} ms by the clock)`).to.be.below(1000);
+      expect(stored.slowestHealthz, '/healthz meanwhile (CPU ms)').to.be.below(200);
       const models = (await (await server.request('GET', `${path}/models`, { token })).json()) as { items: unknown[] };
       expect(models.items).to.have.length(25);
       // The readers' page of it: every model, nothing expanded path by path.
       const page = await meanwhile(() => fetch(`${server.url}/docs/${ada.accountId}/chain-${format.replace('.', '-')}`));
       expect(page.response.status).to.equal(200);
-      expect(page.elapsed, 'the docs page').to.be.below(1000);
+      expect(page.cpu, `the docs page (CPU ms; ${Math.round(page.wall)} ms by the clock)`).to.be.below(1000);
       for (let i = 0; i <= 24; i++) expect(page.body).to.include(`S${i}`);
       expect(page.body.length, 'the page is linear in the document').to.be.below(500_000);
     });
@@ -110,21 +125,24 @@ forEachDatabase('hostile specs: references and schema graphs whose paths grow ex
 
   it('classifies a change in a graph of 20 models that all refer to each other (2^19 paths to the leaf) within 1 s: one item, however many paths, and a small changelog', async () => {
     const path = await created('graph');
+    // Warmed up as above, on a graph of 2.
+    expect((await put(path, completeGraph(2, 'string', '0.1.0'))).status).to.equal(200);
+    expect((await put(path, completeGraph(2, 'integer', '0.2.0'), '?dryRun=true')).status).to.equal(200);
     expect((await put(path, completeGraph(20, 'string', '1.0.0'))).status).to.equal(200);
     expect((await server.request('POST', `${path}/releases`, { token, body: { version: '1.0.0' } })).status).to.equal(201);
 
     const dryRun = await meanwhile(() => put(path, completeGraph(20, 'integer', '2.0.0'), '?dryRun=true'));
     expect(dryRun.response.status, dryRun.body.slice(0, 500)).to.equal(200);
-    expect(dryRun.elapsed, 'the dry run').to.be.below(1000);
-    expect(dryRun.slowestHealthz, '/healthz meanwhile').to.be.below(200);
+    expect(dryRun.cpu, `the dry run (CPU ms; ${Math.round(dryRun.wall)} ms by the clock)`).to.be.below(1000);
+    expect(dryRun.slowestHealthz, '/healthz meanwhile (CPU ms)').to.be.below(200);
     const { changes } = JSON.parse(dryRun.body) as { changes: { counts: Json; items: { rule: string; location: Json }[] } };
     expect(changes.items.map((c) => [c.rule, c.location['property']])).to.deep.equal([['response-property-type-changed', 'to19.leaf']]);
     expect(changes.counts).to.deep.equal({ breaking: 1, warning: 0, info: 0 });
 
     const stored = await meanwhile(() => put(path, completeGraph(20, 'integer', '2.0.0'), '?release=2.0.0'));
     expect(stored.response.status, stored.body.slice(0, 500)).to.equal(200);
-    expect(stored.elapsed, 'the update and its release').to.be.below(1000);
-    expect(stored.slowestHealthz, '/healthz meanwhile').to.be.below(200);
+    expect(stored.cpu, `the update and its release (CPU ms; ${Math.round(stored.wall)} ms by the clock)`).to.be.below(1000);
+    expect(stored.slowestHealthz, '/healthz meanwhile (CPU ms)').to.be.below(200);
     const feed = await fetch(`${server.url}/docs/${ada.accountId}/graph/changelog.atom`);
     expect(feed.status).to.equal(200);
     expect((await feed.text()).length, 'the public feed (14.7 MB before)').to.be.below(20_000);
@@ -133,5 +151,86 @@ forEachDatabase('hostile specs: references and schema graphs whose paths grow ex
       ['2.0.0', 1],
       ['1.0.0', 0],
     ]);
+  });
+});
+
+forEachDatabase('hostile specs: a comparison keeps at most CHANGES_MAX_ITEMS items', (target) => {
+  let server: TestServer;
+  let token: string;
+  let base: string;
+
+  /** `n` operations; `removed` of them gone in the newer one (each a breaking item). */
+  const document = (n: number, removed: number, version: string): string =>
+    JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 'many', version },
+      paths: Object.fromEntries(Array.from({ length: n - removed }, (_, i) => [`/op${i}`, { get: { responses: { '200': { description: 'ok' } } } }])),
+    });
+
+  before(async function () {
+    this.timeout(60_000);
+    server = await startTestServerOn(target, { CHANGES_MAX_ITEMS: '5' });
+    const ada = await server.user('ada@example.com', 'ada');
+    token = await server.token(ada, SCOPES);
+    const created = await server.request('POST', `/api/${ada.accountId}`, { token, body: { name: 'many', nickname: 'many' } });
+    base = `/api/${ada.accountId}/${((await created.json()) as { id: string }).id}`;
+    const put = (text: string, query = '') => server.request('PUT', `${base}/spec${query}`, { token, body: text, headers: { 'Content-Type': 'application/json' } });
+    expect((await put(document(12, 0, '1.0.0'), '?release=1.0.0')).status).to.equal(200);
+    const dryRun = await put(document(12, 12, '2.0.0'), '?dryRun=true');
+    expect(dryRun.status).to.equal(200);
+    dryRunChanges = ((await dryRun.json()) as { changes: Truncatable }).changes;
+    const refused = await put(document(12, 12, '2.0.0'), '?dryRun=true&release=9.0.0');
+    expect(refused.status, 'a release label above every other one is fine; this one is not a dry run refusal').to.equal(200);
+    expect((await server.request('PATCH', base, { token, body: { breakingChangePolicy: 'refuse' } })).status).to.equal(200);
+    const problem = await put(document(12, 12, '2.0.0'));
+    expect(problem.status).to.equal(409);
+    refusal = (await problem.json()) as Truncatable;
+    expect((await server.request('PATCH', base, { token, body: { breakingChangePolicy: 'allow' } })).status).to.equal(200);
+    expect((await put(document(12, 12, '2.0.0'), '?release=2.0.0')).status).to.equal(200);
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  interface Truncatable {
+    counts: Json;
+    items: { rule: string }[];
+    truncated?: boolean;
+  }
+  let dryRunChanges: Truncatable;
+  let refusal: Truncatable;
+
+  const removedAll = { breaking: 12, warning: 0, info: 0 };
+
+  it('answers a dry run with the first 5 items, truncated, and counts every change', () => {
+    expect(dryRunChanges.items.map((c) => c.rule)).to.deep.equal(Array(5).fill('endpoint-removed'));
+    expect(dryRunChanges.truncated).to.equal(true);
+    expect(dryRunChanges.counts).to.deep.equal(removedAll);
+  });
+
+  it('refuses a breaking update with the same first 5 items, truncated, and every change counted', () => {
+    expect(refusal.items).to.have.length(5);
+    expect(refusal.truncated).to.equal(true);
+    expect(refusal.counts).to.deep.equal(removedAll);
+  });
+
+  it('records the revision and the release so: GET changes, the revision list and the changelog agree', async () => {
+    const recorded = (await (await server.request('GET', `${base}/changes`, { token })).json()) as Truncatable;
+    expect([recorded.items.length, recorded.truncated, recorded.counts]).to.deep.equal([5, true, removedAll]);
+    const compared = (await (await server.request('GET', `${base}/changes?fromRelease=1.0.0&toRelease=2.0.0`, { token })).json()) as Truncatable;
+    expect([compared.items.length, compared.truncated, compared.counts]).to.deep.equal([5, true, removedAll]);
+    const changelog = (await (await server.request('GET', `${base}/changelog`, { token })).json()) as { items: (Truncatable & { release: { version: string } })[] };
+    expect(changelog.items.map((e) => [e.release.version, e.items.length, e.truncated ?? false, e.counts])).to.deep.equal([
+      ['2.0.0', 5, true, removedAll],
+      ['1.0.0', 0, false, { breaking: 0, warning: 0, info: 0 }],
+    ]);
+    const revisions = (await (await server.request('GET', `${base}/revisions`, { token })).json()) as { items: { counts: Json | null }[] };
+    expect(revisions.items[0]!.counts).to.deep.equal(removedAll);
+  });
+
+  it('answers a comparison that fits without truncated', async () => {
+    const compared = (await (await server.request('GET', `${base}/changes?fromRelease=2.0.0&toRelease=2.0.0`, { token })).json()) as Truncatable;
+    expect(compared.items).to.deep.equal([]);
+    expect(compared).to.not.have.property('truncated');
   });
 });

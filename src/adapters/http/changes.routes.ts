@@ -39,7 +39,7 @@ function revisionBody(summary: SpecRevisionSummary) {
 
 function changelogBody(entry: RecordedChangelogEntry) {
   const release = entry.release.toRecord();
-  return { release: { version: release.version, status: release.status, releaseDate: release.releaseDate }, since: entry.changes.since, counts: entry.changes.counts, items: entry.changes.items };
+  return { release: { version: release.version, status: release.status, releaseDate: release.releaseDate }, since: entry.changes.since, counts: entry.changes.counts, items: entry.changes.items, ...(entry.changes.truncated ? { truncated: true } : {}) };
 }
 
 /** The spec history of an API, what changed between two of its specs, and its changelog. */

@@ -157,7 +157,7 @@ export function problemFor(error: ApplicationError): Problem {
       return problemOf('invalid_spec', `${what}: ${first ? `${first.field}: ${first.message}` : 'see errors'}`, { errors: error.errors });
     }
     case 'BreakingChange':
-      return problemOf('breaking_change', breakingChangeDetail(error), { members: { counts: error.counts, items: error.items } });
+      return problemOf('breaking_change', breakingChangeDetail(error), { members: { counts: error.counts, items: error.items, ...(error.truncated ? { truncated: true } : {}) } });
     case 'DuplicateVersion':
       return problemOf('duplicate_version', `the API already has a release ${error.version}`);
     case 'InvalidTransition':

@@ -12,6 +12,8 @@ export interface ReleaseChanges {
   readonly since: string | null;
   readonly counts: ChangeCounts;
   readonly items: readonly Change[];
+  /** Present when `items` holds only the first of the changes (`CHANGES_MAX_ITEMS`). */
+  readonly truncated?: true;
 }
 
 /** A release as the changelog lists it. */

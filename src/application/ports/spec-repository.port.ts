@@ -15,8 +15,11 @@ export interface StoredSpec {
 
 /** The changes of a spec against the one before it. */
 export interface StoredChanges {
+  /** Every change found, whether or not `items` keeps it. */
   readonly counts: ChangeCounts;
   readonly items: readonly Change[];
+  /** Present when `items` holds only the first of the changes (`CHANGES_MAX_ITEMS`). */
+  readonly truncated?: true;
 }
 
 /** A spec's entry in its API's history: the API revision it is stored at, who stored it, what it changed. */

@@ -6,6 +6,7 @@ import type { ChangelogEntry, ReleaseChanges, ReleaseRepository } from '../ports
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import type { Page, PageRequest } from '../shared/page.js';
 import { changesSinceRelease } from '../specs/spec-helpers.js';
+import { DEFAULT_CHANGE_SETTINGS, type ChangeSettings } from '../specs/change-settings.js';
 
 /** A changelog entry with what its release changed. */
 export type RecordedChangelogEntry = ChangelogEntry & { readonly changes: ReleaseChanges };
@@ -19,6 +20,7 @@ export class Changelog {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly releases: ReleaseRepository,
+    private readonly changeSettings: ChangeSettings = DEFAULT_CHANGE_SETTINGS,
   ) {}
 
   async page(accountId: AccountId, apiId: ApiId, request: PageRequest<ReleaseId>): Promise<Page<RecordedChangelogEntry, ReleaseId>> {
@@ -36,7 +38,7 @@ export class Changelog {
       const snapshot = await tx.releases.snapshot(apiId, release.version);
       if (!snapshot) return ok(undefined);
       const { previous } = await tx.releases.neighbours(apiId, release.id);
-      const changes = await changesSinceRelease(tx, apiId, previous, snapshot);
+      const changes = await changesSinceRelease(tx, apiId, previous, snapshot, this.changeSettings);
       await tx.releases.setChanges(apiId, release.id, changes);
       return ok(changes);
     });

@@ -9,6 +9,7 @@ import type { IdGenerator } from '../ports/id-generator.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import { notFound, type ApplicationError } from '../shared/application-error.js';
 import { releaseSpec } from '../specs/spec-helpers.js';
+import { DEFAULT_CHANGE_SETTINGS, type ChangeSettings } from '../specs/change-settings.js';
 
 /**
  * Releases the API's current spec as `version` (409 when the API has no spec or the label is
@@ -20,6 +21,7 @@ export class CreateRelease {
     private readonly uow: UnitOfWork,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    private readonly changeSettings: ChangeSettings = DEFAULT_CHANGE_SETTINGS,
   ) {}
 
   async execute(
@@ -36,7 +38,7 @@ export class CreateRelease {
       // The current spec is the newest revision at or below the API's revision.
       const revision = (await tx.revisions.previous(api.id, api.revision + 1)) ?? api.revision;
       const input2 = { releaseId: this.ids.next<ReleaseId>(), api, version: input.version, actor: actorOf(principal), snapshot, revision, field: 'version' };
-      const released = await releaseSpec(tx, input2, this.clock.now());
+      const released = await releaseSpec(tx, input2, this.clock.now(), this.changeSettings);
       return released.ok ? ok(released.value.toRecord()) : released;
     });
   }

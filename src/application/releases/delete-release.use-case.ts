@@ -7,6 +7,7 @@ import type { Clock } from '../ports/clock.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import { notFound, type ApplicationError } from '../shared/application-error.js';
 import { changesSinceRelease } from '../specs/spec-helpers.js';
+import { DEFAULT_CHANGE_SETTINGS, type ChangeSettings } from '../specs/change-settings.js';
 
 /**
  * Deletes a release of any state with its snapshot, recording `release.deleted`; the next release's
@@ -17,6 +18,7 @@ export class DeleteRelease {
     private readonly access: ApiAccess,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly changeSettings: ChangeSettings = DEFAULT_CHANGE_SETTINGS,
   ) {}
 
   async execute(
@@ -36,7 +38,7 @@ export class DeleteRelease {
       const { previous, next } = await tx.releases.neighbours(api.id, release.id);
       await tx.releases.delete(api.id, release.id);
       const nextSnapshot = next && (await tx.releases.snapshot(api.id, next.version));
-      if (next && nextSnapshot) await tx.releases.setChanges(api.id, next.id, await changesSinceRelease(tx, api.id, previous, nextSnapshot));
+      if (next && nextSnapshot) await tx.releases.setChanges(api.id, next.id, await changesSinceRelease(tx, api.id, previous, nextSnapshot, this.changeSettings));
       await tx.outbox.append(release.pullEvents());
       return ok();
     });

@@ -45,7 +45,7 @@ export type SpecFeatureError =
   /** Parses, but is not a valid document of an accepted format; `format`: the format that refused it. */
   | { readonly kind: 'InvalidSpec'; readonly errors: readonly FieldError[]; readonly format?: SpecFormat | undefined }
   /** A spec update the API's breaking-change policy refuses, with the changes. */
-  | { readonly kind: 'BreakingChange'; readonly refusal: PolicyRefusal; readonly counts: ChangeCounts; readonly items: readonly Change[] };
+  | { readonly kind: 'BreakingChange'; readonly refusal: PolicyRefusal; readonly counts: ChangeCounts; readonly items: readonly Change[]; readonly truncated?: true };
 
 /** Releases. */
 export type ReleaseFeatureError =

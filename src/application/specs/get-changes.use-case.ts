@@ -6,10 +6,11 @@ import type { ApiAccess } from '../auth/api-access.js';
 import type { Principal } from '../auth/principal.js';
 import type { ApiRepository } from '../ports/api-repository.port.js';
 import type { ReleaseRepository } from '../ports/release-repository.port.js';
-import type { StoredSpec } from '../ports/spec-repository.port.js';
+import type { StoredChanges, StoredSpec } from '../ports/spec-repository.port.js';
 import type { SpecRevisionRepository } from '../ports/spec-revision-repository.port.js';
 import { notFound, type ApplicationError } from '../shared/application-error.js';
 import { changesBetween } from './spec-helpers.js';
+import { DEFAULT_CHANGE_SETTINGS, type ChangeSettings } from './change-settings.js';
 
 /** One side of a comparison: a revision number or a release version; neither means the default. */
 export interface ChangeSide {
@@ -31,6 +32,8 @@ export interface ChangesView {
   readonly breaking: boolean;
   readonly counts: ChangeCounts;
   readonly items: readonly Change[];
+  /** Present when `items` holds only the first of the changes (`CHANGES_MAX_ITEMS`); `counts` counts them all. */
+  readonly truncated?: true;
 }
 
 interface Side extends ResolvedSide {
@@ -49,6 +52,7 @@ export class GetChanges {
     private readonly apis: ApiRepository,
     private readonly revisions: SpecRevisionRepository,
     private readonly releases: ReleaseRepository,
+    private readonly changeSettings: ChangeSettings = DEFAULT_CHANGE_SETTINGS,
   ) {}
 
   async execute(
@@ -70,23 +74,24 @@ export class GetChanges {
       const before = to.value.revision === null ? undefined : await this.revisions.previous(api.id, to.value.revision);
       from = before === undefined ? null : this.revisionSide(api, before);
     }
-    const view = (counts: ChangeCounts, items: readonly Change[]): ChangesView => ({
+    const view = ({ counts, items, truncated }: StoredChanges): ChangesView => ({
       from: from && { revision: from.revision, release: from.release },
       to: { revision: to.value.revision, release: to.value.release },
       breaking: counts.breaking > 0,
       counts,
       items,
+      ...(truncated ? { truncated } : {}),
     });
-    if (from === null) return ok(view({ breaking: 0, warning: 0, info: 0 }, []));
+    if (from === null) return ok(view({ counts: { breaking: 0, warning: 0, info: 0 }, items: [] }));
     // Recorded when `to` was stored, against the revision before it.
     if (from.release === null && to.value.release === null && from.revision !== null && to.value.revision !== null && from.revision === (await this.revisions.previous(api.id, to.value.revision))) {
       const recorded = await this.revisions.changes(api.id, to.value.revision, from.revision);
-      if (recorded) return ok(view(recorded.counts, recorded.items));
+      if (recorded) return ok(view(recorded));
     }
     const [older, newer] = [await from.spec(), await to.value.spec()];
     if (!older || !newer) return err(notFound('spec'));
-    const changes = changesBetween(older, newer);
-    return ok(view(changes.counts, changes.items));
+    const changes = changesBetween(older, newer, this.changeSettings);
+    return ok(view(changes));
   }
 
   private revisionSide(api: Api, revision: number): Side {

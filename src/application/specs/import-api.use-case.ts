@@ -14,6 +14,7 @@ import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import type { ApplicationError } from '../shared/application-error.js';
 import type { Plans } from '../accounts/plans.js';
 import { releaseSpec, specErrorToApplication, storedOf } from './spec-helpers.js';
+import { DEFAULT_CHANGE_SETTINGS, type ChangeSettings } from './change-settings.js';
 
 /** The name of an API imported from a document with a blank `info.title` and no nickname given. */
 const UNTITLED = 'Untitled API';
@@ -44,6 +45,8 @@ export interface SpecChanges {
   readonly breaking: boolean;
   readonly counts: ChangeCounts;
   readonly items: readonly Change[];
+  /** Present when `items` holds only the first of the changes (`CHANGES_MAX_ITEMS`); `counts` counts them all. */
+  readonly truncated?: true;
 }
 
 /**
@@ -58,6 +61,7 @@ export class ImportApi {
     private readonly codec: SpecCodec,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    private readonly changeSettings: ChangeSettings = DEFAULT_CHANGE_SETTINGS,
   ) {}
 
   async execute(principal: Principal, input: ImportApiInput): Promise<Result<SpecResult, ApplicationError>> {
@@ -106,6 +110,7 @@ export class ImportApi {
           tx,
           { releaseId: this.ids.next(), api, version, actor: actorOf(principal), snapshot: storedOf(spec), document: spec.document, revision: api.revision, field },
           now,
+          this.changeSettings,
         );
         if (!released.ok) return released;
         release = released.value.toRecord();

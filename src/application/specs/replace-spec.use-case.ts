@@ -21,6 +21,7 @@ import type { SpecChanges, SpecResult } from './import-api.use-case.js';
 import { changesBetween, releaseLabelError, releaseSpec, specErrorToApplication, storedOf } from './spec-helpers.js';
 import type { DerivedCounts, DerivedResources } from '../../domain/spec/derived-resources.js';
 import type { ApiRecord } from '../../domain/api/api.aggregate.js';
+import { DEFAULT_CHANGE_SETTINGS, type ChangeSettings } from './change-settings.js';
 
 export interface ReplaceSpecInput {
   readonly accountId: AccountId;
@@ -70,6 +71,7 @@ export class ReplaceSpec {
     private readonly codec: SpecCodec,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    private readonly changeSettings: ChangeSettings = DEFAULT_CHANGE_SETTINGS,
   ) {}
 
   async execute(principal: Principal, input: ReplaceSpecInput): Promise<Result<SpecResult | DryRunResult, ApplicationError>> {
@@ -101,13 +103,13 @@ export class ReplaceSpec {
       const current = await tx.specs.get(api.id);
       const unchanged = current?.source === spec.source;
       const changes: StoredChanges | null =
-        current === undefined ? null : unchanged ? { counts: { breaking: 0, warning: 0, info: 0 }, items: [] } : early?.revision === api.revision ? early.changes : changesBetween(current, spec);
+        current === undefined ? null : unchanged ? { counts: { breaking: 0, warning: 0, info: 0 }, items: [] } : early?.revision === api.revision ? early.changes : changesBetween(current, spec, this.changeSettings);
       const breaking = (changes?.counts.breaking ?? 0) > 0;
       if (!unchanged) {
         const policy = checkBreakingChangePolicy({ policy: api.breakingChangePolicy, breaking, release: input.release, releases: await this.releaseLabels(tx, api), override: input.allowBreaking });
-        if (!policy.ok) return err({ kind: 'BreakingChange', refusal: policy.error, counts: changes!.counts, items: changes!.items });
+        if (!policy.ok) return err({ kind: 'BreakingChange', refusal: policy.error, counts: changes!.counts, items: changes!.items, ...(changes!.truncated ? { truncated: true } : {}) });
       }
-      const summary = { breaking, counts: changes?.counts ?? { breaking: 0, warning: 0, info: 0 }, items: changes?.items ?? [] };
+      const summary: SpecChanges = { breaking, counts: changes?.counts ?? { breaking: 0, warning: 0, info: 0 }, items: changes?.items ?? [], ...(changes?.truncated ? { truncated: true } : {}) };
       if (input.dryRun) {
         const release = await this.checkRelease(tx, api, input.release);
         if (!release.ok) return release;
@@ -124,6 +126,7 @@ export class ReplaceSpec {
           tx,
           { releaseId: this.ids.next(), api, version: input.release, actor: actorOf(principal), snapshot: storedOf(spec), document: spec.document, revision, field: 'release' },
           now,
+          this.changeSettings,
         );
         if (!released.ok) return released;
         release = released.value.toRecord();
@@ -138,7 +141,7 @@ export class ReplaceSpec {
     const current = api && (await this.specs.get(api.id));
     if (!api || !current || current.source === spec.source) return undefined;
     // The spec read may be newer than the API record read: then the revision will not match and the transaction compares again.
-    return { revision: api.revision, changes: changesBetween(current, spec) };
+    return { revision: api.revision, changes: changesBetween(current, spec, this.changeSettings) };
   }
 
   /** The API's new state and its event, the spec with its derived resources and its revision of the history. */

@@ -10,6 +10,7 @@ import { err, ok, type Result } from '../../domain/shared/result.js';
 import type { ParsedSpec, SpecError } from '../ports/spec-codec.port.js';
 import type { StoredChanges, StoredSpec } from '../ports/spec-repository.port.js';
 import type { Transaction } from '../ports/unit-of-work.port.js';
+import type { ChangeSettings } from './change-settings.js';
 import type { ApplicationError } from '../shared/application-error.js';
 
 export function specErrorToApplication(error: SpecError): ApplicationError {
@@ -29,18 +30,28 @@ export function storedOf(spec: ParsedSpec): StoredSpec {
 
 const NO_CHANGES: StoredChanges = { counts: { breaking: 0, warning: 0, info: 0 }, items: [] };
 
-/** The changes from one stored spec to another: none when the texts are the same, else the classifier's. */
-export function changesBetween(older: StoredSpec, newer: { readonly documentJson: string; readonly document?: JsonObject }): StoredChanges {
+/**
+ * The changes from one stored spec to another: none when the texts are the same, else the
+ * classifier's, the first `settings.maxItems` of them kept (`truncated` when there were more).
+ */
+export function changesBetween(older: StoredSpec, newer: { readonly documentJson: string; readonly document?: JsonObject }, settings: ChangeSettings): StoredChanges {
   if (older.documentJson === newer.documentJson) return NO_CHANGES;
   const items = classifyChanges(JSON.parse(older.documentJson) as JsonObject, newer.document ?? (JSON.parse(newer.documentJson) as JsonObject));
-  return { counts: countChanges(items), items };
+  const counts = countChanges(items);
+  return items.length > settings.maxItems ? { counts, items: items.slice(0, settings.maxItems), truncated: true } : { counts, items };
 }
 
 /** What `snapshot` changes since the release before it (`previous`), or nothing for a first release. */
-export async function changesSinceRelease(tx: Pick<Transaction, 'releases'>, apiId: ApiId, previous: Release | undefined, snapshot: StoredSpec & { readonly document?: JsonObject }): Promise<ReleaseChanges> {
+export async function changesSinceRelease(
+  tx: Pick<Transaction, 'releases'>,
+  apiId: ApiId,
+  previous: Release | undefined,
+  snapshot: StoredSpec & { readonly document?: JsonObject },
+  settings: ChangeSettings,
+): Promise<ReleaseChanges> {
   const before = previous && (await tx.releases.snapshot(apiId, previous.version));
   if (!previous || !before) return { since: null, ...NO_CHANGES };
-  return { since: previous.version, ...changesBetween(before, snapshot) };
+  return { since: previous.version, ...changesBetween(before, snapshot, settings) };
 }
 
 export const RELEASE_LABEL_RULE = 'must be 1-64 of A-Z, a-z, 0-9, ".", "_", "+", "-", starting with a letter or digit, to be a release label';
@@ -71,9 +82,10 @@ export async function releaseSpec(
     readonly field: string;
   },
   now: Date,
+  settings: ChangeSettings,
 ): Promise<Result<Release, ApplicationError>> {
   if (!isValidVersion(input.version)) return err(releaseLabelError(input.field));
-  const changes = await changesSinceRelease(tx, input.api.id, await tx.releases.latest(input.api.id), { ...input.snapshot, ...(input.document ? { document: input.document } : {}) });
+  const changes = await changesSinceRelease(tx, input.api.id, await tx.releases.latest(input.api.id), { ...input.snapshot, ...(input.document ? { document: input.document } : {}) }, settings);
   const summary = { since: changes.since, breaking: changes.counts.breaking > 0, counts: changes.counts };
   const released = Release.release({ id: input.releaseId, api: input.api.asReleased(), version: input.version, actor: input.actor, changes: summary }, now);
   if (!released.ok) return err(releaseLabelError(input.field));

@@ -1,4 +1,5 @@
 import { ContainerModule } from 'inversify';
+import { ChangeSettings } from '../../application/specs/change-settings.js';
 import { ApiAccess } from '../../application/auth/api-access.js';
 import { ApiRepository } from '../../application/ports/api-repository.port.js';
 import { Clock } from '../../application/ports/clock.port.js';
@@ -19,10 +20,10 @@ export const ReleaseUseCasesToken = token<ReleaseUseCases>('ReleaseUseCases');
 
 /** Releases and their state machine. */
 export const releasesModule = new ContainerModule(({ bind }) => {
-  construct(bind, CreateRelease, [ApiAccess, UnitOfWork, IdGenerator, Clock]);
+  construct(bind, CreateRelease, [ApiAccess, UnitOfWork, IdGenerator, Clock, ChangeSettings]);
   construct(bind, ListReleases, [ApiAccess, ApiRepository, ReleaseRepository]);
   construct(bind, GetRelease, [ApiAccess, ApiRepository, ReleaseRepository]);
   construct(bind, ChangeReleaseStatus, [ApiAccess, UnitOfWork, Clock]);
-  construct(bind, DeleteRelease, [ApiAccess, UnitOfWork, Clock]);
+  construct(bind, DeleteRelease, [ApiAccess, UnitOfWork, Clock, ChangeSettings]);
   bind(ReleaseUseCasesToken).toResolvedValue((createRelease: CreateRelease, listReleases: ListReleases, getRelease: GetRelease, changeReleaseStatus: ChangeReleaseStatus, deleteRelease: DeleteRelease) => ({ create: createRelease, list: listReleases, get: getRelease, changeStatus: changeReleaseStatus, delete: deleteRelease }), [CreateRelease, ListReleases, GetRelease, ChangeReleaseStatus, DeleteRelease]);
 });

@@ -1,4 +1,5 @@
 import { ContainerModule } from 'inversify';
+import { ChangeSettings } from '../../application/specs/change-settings.js';
 import { Plans } from '../../application/accounts/plans.js';
 import { ApiAccess } from '../../application/auth/api-access.js';
 import { ApiRepository } from '../../application/ports/api-repository.port.js';
@@ -26,13 +27,13 @@ export const SpecUseCasesToken = token<SpecUseCases>('SpecUseCases');
 
 /** Specs: import, update, export, derived resources, the history, changes and the changelog. */
 export const specsModule = new ContainerModule(({ bind }) => {
-  construct(bind, ImportApi, [UnitOfWork, Plans, SpecCodec, IdGenerator, Clock]);
-  construct(bind, ReplaceSpec, [ApiAccess, UnitOfWork, ApiRepository, SpecRepository, Plans, SpecCodec, IdGenerator, Clock]);
+  construct(bind, ImportApi, [UnitOfWork, Plans, SpecCodec, IdGenerator, Clock, ChangeSettings]);
+  construct(bind, ReplaceSpec, [ApiAccess, UnitOfWork, ApiRepository, SpecRepository, Plans, SpecCodec, IdGenerator, Clock, ChangeSettings]);
   construct(bind, ExportSpec, [ApiAccess, ApiRepository, SpecRepository, ReleaseRepository, SpecRevisionRepository, SpecCodec]);
   construct(bind, ListDerived, [ApiAccess, ApiRepository, SpecRepository]);
   construct(bind, ListRevisions, [ApiAccess, ApiRepository, SpecRevisionRepository]);
-  construct(bind, GetChanges, [ApiAccess, ApiRepository, SpecRevisionRepository, ReleaseRepository]);
-  construct(bind, Changelog, [UnitOfWork, ReleaseRepository]);
+  construct(bind, GetChanges, [ApiAccess, ApiRepository, SpecRevisionRepository, ReleaseRepository, ChangeSettings]);
+  construct(bind, Changelog, [UnitOfWork, ReleaseRepository, ChangeSettings]);
   construct(bind, GetChangelog, [ApiAccess, ApiRepository, Changelog]);
   bind(SpecUseCasesToken).toResolvedValue((importApi: ImportApi, replaceSpec: ReplaceSpec, exportSpec: ExportSpec, listDerived: ListDerived, listRevisions: ListRevisions, getChanges: GetChanges, getChangelog: GetChangelog) => ({ import: importApi, replace: replaceSpec, export: exportSpec, listDerived: listDerived, revisions: listRevisions, changes: getChanges, changelog: getChangelog }), [ImportApi, ReplaceSpec, ExportSpec, ListDerived, ListRevisions, GetChanges, GetChangelog]);
 });

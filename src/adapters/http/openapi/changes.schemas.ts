@@ -4,7 +4,7 @@ import { ref, str, int, bool, array, nullable, object, listOf, timestamp, VERSIO
 
 /** The spec history, what changed between two specs, and the changelog. */
 export const CHANGES_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
-  SpecChanges: object({ breaking: bool('Any item is breaking.'), counts: ref('ChangeCounts'), items: array(ref('Change')) }),
+  SpecChanges: object({ breaking: bool('Any item is breaking.'), counts: ref('ChangeCounts'), items: array(ref('Change')), truncated: { type: 'boolean', enum: [true], description: 'Present when `items` holds only the first of the changes (`CHANGES_MAX_ITEMS`, default 10,000); `counts` counts them all.' }, }, ['breaking', 'counts', 'items']),
   ChangeCounts: object({ breaking: int({ minimum: 0 }), warning: int({ minimum: 0 }), info: int({ minimum: 0 }) }),
   Change: object(
     {
@@ -51,13 +51,15 @@ export const CHANGES_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     to: ref('ChangeSide'),
     breaking: bool(),
     counts: ref('ChangeCounts'),
-    items: array(ref('Change'), { description: 'Complete (not paged); `counts` tallies it.' }),
-  }),
+    items: array(ref('Change'), { description: 'Not paged; `counts` tallies every change, whether or not `items` keeps it.' }),
+    truncated: { type: 'boolean', enum: [true], description: 'Present when `items` holds only the first of the changes (`CHANGES_MAX_ITEMS`, default 10,000); `counts` counts them all.' },
+  }, ['from', 'to', 'breaking', 'counts', 'items']),
   ChangelogEntry: object({
     release: object({ version: VERSION_LABEL, status: str({ enum: ['released', 'deprecated', 'endOfLife'] }), releaseDate: timestamp('When it was released.') }),
     since: { ...nullable(VERSION_LABEL), description: 'The release before it; `null` for the first.' },
     counts: ref('ChangeCounts'),
     items: array(ref('Change')),
-  }),
+    truncated: { type: 'boolean', enum: [true], description: 'Present when `items` holds only the first of the changes (`CHANGES_MAX_ITEMS`, default 10,000); `counts` counts them all.' },
+  }, ['release', 'since', 'counts', 'items']),
   Changelog: listOf('ChangelogEntry', 'Releases newest first.'),
 };

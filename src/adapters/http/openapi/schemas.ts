@@ -89,6 +89,7 @@ export const SHARED_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       column: nullable(int({ minimum: 1 })),
       counts: { ...ref('ChangeCounts'), description: 'With `breaking_change`: the counts of every change the spec makes.' },
       items: array(ref('Change'), { description: 'With `breaking_change`: the changes the spec makes, every level (`counts` tallies them).' }),
+      truncated: { type: 'boolean', enum: [true], description: 'With `breaking_change`: present when `items` holds only the first of the changes (`CHANGES_MAX_ITEMS`).' },
       plan: str({ enum: ['free', 'private'], description: "With `plan_limit`: the account's plan now." }),
       quota: str({
         enum: ['apis', 'webhooks', 'apiTokens', 'pagesPerApi', 'importBytes', 'privateApis'],
