@@ -1,7 +1,10 @@
 'use strict';
 // One mocha process runs unit, contract and HTTP suites; tsx compiles TypeScript on the fly.
+// `npx mocha test/x.test.ts` runs that file alone: mocha adds the files named on its command line
+// to `spec`, so the whole tree is the default only when none is named.
+const named = process.argv.slice(2).some((arg) => /\.test\.ts$/.test(arg));
 module.exports = {
-  spec: ['test/**/*.test.ts'],
+  spec: named ? [] : ['test/**/*.test.ts'],
   'node-option': ['import=tsx'],
   timeout: 20000,
   forbidOnly: Boolean(process.env.CI),
