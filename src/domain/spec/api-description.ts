@@ -1,5 +1,6 @@
 import { authAdaptersOf, operationMethods, type AuthAdapter } from './derived-resources.js';
 import { escapePointer, follow, nameUnder } from './json-pointer.js';
+import { ofKind } from './reference-kinds.js';
 import { isJsonObject, specFormatOf, type JsonObject, type JsonValue, type SpecFormat } from './spec-document.js';
 
 /**
@@ -75,7 +76,7 @@ export interface ParameterDescription {
   /** JSON pointer to the parameter; its schema is at `schemaPointer`. */
   readonly pointer: string;
   readonly schemaPointer: string;
-  /** An external `$ref`, or an internal one leading nowhere or in a circle. */
+  /** An external `$ref`, or an internal one leading nowhere, in a circle or to something that is not a parameter. */
   readonly ref: string | null;
 }
 
@@ -232,7 +233,7 @@ function swagger2Reader(document: JsonObject): Reader {
       return { description: null, required: required.length > 0, content: (forms.length > 0 ? forms : [fallback]).map((mediaType) => ({ mediaType, schema, pointer })), pointer, ref: null };
     },
     response: (status, raw, at, operation) => {
-      const { value, ref, at: pointer } = follow(document, raw, at);
+      const { value, ref, at: pointer } = follow(document, raw, at, ofKind('response', 'swagger-2.0'));
       if (ref !== null) return { status, description: null, content: [], headers: [], pointer, ref };
       const response = objectOr(value);
       const schema = response['schema'];
@@ -290,17 +291,17 @@ function openApi3Reader(document: JsonObject, format: SpecFormat): Reader {
     },
     requestBody: (operation) => {
       if (operation.value['requestBody'] === undefined) return null;
-      const { value, ref, at } = follow(document, operation.value['requestBody'], `${operation.pointer}/requestBody`);
+      const { value, ref, at } = follow(document, operation.value['requestBody'], `${operation.pointer}/requestBody`, ofKind('requestBody', format));
       if (ref !== null) return { description: null, required: false, content: [], pointer: at, ref };
       const body = objectOr(value);
       return { description: text(body['description']), required: body['required'] === true, content: contentOf(body['content'], `${at}/content`), pointer: at, ref: null };
     },
     response: (status, raw, at) => {
-      const { value, ref, at: pointer } = follow(document, raw, at);
+      const { value, ref, at: pointer } = follow(document, raw, at, ofKind('response', format));
       if (ref !== null) return { status, description: null, content: [], headers: [], pointer, ref };
       const response = objectOr(value);
       const headers = Object.entries(objectOr(response['headers'])).map(([name, rawHeader]) => {
-        const header = follow(document, rawHeader, `${pointer}/headers/${escapePointer(name)}`);
+        const header = follow(document, rawHeader, `${pointer}/headers/${escapePointer(name)}`, ofKind('header', format));
         const h = objectOr(header.value);
         const content = h['schema'] === undefined ? contentOf(h['content'], `${header.at}/content`)[0] : undefined;
         return { name, required: h['required'] === true, schema: h['schema'] ?? content?.schema, pointer: header.at, schemaPointer: content?.pointer ?? `${header.at}/schema` };
@@ -310,9 +311,14 @@ function openApi3Reader(document: JsonObject, format: SpecFormat): Reader {
   };
 }
 
-/** Path-level parameters apply to every operation; an operation's own one with the same name and place replaces it. */
+/**
+ * Path-level parameters apply to every operation; an operation's own one with the same name and
+ * place replaces it. A reference that cannot be followed, or leads to something that is not a
+ * parameter, is unread.
+ */
 function parametersOf(
   document: JsonObject,
+  format: SpecFormat,
   pathLevel: { readonly value: JsonValue | undefined; readonly pointer: string },
   own: { readonly value: JsonValue | undefined; readonly pointer: string },
 ): { readonly read: { value: JsonObject; pointer: string }[]; readonly unread: { ref: string; pointer: string }[] } {
@@ -320,7 +326,7 @@ function parametersOf(
   const collect = (list: { readonly value: JsonValue | undefined; readonly pointer: string }) => {
     const result: { value: JsonObject; pointer: string }[] = [];
     for (const [i, raw] of (Array.isArray(list.value) ? list.value : []).entries()) {
-      const { value, ref, at } = follow(document, raw, `${list.pointer}/${i}`);
+      const { value, ref, at } = follow(document, raw, `${list.pointer}/${i}`, ofKind('parameter', format));
       if (ref !== null) unread.push({ ref, pointer: at });
       else if (isJsonObject(value)) result.push({ value, pointer: at });
     }
@@ -338,13 +344,13 @@ function operations(document: JsonObject, reader: Reader, key: 'paths' | 'webhoo
   const documentSecurity = securityOf(document['security']);
   for (const [path, raw] of Object.entries(objectOr(document[key]))) {
     if (path.startsWith('x-')) continue;
-    const followed = follow(document, raw, `/${key}/${escapePointer(path)}`);
+    const followed = follow(document, raw, `/${key}/${escapePointer(path)}`, ofKind('pathItem', reader.format));
     const item = objectOr(followed.value);
     for (const method of operationMethods(reader.format !== 'swagger-2.0')) {
       const operation = item[method];
       if (!isJsonObject(operation)) continue;
       const pointer = `${followed.at}/${method}`;
-      const { read, unread } = parametersOf(document, { value: item['parameters'], pointer: `${followed.at}/parameters` }, { value: operation['parameters'], pointer: `${pointer}/parameters` });
+      const { read, unread } = parametersOf(document, reader.format, { value: item['parameters'], pointer: `${followed.at}/parameters` }, { value: operation['parameters'], pointer: `${pointer}/parameters` });
       const raw: RawOperation = { value: operation, pointer, parameters: read };
       const parameters = [
         ...read.filter((p) => reader.isParameter(p.value)).map((p) => reader.parameter(p.value, p.pointer)),

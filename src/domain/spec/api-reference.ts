@@ -1,6 +1,7 @@
 import { describeApi, type MediaContent, type OperationDescription, type SecurityRequirement } from './api-description.js';
 import type { AuthAdapter } from './derived-resources.js';
 import { pointer, refOf } from './json-pointer.js';
+import { isOfKind } from './reference-kinds.js';
 import { isJsonObject, type JsonObject, type JsonValue, type SpecFormat } from './spec-document.js';
 
 /**
@@ -99,7 +100,7 @@ export type TypeRef =
   | { readonly kind: 'primitive'; readonly type: string; readonly format: string | null; readonly enum: readonly string[] }
   /** One of several (`oneOf`, `anyOf`, a 3.1 type list, a nullable type: `null` is a primitive). */
   | { readonly kind: 'union'; readonly options: readonly TypeRef[] }
-  /** A `$ref` that is not a model of this document and cannot be followed: another file, a URL, a pointer leading nowhere. */
+  /** A `$ref` that is not a model of this document and cannot be followed: another file, a URL, a pointer leading nowhere or to something that is not a schema, a cycle. */
   | { readonly kind: 'reference'; readonly ref: string }
   | { readonly kind: 'any' };
 
@@ -115,22 +116,31 @@ function objectOr(value: JsonValue | undefined): JsonObject {
   return isJsonObject(value) ? value : {};
 }
 
-/** References that are not models followed at most, per document: a document cannot make a reader expand it without end. */
+/**
+ * What a document can make a reader expand, per document: references that name no model followed,
+ * and the types they yield, at most this many (a fan of such references, each to a schema with a
+ * fan of its own, would otherwise yield a page per path through them).
+ */
 const FOLLOW_BUDGET = 10_000;
 
 /**
- * How schemas are read in one document: which `$ref`s name models, the references being followed
- * (a cycle stops) and what is left of the budget of followed references (shared by the whole document).
+ * References that name no model are followed no deeper than this many types one inside another:
+ * a chain of them (each an array of the next, or a reference to the next) would otherwise nest
+ * one call per link, beyond what the stack holds (12,000 links did: a 500 for the page). A type
+ * written in place nests no deeper than the document (128 levels).
+ */
+const FOLLOW_DEPTH = 32;
+
+/**
+ * How schemas are read in one document: which `$ref`s name models, and the state of the walk
+ * (shared by the whole document): the references being followed (a cycle stops), how deep in
+ * types it is, and what is left of the budget.
  */
 interface Schemas {
   readonly document: JsonObject;
+  readonly format: SpecFormat;
   modelName(ref: string): string | null;
-  readonly following: ReadonlySet<string>;
-  readonly budget: { left: number };
-}
-
-function within(schemas: Schemas, ref: string): Schemas {
-  return { ...schemas, following: new Set([...schemas.following, ref]) };
+  readonly walk: { readonly following: Set<string>; depth: number; left: number };
 }
 
 function union(options: TypeRef[]): TypeRef {
@@ -152,18 +162,53 @@ function typeNamed(type: string, schema: JsonObject, schemas: Schemas): TypeRef 
   return primitive(type, schema);
 }
 
+/**
+ * What a `$ref` stands for: the model it names, or the type of what it leads to through references
+ * that name no model, followed one after the other; the reference itself when it cannot be
+ * followed (in a circle, past the budget or depth, or to something that is not a schema).
+ */
+function referenced(first: string, schemas: Schemas): TypeRef {
+  const { walk } = schemas;
+  const followed: string[] = [];
+  try {
+    let ref = first;
+    for (;;) {
+      const name = schemas.modelName(ref);
+      if (name !== null) return { kind: 'model', name };
+      if (walk.following.has(ref) || walk.left <= 0 || walk.depth >= FOLLOW_DEPTH) return { kind: 'reference', ref };
+      const target = pointer(schemas.document, ref);
+      if (target === undefined) return { kind: 'reference', ref };
+      const next = refOf(target);
+      // Only where the chain ends is there a thing of some kind: a reference on the way is none.
+      if (next === null && !isOfKind('schema', schemas.format, target)) return { kind: 'reference', ref };
+      walk.left--;
+      walk.following.add(ref);
+      followed.push(ref);
+      if (next === null) return typeOf(target, schemas);
+      ref = next;
+    }
+  } finally {
+    for (const ref of followed) walk.following.delete(ref);
+  }
+}
+
 /** A schema as a reader sees it: 2.0 and 3.0 (`nullable`, `x-nullable`), and 3.1's JSON Schema (type lists, `const`, boolean schemas). */
 function typeOf(schema: JsonValue | undefined, schemas: Schemas): TypeRef {
+  const { walk } = schemas;
+  // Inside a followed reference every type is charged: what is expanded is what the budget bounds.
+  if (walk.following.size > 0) walk.left--;
+  walk.depth++;
+  try {
+    return typeHere(schema, schemas);
+  } finally {
+    walk.depth--;
+  }
+}
+
+function typeHere(schema: JsonValue | undefined, schemas: Schemas): TypeRef {
   if (!isJsonObject(schema)) return ANY;
   const ref = text(schema['$ref']);
-  if (ref !== null) {
-    const name = schemas.modelName(ref);
-    if (name !== null) return { kind: 'model', name };
-    const target = schemas.following.has(ref) || schemas.budget.left <= 0 ? undefined : pointer(schemas.document, ref);
-    if (target === undefined) return { kind: 'reference', ref };
-    schemas.budget.left--;
-    return typeOf(target, within(schemas, ref));
-  }
+  if (ref !== null) return referenced(ref, schemas);
   const type = schema['type'];
   const nullable = schema['nullable'] === true || schema['x-nullable'] === true;
   let result: TypeRef;
@@ -249,7 +294,7 @@ function groups(described: ReadonlyMap<string, string | null>, all: readonly { r
 
 export function describeReference(document: JsonObject): ApiReference {
   const api = describeApi(document);
-  const schemas: Schemas = { document, modelName: (ref) => api.modelName(ref), following: new Set(), budget: { left: FOLLOW_BUDGET } };
+  const schemas: Schemas = { document, format: api.format, modelName: (ref) => api.modelName(ref), walk: { following: new Set(), depth: 0, left: FOLLOW_BUDGET } };
   const described = new Map<string, string | null>();
   for (const tag of api.tags) if (!described.has(tag.name)) described.set(tag.name, tag.description);
   const operation = (op: OperationDescription): OperationDoc => ({

@@ -1,5 +1,6 @@
 import { follow } from './json-pointer.js';
-import { isJsonObject, specFormatOf, type JsonObject, type JsonValue } from './spec-document.js';
+import { ofKind } from './reference-kinds.js';
+import { isJsonObject, specFormatOf, type JsonObject, type JsonValue, type SpecFormat } from './spec-document.js';
 
 /** The operation methods of a path item, in the order the derived list uses within a path; `trace` is OpenAPI 3 only. */
 export const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -12,7 +13,7 @@ export function operationMethods(openApi3: boolean): readonly OperationMethod[] 
 
 /** One per path and method. `path` is the key of `paths` (in Swagger 2.0, without `basePath`). */
 export interface Endpoint {
-  /** Upper case; null only when the path item is an external `$ref` that was not read. */
+  /** Upper case; null only when the path item is a `$ref` that could not be followed (see `unresolved`). */
   readonly method: string | null;
   readonly path: string;
   readonly operationId: string | null;
@@ -92,7 +93,7 @@ export interface OpenApi3AuthAdapter {
   /** oauth2: its flows by name (implicit, password, clientCredentials, authorizationCode). */
   readonly flows: { readonly [flow: string]: OAuthFlow } | null;
   readonly openIdConnectUrl: string | null;
-  /** The scheme is an external `$ref`, or an internal one that leads nowhere or in a circle. */
+  /** The scheme is an external `$ref`, or an internal one that leads nowhere, in a circle or to something that is not a security scheme. */
   readonly unresolved: boolean;
 }
 
@@ -133,16 +134,16 @@ function scopesOf(value: JsonValue | undefined): OAuthScope[] {
   return Object.entries(objectOr(value)).map(([name, description]) => ({ name, description: text(description) ?? '' }));
 }
 
-function endpoints(document: JsonObject, openApi3: boolean): Endpoint[] {
+function endpoints(document: JsonObject, format: SpecFormat): Endpoint[] {
   const result: Endpoint[] = [];
   for (const [path, raw] of Object.entries(objectOr(document['paths']))) {
     if (path.startsWith('x-')) continue;
-    const item = follow(document, raw);
+    const item = follow(document, raw, '', ofKind('pathItem', format));
     if (!isJsonObject(item.value)) {
       result.push({ method: null, path, operationId: null, summary: null, tags: [], deprecated: false, unresolved: true });
       continue;
     }
-    for (const method of operationMethods(openApi3)) {
+    for (const method of operationMethods(format !== 'swagger-2.0')) {
       const operation = item.value[method];
       if (!isJsonObject(operation)) continue;
       const tags = Array.isArray(operation['tags']) ? operation['tags'].filter((t): t is string => typeof t === 'string') : [];
@@ -160,8 +161,8 @@ function endpoints(document: JsonObject, openApi3: boolean): Endpoint[] {
   return result;
 }
 
-function models(document: JsonObject, schemas: JsonValue | undefined): DomainModel[] {
-  return Object.entries(objectOr(schemas)).map(([name, schema]) => ({ name, schema, unresolved: follow(document, schema).ref !== null }));
+function models(document: JsonObject, format: SpecFormat, schemas: JsonValue | undefined): DomainModel[] {
+  return Object.entries(objectOr(schemas)).map(([name, schema]) => ({ name, schema, unresolved: follow(document, schema, '', ofKind('schema', format)).ref !== null }));
 }
 
 function swagger2Environments(document: JsonObject): Swagger2Environment[] {
@@ -203,10 +204,10 @@ function swagger2AuthAdapters(document: JsonObject): Swagger2AuthAdapter[] {
   });
 }
 
-function openApi3AuthAdapters(document: JsonObject): OpenApi3AuthAdapter[] {
+function openApi3AuthAdapters(document: JsonObject, format: SpecFormat): OpenApi3AuthAdapter[] {
   const components = objectOr(document['components']);
   return Object.entries(objectOr(components['securitySchemes'])).map(([name, raw]) => {
-    const followed = follow(document, raw);
+    const followed = follow(document, raw, '', ofKind('securityScheme', format));
     const scheme = objectOr(followed.value);
     const type = text(scheme['type']) ?? 'unknown';
     const flows = type === 'oauth2' ? objectOr(scheme['flows']) : undefined;
@@ -237,27 +238,30 @@ function openApi3AuthAdapters(document: JsonObject): OpenApi3AuthAdapter[] {
 
 /**
  * The read-only resources a validated document yields, in document order. Internal `$ref`s are
- * followed (cycles are harmless: nothing is expanded); external ones are never read and mark the
- * resource `unresolved`.
+ * followed (cycles are harmless: nothing is expanded); external ones are never read, and mark the
+ * resource `unresolved` as does one that leads to a thing of another kind (a path item to a
+ * schema, a security scheme to `#/info/title`: see reference-kinds).
  */
 export function deriveResources(document: JsonObject): DerivedResources {
-  if (specFormatOf(document) === 'swagger-2.0') {
+  const format = specFormatOf(document) ?? 'openapi-3.1';
+  if (format === 'swagger-2.0') {
     return {
-      endpoints: endpoints(document, false),
-      models: models(document, document['definitions']),
+      endpoints: endpoints(document, format),
+      models: models(document, format, document['definitions']),
       environments: swagger2Environments(document),
       authAdapters: swagger2AuthAdapters(document),
     };
   }
   return {
-    endpoints: endpoints(document, true),
-    models: models(document, objectOr(document['components'])['schemas']),
+    endpoints: endpoints(document, format),
+    models: models(document, format, objectOr(document['components'])['schemas']),
     environments: openApi3Environments(document),
-    authAdapters: openApi3AuthAdapters(document),
+    authAdapters: openApi3AuthAdapters(document, format),
   };
 }
 
 /** The authentication adapters alone (see deriveResources). */
 export function authAdaptersOf(document: JsonObject): readonly AuthAdapter[] {
-  return specFormatOf(document) === 'swagger-2.0' ? swagger2AuthAdapters(document) : openApi3AuthAdapters(document);
+  const format = specFormatOf(document) ?? 'openapi-3.1';
+  return format === 'swagger-2.0' ? swagger2AuthAdapters(document) : openApi3AuthAdapters(document, format);
 }

@@ -42,24 +42,30 @@ function pointerOfRef(ref: string): string {
 
 /**
  * Follows a chain of internal `$ref`s from `value`, found at the JSON pointer `at`. `ref` is the
- * reference that could not be followed (external, leading nowhere, or in a cycle), with `value`
- * undefined; null when the chain ended in a value, which `at` then locates.
+ * reference that could not be followed (external, leading nowhere, in a cycle, or to a value that
+ * `accepts` refuses: a thing of another kind than the reference stands for), with `value`
+ * undefined and `at` where that reference stands; null when the chain ended in a value, which `at`
+ * then locates. `accepts` judges only what a reference leads to, never a value written in place.
  */
 export function follow(
   document: JsonObject,
   value: JsonValue | undefined,
   at = '',
+  accepts?: (target: JsonValue) => boolean,
 ): { readonly value: JsonValue | undefined; readonly ref: string | null; readonly at: string } {
   const seen = new Set<string>();
   let current = value;
   let where = at;
+  let last: { readonly ref: string; readonly at: string } | null = null;
   for (let ref = refOf(current); ref !== null; ref = refOf(current)) {
     if (seen.has(ref)) return { value: undefined, ref, at: where };
     seen.add(ref);
     current = pointer(document, ref);
     if (current === undefined) return { value: undefined, ref, at: where };
+    last = { ref, at: where };
     where = pointerOfRef(ref);
   }
+  if (last !== null && accepts !== undefined && current !== undefined && !accepts(current)) return { value: undefined, ref: last.ref, at: last.at };
   return { value: current, ref: null, at: where };
 }
 

@@ -1,5 +1,6 @@
 import { escapePointer, follow } from '../json-pointer.js';
-import { isJsonObject, type JsonObject, type JsonValue } from '../spec-document.js';
+import { isOfKind } from '../reference-kinds.js';
+import { isJsonObject, specFormatOf, type JsonObject, type JsonValue } from '../spec-document.js';
 import type { Direction, PropertyKind, SchemaKind } from './rules.js';
 
 /** A schema where a document has it: the value as written and its JSON pointer. */
@@ -168,9 +169,9 @@ export class SchemaComparator {
     const walked = new Set<string>();
     for (let i = 0; i < steps.length; i++) {
       const step = steps[i]!;
-      const a = follow(this.older, step.from.schema, step.from.pointer);
-      const b = follow(this.newer, step.to.schema, step.to.pointer);
-      // A reference that cannot be followed (external, or nowhere) is compared as written.
+      const a = followSchema(this.older, step.from.schema, step.from.pointer);
+      const b = followSchema(this.newer, step.to.schema, step.to.pointer);
+      // A reference that cannot be followed (external, nowhere, or to something that is not a schema) is not compared.
       if (a.ref !== null || b.ref !== null || a.value === undefined || b.value === undefined) continue;
       const pair = `${a.at}\u0000${b.at}`;
       if (walked.has(pair)) continue;
@@ -353,9 +354,15 @@ export class SchemaComparator {
   }
 }
 
+/** `follow` for a schema: a reference to something that is not a schema (a parameter, `#/info`) is not followed. */
+function followSchema(document: JsonObject, value: JsonValue | undefined, at: string): ReturnType<typeof follow> {
+  const format = specFormatOf(document) ?? 'openapi-3.1';
+  return follow(document, value, at, (target) => isOfKind('schema', format, target));
+}
+
 /** A node with its internal references followed (as written when they cannot be). */
 function resolved(document: JsonObject, node: Node): Node {
-  const { value, ref, at } = follow(document, node.schema, node.pointer);
+  const { value, ref, at } = followSchema(document, node.schema, node.pointer);
   return ref === null ? { schema: value, pointer: at } : node;
 }
 
@@ -415,7 +422,7 @@ function viewOf(document: JsonObject, node: Node, depth: number, visiting: Set<s
   if (Array.isArray(schema['allOf']) && depth > 0) {
     visiting.add(node.pointer);
     for (const [i, member] of schema['allOf'].entries()) {
-      const { value, ref, at } = follow(document, member, `${node.pointer}/allOf/${i}`);
+      const { value, ref, at } = followSchema(document, member, `${node.pointer}/allOf/${i}`);
       if (ref !== null || visiting.has(at)) continue;
       view = merged(view, viewOf(document, { schema: value, pointer: at }, depth - 1, visiting));
     }

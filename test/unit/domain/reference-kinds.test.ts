@@ -1,0 +1,158 @@
+import { expect } from 'chai';
+import { parse as parseYaml } from 'yaml';
+import { describeApi } from '../../../src/domain/spec/api-description.js';
+import { describeReference, type TypeRef } from '../../../src/domain/spec/api-reference.js';
+import { deriveResources } from '../../../src/domain/spec/derived-resources.js';
+import { follow } from '../../../src/domain/spec/json-pointer.js';
+import { isOfKind, type ReferenceKind } from '../../../src/domain/spec/reference-kinds.js';
+import type { JsonObject, JsonValue, SpecFormat } from '../../../src/domain/spec/spec-document.js';
+import { FIXTURES, OPENAPI_FIXTURES, packageFixture, swaggerFixture, type SpecFixture } from '../../support/fixtures.js';
+
+const documentOf = (fixture: SpecFixture): JsonObject =>
+  (fixture.syntax === 'json' ? JSON.parse(fixture.bytes.toString('utf8')) : parseYaml(fixture.bytes.toString('utf8'), { maxAliasCount: -1 })) as JsonObject;
+
+/** Every `reference` a type summary holds. */
+function references(type: TypeRef): string[] {
+  switch (type.kind) {
+    case 'reference':
+      return [type.ref];
+    case 'array':
+      return references(type.items);
+    case 'map':
+      return references(type.values);
+    case 'union':
+      return type.options.flatMap(references);
+    default:
+      return [];
+  }
+}
+
+const INFO = { title: 'T', version: '1', description: 'About' };
+const SCHEMA = { type: 'object', required: ['name'], properties: { name: { type: 'string' } } };
+
+describe('references to things of the wrong kind', () => {
+  describe('isOfKind', () => {
+    const cases: [ReferenceKind, SpecFormat, JsonValue, boolean][] = [
+      ['parameter', 'openapi-3.0', { name: 'id', in: 'query', schema: { type: 'integer' } }, true],
+      ['parameter', 'openapi-3.0', SCHEMA, false],
+      ['parameter', 'openapi-3.0', INFO, false],
+      ['parameter', 'openapi-3.0', 'a title', false],
+      ['parameter', 'openapi-3.0', [{ name: 'pets' }], false],
+      ['parameter', 'openapi-3.0', { name: 'pets', description: 'a tag' }, false],
+      ['parameter', 'openapi-3.0', { name: 'id', in: 'formData', type: 'string' }, false],
+      ['parameter', 'swagger-2.0', { name: 'id', in: 'formData', type: 'string' }, true],
+      ['parameter', 'swagger-2.0', { name: 'body', in: 'body', schema: SCHEMA, 'x-note': 1 }, true],
+      ['response', 'openapi-3.1', { description: 'ok', content: {} }, true],
+      ['response', 'openapi-3.1', INFO, false],
+      ['response', 'openapi-3.1', { description: 'not found', schema: SCHEMA }, false],
+      ['response', 'swagger-2.0', { description: 'not found', schema: SCHEMA }, true],
+      ['response', 'swagger-2.0', SCHEMA, false],
+      ['requestBody', 'openapi-3.0', { content: { 'application/json': {} } }, true],
+      ['requestBody', 'openapi-3.0', { name: 'limit', in: 'query', schema: { type: 'integer' } }, false],
+      ['header', 'openapi-3.0', { schema: { type: 'integer' } }, true],
+      ['header', 'openapi-3.0', [{ url: '/' }], false],
+      ['header', 'openapi-3.0', SCHEMA, false],
+      ['pathItem', 'openapi-3.1', { summary: 'S', get: {}, trace: {} }, true],
+      ['pathItem', 'swagger-2.0', { get: {}, trace: {} }, false],
+      ['pathItem', 'openapi-3.1', SCHEMA, false],
+      ['pathItem', 'openapi-3.1', { openapi: '3.1.0', info: INFO, paths: {} }, false],
+      ['securityScheme', 'openapi-3.0', { type: 'http', scheme: 'bearer' }, true],
+      ['securityScheme', 'openapi-3.0', SCHEMA, false],
+      ['securityScheme', 'openapi-3.0', 'Wrong kinds', false],
+      ['schema', 'swagger-2.0', SCHEMA, true],
+      ['schema', 'swagger-2.0', { name: 'limit', in: 'query', type: 'integer' }, false],
+      ['schema', 'openapi-3.0', { '/a': { get: {} } }, false],
+      ['schema', 'openapi-3.0', { oneOf: [], nullable: true, 'x-tag': 1 }, true],
+      ['schema', 'openapi-3.1', { '/a': { get: {} } }, true],
+      ['schema', 'openapi-3.1', true, true],
+      ['schema', 'openapi-3.1', 'a title', false],
+      ['schema', 'openapi-3.1', [SCHEMA], false],
+    ];
+    for (const [kind, format, value, expected] of cases) {
+      it(`${format}: ${JSON.stringify(value).slice(0, 60)} ${expected ? 'is' : 'is not'} a ${kind}`, () => {
+        expect(isOfKind(kind, format, value)).to.equal(expected);
+      });
+    }
+  });
+
+  describe('follow', () => {
+    const document: JsonObject = { info: INFO, a: { $ref: '#/b' }, b: { $ref: '#/info' }, c: { $ref: '#/info/title' } };
+    const isObject = (value: JsonValue) => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+    it('judges only where a chain ends, and names the last reference, where it stands', () => {
+      expect(follow(document, { $ref: '#/a' }, '/here', isObject)).to.deep.equal({ value: INFO, ref: null, at: '/info' });
+      expect(follow(document, { $ref: '#/a' }, '/here', () => false)).to.deep.equal({ value: undefined, ref: '#/info', at: '/b' });
+      expect(follow(document, { $ref: '#/c' }, '/here', isObject)).to.deep.equal({ value: undefined, ref: '#/info/title', at: '/c' });
+    });
+
+    it('never judges a value written in place', () => {
+      expect(follow(document, 'as written', '/here', () => false)).to.deep.equal({ value: 'as written', ref: null, at: '/here' });
+    });
+  });
+
+  describe('the real-world documents (Swagger 2.0 and OpenAPI 3.x fixtures)', () => {
+    const fixtures = [...FIXTURES.map((file) => swaggerFixture(file)), ...OPENAPI_FIXTURES.map((path) => packageFixture(path))];
+    for (const fixture of fixtures) {
+      it(`${fixture.name}: every reference leads to a thing of its kind, so nothing reads as unresolved`, function () {
+        this.timeout(60_000);
+        const document = documentOf(fixture);
+        const api = describeApi(document);
+        for (const op of [...api.operations, ...api.webhooks]) {
+          expect(op.parameters.filter((p) => p.ref !== null).map((p) => p.ref), `${op.method} ${op.path}`).to.deep.equal([]);
+          expect(op.responses.filter((r) => r.ref !== null).map((r) => r.ref), `${op.method} ${op.path}`).to.deep.equal([]);
+          expect(op.requestBody?.ref ?? null, `${op.method} ${op.path}`).to.equal(null);
+        }
+        const derived = deriveResources(document);
+        const unresolved = [...derived.endpoints, ...derived.models, ...derived.authAdapters].filter((r) => 'unresolved' in r && r.unresolved);
+        expect(unresolved).to.deep.equal([]);
+        const reference = describeReference(document);
+        const types = [
+          ...[...reference.groups.flatMap((g) => g.operations), ...reference.webhooks].flatMap((op) => [
+            ...op.parameters.map((p) => p.type),
+            ...[...(op.requestBody?.contents ?? []), ...op.responses.flatMap((r) => r.contents)].flatMap((c) => [c.type, ...c.properties.map((p) => p.type)]),
+          ]),
+          ...reference.models.flatMap((m) => [m.type, ...m.extends, ...m.properties.map((p) => p.type)]),
+        ];
+        expect(types.flatMap(references)).to.deep.equal([]);
+      });
+    }
+  });
+
+  describe("the reader's reference of hostile chains and fans of references that name no model", () => {
+    const withSchema = (schema: JsonObject, extra: JsonObject): JsonObject => ({
+      openapi: '3.0.3',
+      info: INFO,
+      paths: { '/a': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema } } } } } } },
+      components: { schemas: { Pet: SCHEMA } },
+      ...extra,
+    });
+
+    it('reads a chain of 12,000 references without a call per link (it overflowed the stack), within 1 s', () => {
+      const n = 12_000;
+      const chain = Array.from({ length: n }, (_, i) => (i === n - 1 ? { $ref: '#/components/schemas/Pet' } : { $ref: `#/x-chain/${i + 1}` }));
+      const started = performance.now();
+      const reference = describeReference(withSchema({ $ref: '#/x-chain/0' }, { 'x-chain': chain }));
+      expect(performance.now() - started).to.be.below(1000);
+      const type = reference.groups[0]!.operations[0]!.responses[0]!.contents[0]!.type;
+      expect(type.kind, 'past the budget, a reference is left as it is').to.equal('reference');
+    });
+
+    it('reads arrays nested through 12,000 references no deeper than 32 types', () => {
+      const n = 12_000;
+      const chain = Array.from({ length: n }, (_, i) => ({ type: 'array', items: { $ref: `#/x-chain/${(i + 1) % n}` } }));
+      const type = describeReference(withSchema({ $ref: '#/x-chain/0' }, { 'x-chain': chain })).groups[0]!.operations[0]!.responses[0]!.contents[0]!.type;
+      let depth = 0;
+      for (let t: TypeRef = type; t.kind === 'array'; t = t.items) depth++;
+      expect(depth).to.be.within(1, 32);
+    });
+
+    it('yields types linear in the document for a fan of 2,000 alternatives referring to 2,000 referring back (4,000,000 before)', () => {
+      const fan = (to: string) => ({ oneOf: Array.from({ length: 2000 }, () => ({ $ref: `#/x-fan/${to}` })) });
+      const document = withSchema({ $ref: '#/x-fan/A' }, { 'x-fan': { A: fan('B'), B: fan('A') } });
+      const started = performance.now();
+      const text = JSON.stringify(describeReference(document));
+      expect(performance.now() - started).to.be.below(1000);
+      expect(text.length).to.be.below(10 * JSON.stringify(document).length);
+    });
+  });
+});
