@@ -99,7 +99,7 @@ interface Expected {
   readonly modelsUnresolved?: readonly string[];
   /** Texts the docs page must show: what a reference of the right kind leads to. */
   readonly docsShow?: readonly string[];
-  /** The longest docs page (characters) and the longest answer (ms) the document may cause. */
+  /** The longest docs page (characters), and the longest the docs page and a dry run may take (ms). */
   readonly bounds?: { readonly page: number; readonly ms: number };
 }
 
@@ -384,6 +384,35 @@ const PROBES: readonly Probe[] = [
       return { bounds: { page: 1_000_000, ms: 2000 } };
     },
   },
+  {
+    name: '2,000 operations whose parameter refers to the first of 2,000 parameters each referring to the next (the right kind, a chain every operation shares)',
+    // Swagger 2.0's `parameters` take no references.
+    formats: OPENAPI3,
+    plant: (doc) => {
+      const [home, prefix] = [components(doc, 'parameters'), '#/components/parameters/'];
+      for (let i = 0; i < 2000; i++) home[`P${i}`] = { $ref: `${prefix}P${i + 1}` };
+      home['P2000'] = structuredClone(home['Limit']!);
+      const paths = doc['paths'] as Json;
+      for (let i = 0; i < 2000; i++) paths[`/many/${i}`] = { get: { parameters: [{ $ref: `${prefix}P0` }], responses: { '200': { description: 'ok' } } } };
+      // Before: every operation walked the whole chain (K x N): 5.5 s of describing for a 108 KB document, 100 s at 438 KB.
+      return { bounds: { page: 5_000_000, ms: 3000 } };
+    },
+  },
+  {
+    name: 'a schema of 1,000 properties each referring to the first of 1,000 models each referring to the next',
+    formats: FORMATS,
+    plant: (doc, format) => {
+      const [models, prefix] = format === 'swagger-2.0' ? [doc['definitions'] as Json, '#/definitions/'] : [components(doc, 'schemas'), '#/components/schemas/'];
+      for (let i = 0; i < 1000; i++) models[`C${i}`] = { $ref: `${prefix}${i === 999 ? 'Pet' : `C${i + 1}`}` };
+      const properties: Json = {};
+      for (let i = 0; i < 1000; i++) properties[`p${i}`] = { $ref: `${prefix}C0` };
+      models['Many'] = { type: 'object', properties };
+      property((f) => `${refs(f).schema.replace(/Pet$/, 'Many')}`)(doc, format);
+      // Before: the classifier walked the whole chain from every property, K x N: 170 s for a dry run of 4,000 of each (410 KB).
+      // (Swagger 2.0's validation still does, in its rule checks: 0.7 s here, 2.6 s at 2,000, 11 s at 4,000.)
+      return { bounds: { page: 5_000_000, ms: 3000 } };
+    },
+  },
 ];
 
 /** The same document slightly changed: a new version, an optional parameter and a property added, an operation described. */
@@ -453,7 +482,7 @@ describe('wrong-kind references: documents accepted with $refs to the wrong kind
           // Refused as invalid: nothing to read. Its reasons are part of the probe's report.
           const refused = await problem(imported);
           expect(refused.status, JSON.stringify(refused)).to.equal(422);
-          this.test!.title += ` (refused: ${refused.errors?.map((e) => `${e.field}: ${e.message}`).join('; ')})`;
+          this.test!.title += ` (refused: ${refused.errors?.slice(0, 3).map((e) => `${e.field}: ${e.message}`).join('; ')})`;
           return;
         }
         const { api } = (await imported.json()) as { api: { id: string } };
@@ -474,7 +503,9 @@ describe('wrong-kind references: documents accepted with $refs to the wrong kind
         const next = changed(doc);
         const put = (document: Json, query: string) =>
           server.request('PUT', `${apiPath}/spec${query}`, { token, body: JSON.stringify(document), headers: { 'Content-Type': 'application/json' } });
+        const asked = performance.now();
         const dryRun = await answered('dry run', await put(next, '?dryRun=true'));
+        if (expected.bounds !== undefined) expect(performance.now() - asked, 'the dry run (ms)').to.be.below(expected.bounds.ms);
         expect(dryRun.status).to.equal(200);
         const compared = ((await dryRun.json()) as { changes: { items: Change[] } }).changes.items;
         // What was changed is found, whatever the planted references.

@@ -1,5 +1,5 @@
 import { authAdaptersOf, operationMethods, type AuthAdapter } from './derived-resources.js';
-import { escapePointer, follow, nameUnder } from './json-pointer.js';
+import { escapePointer, nameUnder, References } from './json-pointer.js';
 import { ofKind } from './reference-kinds.js';
 import { isJsonObject, specFormatOf, type JsonObject, type JsonValue, type SpecFormat } from './spec-document.js';
 
@@ -183,7 +183,7 @@ interface Reader {
   readonly servers: ServerDescription[];
 }
 
-function swagger2Reader(document: JsonObject): Reader {
+function swagger2Reader(document: JsonObject, refs: References): Reader {
   const mediaTypes = (operation: JsonObject, key: 'consumes' | 'produces', fallback: string[]) => {
     const own = Array.isArray(operation[key]) ? strings(operation[key]) : strings(document[key]);
     return own.length > 0 ? own : fallback;
@@ -233,7 +233,7 @@ function swagger2Reader(document: JsonObject): Reader {
       return { description: null, required: required.length > 0, content: (forms.length > 0 ? forms : [fallback]).map((mediaType) => ({ mediaType, schema, pointer })), pointer, ref: null };
     },
     response: (status, raw, at, operation) => {
-      const { value, ref, at: pointer } = follow(document, raw, at, ofKind('response', 'swagger-2.0'));
+      const { value, ref, at: pointer } = refs.follow(raw, at, ofKind('response', 'swagger-2.0'));
       if (ref !== null) return { status, description: null, content: [], headers: [], pointer, ref };
       const response = objectOr(value);
       const schema = response['schema'];
@@ -262,7 +262,7 @@ function contentOf(value: JsonValue | undefined, at: string): MediaContent[] {
   return Object.entries(objectOr(value)).map(([mediaType, media]) => ({ mediaType, schema: objectOr(media)['schema'], pointer: `${at}/${escapePointer(mediaType)}/schema` }));
 }
 
-function openApi3Reader(document: JsonObject, format: SpecFormat): Reader {
+function openApi3Reader(document: JsonObject, format: SpecFormat, refs: References): Reader {
   const servers = (Array.isArray(document['servers']) ? document['servers'] : []).map((raw, i) => {
     const server = objectOr(raw);
     return { url: text(server['url']) ?? '/', description: text(server['description']), pointer: `/servers/${i}` };
@@ -291,17 +291,17 @@ function openApi3Reader(document: JsonObject, format: SpecFormat): Reader {
     },
     requestBody: (operation) => {
       if (operation.value['requestBody'] === undefined) return null;
-      const { value, ref, at } = follow(document, operation.value['requestBody'], `${operation.pointer}/requestBody`, ofKind('requestBody', format));
+      const { value, ref, at } = refs.follow(operation.value['requestBody'], `${operation.pointer}/requestBody`, ofKind('requestBody', format));
       if (ref !== null) return { description: null, required: false, content: [], pointer: at, ref };
       const body = objectOr(value);
       return { description: text(body['description']), required: body['required'] === true, content: contentOf(body['content'], `${at}/content`), pointer: at, ref: null };
     },
     response: (status, raw, at) => {
-      const { value, ref, at: pointer } = follow(document, raw, at, ofKind('response', format));
+      const { value, ref, at: pointer } = refs.follow(raw, at, ofKind('response', format));
       if (ref !== null) return { status, description: null, content: [], headers: [], pointer, ref };
       const response = objectOr(value);
       const headers = Object.entries(objectOr(response['headers'])).map(([name, rawHeader]) => {
-        const header = follow(document, rawHeader, `${pointer}/headers/${escapePointer(name)}`, ofKind('header', format));
+        const header = refs.follow(rawHeader, `${pointer}/headers/${escapePointer(name)}`, ofKind('header', format));
         const h = objectOr(header.value);
         const content = h['schema'] === undefined ? contentOf(h['content'], `${header.at}/content`)[0] : undefined;
         return { name, required: h['required'] === true, schema: h['schema'] ?? content?.schema, pointer: header.at, schemaPointer: content?.pointer ?? `${header.at}/schema` };
@@ -317,7 +317,7 @@ function openApi3Reader(document: JsonObject, format: SpecFormat): Reader {
  * parameter, is unread.
  */
 function parametersOf(
-  document: JsonObject,
+  refs: References,
   format: SpecFormat,
   pathLevel: { readonly value: JsonValue | undefined; readonly pointer: string },
   own: { readonly value: JsonValue | undefined; readonly pointer: string },
@@ -326,7 +326,7 @@ function parametersOf(
   const collect = (list: { readonly value: JsonValue | undefined; readonly pointer: string }) => {
     const result: { value: JsonObject; pointer: string }[] = [];
     for (const [i, raw] of (Array.isArray(list.value) ? list.value : []).entries()) {
-      const { value, ref, at } = follow(document, raw, `${list.pointer}/${i}`, ofKind('parameter', format));
+      const { value, ref, at } = refs.follow(raw, `${list.pointer}/${i}`, ofKind('parameter', format));
       if (ref !== null) unread.push({ ref, pointer: at });
       else if (isJsonObject(value)) result.push({ value, pointer: at });
     }
@@ -339,18 +339,18 @@ function parametersOf(
 }
 
 /** The operations of the path items under `key` (`paths`, or 3.1's `webhooks`), in document order. */
-function operations(document: JsonObject, reader: Reader, key: 'paths' | 'webhooks'): OperationDescription[] {
+function operations(document: JsonObject, refs: References, reader: Reader, key: 'paths' | 'webhooks'): OperationDescription[] {
   const result: OperationDescription[] = [];
   const documentSecurity = securityOf(document['security']);
   for (const [path, raw] of Object.entries(objectOr(document[key]))) {
     if (path.startsWith('x-')) continue;
-    const followed = follow(document, raw, `/${key}/${escapePointer(path)}`, ofKind('pathItem', reader.format));
+    const followed = refs.follow(raw, `/${key}/${escapePointer(path)}`, ofKind('pathItem', reader.format));
     const item = objectOr(followed.value);
     for (const method of operationMethods(reader.format !== 'swagger-2.0')) {
       const operation = item[method];
       if (!isJsonObject(operation)) continue;
       const pointer = `${followed.at}/${method}`;
-      const { read, unread } = parametersOf(document, reader.format, { value: item['parameters'], pointer: `${followed.at}/parameters` }, { value: operation['parameters'], pointer: `${pointer}/parameters` });
+      const { read, unread } = parametersOf(refs, reader.format, { value: item['parameters'], pointer: `${followed.at}/parameters` }, { value: operation['parameters'], pointer: `${pointer}/parameters` });
       const raw: RawOperation = { value: operation, pointer, parameters: read };
       const parameters = [
         ...read.filter((p) => reader.isParameter(p.value)).map((p) => reader.parameter(p.value, p.pointer)),
@@ -382,7 +382,9 @@ function operations(document: JsonObject, reader: Reader, key: 'paths' | 'webhoo
 /** The description of a validated document (of any accepted format); a document of another format reads as OpenAPI 3. */
 export function describeApi(document: JsonObject): ApiDescription {
   const format = specFormatOf(document);
-  const reader = format === 'swagger-2.0' ? swagger2Reader(document) : openApi3Reader(document, format ?? 'openapi-3.1');
+  // One for the whole document: a chain of references is walked once, however many places use it.
+  const refs = new References(document);
+  const reader = format === 'swagger-2.0' ? swagger2Reader(document, refs) : openApi3Reader(document, format ?? 'openapi-3.1', refs);
   const models = Object.entries(reader.models).map(([name, schema]) => ({ name, schema, pointer: `${reader.modelsPointer}/${escapePointer(name)}` }));
   const modelNames = new Set(models.map((m) => m.name));
   const tags = (Array.isArray(document['tags']) ? document['tags'] : []).filter(isJsonObject).flatMap((tag) => {
@@ -393,8 +395,8 @@ export function describeApi(document: JsonObject): ApiDescription {
     format: reader.format,
     servers: reader.servers,
     tags,
-    operations: operations(document, reader, 'paths'),
-    webhooks: reader.format === 'openapi-3.1' ? operations(document, reader, 'webhooks') : [],
+    operations: operations(document, refs, reader, 'paths'),
+    webhooks: reader.format === 'openapi-3.1' ? operations(document, refs, reader, 'webhooks') : [],
     models,
     securitySchemes: authAdaptersOf(document),
     securitySchemesPointer: reader.format === 'swagger-2.0' ? '/securityDefinitions' : '/components/securitySchemes',

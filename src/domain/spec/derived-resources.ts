@@ -1,4 +1,4 @@
-import { follow } from './json-pointer.js';
+import { References } from './json-pointer.js';
 import { ofKind } from './reference-kinds.js';
 import { isJsonObject, specFormatOf, type JsonObject, type JsonValue, type SpecFormat } from './spec-document.js';
 
@@ -134,11 +134,11 @@ function scopesOf(value: JsonValue | undefined): OAuthScope[] {
   return Object.entries(objectOr(value)).map(([name, description]) => ({ name, description: text(description) ?? '' }));
 }
 
-function endpoints(document: JsonObject, format: SpecFormat): Endpoint[] {
+function endpoints(document: JsonObject, refs: References, format: SpecFormat): Endpoint[] {
   const result: Endpoint[] = [];
   for (const [path, raw] of Object.entries(objectOr(document['paths']))) {
     if (path.startsWith('x-')) continue;
-    const item = follow(document, raw, '', ofKind('pathItem', format));
+    const item = refs.follow(raw, '', ofKind('pathItem', format));
     if (!isJsonObject(item.value)) {
       result.push({ method: null, path, operationId: null, summary: null, tags: [], deprecated: false, unresolved: true });
       continue;
@@ -161,8 +161,8 @@ function endpoints(document: JsonObject, format: SpecFormat): Endpoint[] {
   return result;
 }
 
-function models(document: JsonObject, format: SpecFormat, schemas: JsonValue | undefined): DomainModel[] {
-  return Object.entries(objectOr(schemas)).map(([name, schema]) => ({ name, schema, unresolved: follow(document, schema, '', ofKind('schema', format)).ref !== null }));
+function models(refs: References, format: SpecFormat, schemas: JsonValue | undefined): DomainModel[] {
+  return Object.entries(objectOr(schemas)).map(([name, schema]) => ({ name, schema, unresolved: refs.follow(schema, '', ofKind('schema', format)).ref !== null }));
 }
 
 function swagger2Environments(document: JsonObject): Swagger2Environment[] {
@@ -204,10 +204,10 @@ function swagger2AuthAdapters(document: JsonObject): Swagger2AuthAdapter[] {
   });
 }
 
-function openApi3AuthAdapters(document: JsonObject, format: SpecFormat): OpenApi3AuthAdapter[] {
+function openApi3AuthAdapters(document: JsonObject, refs: References, format: SpecFormat): OpenApi3AuthAdapter[] {
   const components = objectOr(document['components']);
   return Object.entries(objectOr(components['securitySchemes'])).map(([name, raw]) => {
-    const followed = follow(document, raw, '', ofKind('securityScheme', format));
+    const followed = refs.follow(raw, '', ofKind('securityScheme', format));
     const scheme = objectOr(followed.value);
     const type = text(scheme['type']) ?? 'unknown';
     const flows = type === 'oauth2' ? objectOr(scheme['flows']) : undefined;
@@ -244,24 +244,25 @@ function openApi3AuthAdapters(document: JsonObject, format: SpecFormat): OpenApi
  */
 export function deriveResources(document: JsonObject): DerivedResources {
   const format = specFormatOf(document) ?? 'openapi-3.1';
+  const refs = new References(document);
   if (format === 'swagger-2.0') {
     return {
-      endpoints: endpoints(document, format),
-      models: models(document, format, document['definitions']),
+      endpoints: endpoints(document, refs, format),
+      models: models(refs, format, document['definitions']),
       environments: swagger2Environments(document),
       authAdapters: swagger2AuthAdapters(document),
     };
   }
   return {
-    endpoints: endpoints(document, format),
-    models: models(document, format, objectOr(document['components'])['schemas']),
+    endpoints: endpoints(document, refs, format),
+    models: models(refs, format, objectOr(document['components'])['schemas']),
     environments: openApi3Environments(document),
-    authAdapters: openApi3AuthAdapters(document, format),
+    authAdapters: openApi3AuthAdapters(document, refs, format),
   };
 }
 
 /** The authentication adapters alone (see deriveResources). */
 export function authAdaptersOf(document: JsonObject): readonly AuthAdapter[] {
   const format = specFormatOf(document) ?? 'openapi-3.1';
-  return format === 'swagger-2.0' ? swagger2AuthAdapters(document) : openApi3AuthAdapters(document, format);
+  return format === 'swagger-2.0' ? swagger2AuthAdapters(document) : openApi3AuthAdapters(document, new References(document), format);
 }

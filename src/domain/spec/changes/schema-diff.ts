@@ -1,4 +1,4 @@
-import { escapePointer, follow } from '../json-pointer.js';
+import { escapePointer, References, type Followed } from '../json-pointer.js';
 import { isOfKind } from '../reference-kinds.js';
 import { isJsonObject, specFormatOf, type JsonObject, type JsonValue } from '../spec-document.js';
 import type { Direction, PropertyKind, SchemaKind } from './rules.js';
@@ -157,10 +157,13 @@ export class SchemaComparator {
   /** Per direction and pair, how many walks reached it. */
   private readonly reached = new Map<string, number>();
 
-  constructor(
-    private readonly older: JsonObject,
-    private readonly newer: JsonObject,
-  ) {}
+  private readonly older: DocumentSchemas;
+  private readonly newer: DocumentSchemas;
+
+  constructor(older: JsonObject, newer: JsonObject) {
+    this.older = new DocumentSchemas(older);
+    this.newer = new DocumentSchemas(newer);
+  }
 
   /** The differences reachable from `from` and `to`, each pair's once in this walk, nearest first. */
   walk(from: SchemaAt, to: SchemaAt, direction: Direction): Reached[] {
@@ -169,8 +172,8 @@ export class SchemaComparator {
     const walked = new Set<string>();
     for (let i = 0; i < steps.length; i++) {
       const step = steps[i]!;
-      const a = followSchema(this.older, step.from.schema, step.from.pointer);
-      const b = followSchema(this.newer, step.to.schema, step.to.pointer);
+      const a = this.older.follow(step.from.schema, step.from.pointer);
+      const b = this.newer.follow(step.to.schema, step.to.pointer);
       // A reference that cannot be followed (external, nowhere, or to something that is not a schema) is not compared.
       if (a.ref !== null || b.ref !== null || a.value === undefined || b.value === undefined) continue;
       const pair = `${a.at}\u0000${b.at}`;
@@ -209,7 +212,7 @@ export class SchemaComparator {
     return local;
   }
 
-  private view(document: JsonObject, node: Node): View {
+  private view(document: DocumentSchemas, node: Node): View {
     const cacheKey = `${document === this.older ? 'o' : 'n'}${node.pointer}`;
     let view = this.views.get(cacheKey);
     if (view === undefined) {
@@ -301,7 +304,7 @@ export class SchemaComparator {
 
   private properties(a: View, b: View, direction: Direction, found: SchemaDifference[], below: Local['below'][number][]): void {
     // A client never sends a read-only property, nor receives a write-only one.
-    const unseen = (view: View, name: string, doc: JsonObject) => {
+    const unseen = (view: View, name: string, doc: DocumentSchemas) => {
       const node = view.properties.get(name);
       if (node === undefined) return false;
       const v = this.view(doc, resolved(doc, node));
@@ -331,7 +334,7 @@ export class SchemaComparator {
   /** oneOf/anyOf alternatives, matched by the model they name, else by their types and order. */
   private options(a: View, b: View, found: SchemaDifference[], below: Local['below'][number][], aAt: string): void {
     if (a.options.length === 0 && b.options.length === 0) return;
-    const keys = (doc: JsonObject, options: readonly Node[]) => {
+    const keys = (doc: DocumentSchemas, options: readonly Node[]) => {
       const seen = new Map<string, number>();
       return options.map((option) => {
         const ref = isJsonObject(option.schema) ? text(option.schema['$ref']) : null;
@@ -354,15 +357,28 @@ export class SchemaComparator {
   }
 }
 
-/** `follow` for a schema: a reference to something that is not a schema (a parameter, `#/info`) is not followed. */
-function followSchema(document: JsonObject, value: JsonValue | undefined, at: string): ReturnType<typeof follow> {
-  const format = specFormatOf(document) ?? 'openapi-3.1';
-  return follow(document, value, at, (target) => isOfKind('schema', format, target));
+/**
+ * The schemas of one document: its references followed, each chain once however many schemas use
+ * it, and only to schemas (a reference to a parameter or to `#/info` is not followed).
+ */
+class DocumentSchemas {
+  private readonly references: References;
+  private readonly isSchema: (target: JsonValue) => boolean;
+
+  constructor(document: JsonObject) {
+    this.references = new References(document);
+    const format = specFormatOf(document) ?? 'openapi-3.1';
+    this.isSchema = (target) => isOfKind('schema', format, target);
+  }
+
+  follow(value: JsonValue | undefined, at: string): Followed {
+    return this.references.follow(value, at, this.isSchema);
+  }
 }
 
 /** A node with its internal references followed (as written when they cannot be). */
-function resolved(document: JsonObject, node: Node): Node {
-  const { value, ref, at } = followSchema(document, node.schema, node.pointer);
+function resolved(document: DocumentSchemas, node: Node): Node {
+  const { value, ref, at } = document.follow(node.schema, node.pointer);
   return ref === null ? { schema: value, pointer: at } : node;
 }
 
@@ -383,7 +399,7 @@ function typesOf(schema: JsonObject): { types: Set<string> | null; nullable: boo
   return { types, nullable };
 }
 
-function viewOf(document: JsonObject, node: Node, depth: number, visiting: Set<string>): View {
+function viewOf(document: DocumentSchemas, node: Node, depth: number, visiting: Set<string>): View {
   const schema = isJsonObject(node.schema) ? node.schema : {};
   const { types, nullable } = typesOf(schema);
   const enumValues = Array.isArray(schema['enum']) ? schema['enum'] : 'const' in schema ? [schema['const']!] : null;
@@ -422,7 +438,7 @@ function viewOf(document: JsonObject, node: Node, depth: number, visiting: Set<s
   if (Array.isArray(schema['allOf']) && depth > 0) {
     visiting.add(node.pointer);
     for (const [i, member] of schema['allOf'].entries()) {
-      const { value, ref, at } = followSchema(document, member, `${node.pointer}/allOf/${i}`);
+      const { value, ref, at } = document.follow(member, `${node.pointer}/allOf/${i}`);
       if (ref !== null || visiting.has(at)) continue;
       view = merged(view, viewOf(document, { schema: value, pointer: at }, depth - 1, visiting));
     }
