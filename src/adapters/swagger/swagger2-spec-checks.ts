@@ -1,4 +1,4 @@
-import { follow } from '../../domain/spec/json-pointer.js';
+import { References } from '../../domain/spec/json-pointer.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../domain/spec/spec-document.js';
 
 /** One finding of the checks: where (dotted, as the schema validator's paths) and what. */
@@ -59,8 +59,12 @@ export function swagger2SpecChecks(api: JsonObject): SpecCheckError | undefined 
 class Checks {
   /** Property names of a schema and its `allOf` members, by the schema's pointer. */
   private readonly propertyNames = new Map<string, ReadonlySet<string>>();
+  /** One for the document: a chain of references is walked once, however many places refer into it. */
+  private readonly references: References;
 
-  constructor(private readonly api: JsonObject) {}
+  constructor(private readonly api: JsonObject) {
+    this.references = new References(api);
+  }
 
   run(): void {
     const operationIds = new Set<string>();
@@ -81,7 +85,7 @@ class Checks {
 
   /** An object with its internal references followed; undefined for anything else or a reference that cannot be followed. */
   private resolve(value: JsonValue | undefined, at: string): { value: JsonObject; at: string } | undefined {
-    const followed = follow(this.api, value, at);
+    const followed = this.references.follow(value, at);
     return followed.ref === null && isJsonObject(followed.value) ? { value: followed.value, at: followed.at } : undefined;
   }
 
