@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { performance } from 'node:perf_hooks';
 import { SCOPES } from '../../src/domain/token/scope.js';
 import { sqlite } from '../support/databases.js';
 import { startTestServerOn, type TestServer } from '../support/http-server.js';
