@@ -357,6 +357,58 @@ describe('SpecCodec: SwaggerSpecCodec', function () {
     });
   });
 
+  describe('shapes whose cost grew faster than their size', () => {
+    const info = { title: 'T', version: '1' };
+    const cpuMs = (since: NodeJS.CpuUsage) => {
+      const { user, system } = process.cpuUsage(since);
+      return (user + system) / 1000;
+    };
+
+    it('reads one callback of 20,000 expressions used by 400 operations once (8 million visits before)', async () => {
+      const callback = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`{$request.body#/u${i}}`, {}]));
+      const paths = Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`/p${i}`, { post: { responses: { '200': { description: 'ok' } }, callbacks: { c: { $ref: '#/components/callbacks/C' } } } }]));
+      const started = process.cpuUsage();
+      const result = await codec.parse(utf8(JSON.stringify({ openapi: '3.0.3', info, paths, components: { callbacks: { C: callback } } })));
+      expect(result.ok, JSON.stringify(result.ok ? '' : result.error).slice(0, 300)).to.equal(true);
+      expect(cpuMs(started), 'CPU ms').to.be.below(2000);
+    });
+
+    it('takes x- extensions among responses, whatever their value, as swagger-parser does', async () => {
+      const responses = { '200': { description: 'ok' }, 'x-note': 'hi', 'x-ref': { $ref: '#/info' } };
+      for (const document of [
+        { swagger: '2.0', info, paths: { '/a': { get: { responses } } } },
+        { openapi: '3.0.3', info, paths: { '/a': { get: { responses } } } },
+        { openapi: '3.1.0', info, paths: { '/a': { get: { responses } } } },
+      ]) {
+        const result = await codec.parse(utf8(JSON.stringify(document)));
+        expect(result.ok, JSON.stringify(result.ok ? '' : result.error)).to.equal(true);
+      }
+    });
+
+    it('follows a chain of 10,000 allOf references to find a required property (the stack overflowed: a 500)', async () => {
+      const definitions: Record<string, unknown> = { D0: { type: 'object', required: ['x'], allOf: [{ $ref: '#/definitions/D1' }] } };
+      for (let i = 1; i < 10_000; i++) definitions[`D${i}`] = { allOf: [{ $ref: `#/definitions/D${i + 1}` }] };
+      definitions['D10000'] = { properties: { x: { type: 'string' } } };
+      const result = await codec.parse(utf8(JSON.stringify({ swagger: '2.0', info, paths: {}, definitions })));
+      expect(result.ok, JSON.stringify(result.ok ? '' : result.error).slice(0, 300)).to.equal(true);
+      (definitions['D10000'] as { properties: object }).properties = { y: { type: 'string' } };
+      expect(await parseError(JSON.stringify({ swagger: '2.0', info, paths: {}, definitions }))).to.deep.include({
+        kind: 'InvalidSpec',
+        errors: [{ path: 'definitions.D0', message: "Validation failed. Property 'x' listed as required but does not exist in '/definitions/D0'" }],
+      });
+    });
+
+    it('refuses lists too long to check for duplicates (an enum of 20,000 values: 200 million comparisons), and takes 10,000', async () => {
+      const enumOf = (n: number) => JSON.stringify({ swagger: '2.0', info, paths: {}, definitions: { E: { type: 'string', enum: Array.from({ length: n }, (_, i) => `v${i}`) } } });
+      const started = process.cpuUsage();
+      const error = await parseError(enumOf(20_000));
+      expect(cpuMs(started), 'refused before the check: CPU ms').to.be.below(1000);
+      expect(error.kind).to.equal('TooComplex');
+      expect((error as { message: string }).message).to.include('too long to check for duplicates');
+      expect((await codec.parse(utf8(enumOf(10_000)))).ok).to.equal(true);
+    });
+  });
+
   describe('hostile input is refused fast, without exhausting memory', () => {
     const bomb = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
       .concat(['b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'].map((name, i) => `${name}: &${name} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`))

@@ -2,7 +2,7 @@ import { escapePointer, References } from '../../domain/spec/json-pointer.js';
 import { isJsonObject, type JsonObject, type JsonValue, type SpecFormat } from '../../domain/spec/spec-document.js';
 
 /** What a `$ref` stands for where it stands, as the format's JSON schema names it. */
-export type TargetKind = 'schema' | 'parameter' | 'response' | 'requestBody' | 'header' | 'pathItem' | 'securityScheme';
+export type TargetKind = 'schema' | 'parameter' | 'response' | 'requestBody' | 'header' | 'pathItem' | 'securityScheme' | 'callback';
 
 /** Whether `value` is valid as a `kind` of the format (its JSON schema's definition of one, references in it as written). */
 export type KindCheck = (kind: TargetKind, value: JsonValue) => boolean;
@@ -20,6 +20,7 @@ const KIND_NAMES: Record<TargetKind, string> = {
   header: 'header',
   pathItem: 'path item',
   securityScheme: 'security scheme',
+  callback: 'callback',
 };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -74,6 +75,7 @@ class Walk {
       this.each(components['headers'], '/components/headers', 'header');
       this.each(components['securitySchemes'], '/components/securitySchemes', 'securityScheme');
       this.each(components['pathItems'], '/components/pathItems', 'pathItem');
+      this.each(components['callbacks'], '/components/callbacks', 'callback');
       this.each(d['webhooks'], '/webhooks', 'pathItem');
     }
     while (this.pending.length > 0 && this.errors.length < MAX_ERRORS) this.visit(...this.pending.pop()!);
@@ -151,6 +153,10 @@ class Walk {
         for (const key of SCHEMA_ONE) if (isJsonObject(object[key])) this.site(object[key], `${at}/${key}`, 'schema');
         for (const key of SCHEMA_LISTS) this.list(object[key], `${at}/${key}`, 'schema');
         return;
+      case 'callback':
+        // Its expressions, each a path item; `x-` keys are extensions.
+        this.each(object, at, 'pathItem', (key) => !key.startsWith('x-'));
+        return;
       case 'securityScheme':
         return;
     }
@@ -158,17 +164,11 @@ class Walk {
 
   private operation(operation: JsonObject, at: string): void {
     this.list(operation['parameters'], `${at}/parameters`, 'parameter');
-    if (this.format === 'swagger-2.0') {
-      this.each(operation['responses'], `${at}/responses`, 'response');
-      return;
-    }
+    // A status, or `default`; `x-` keys are extensions, anything at all.
+    this.each(operation['responses'], `${at}/responses`, 'response', (key) => !key.startsWith('x-'));
+    if (this.format === 'swagger-2.0') return;
     this.site(operation['requestBody'], `${at}/requestBody`, 'requestBody');
-    this.each(operation['responses'], `${at}/responses`, 'response');
-    const callbacks = isJsonObject(operation['callbacks']) ? operation['callbacks'] : {};
-    for (const [name, callback] of Object.entries(callbacks)) {
-      const followed = this.references.follow(callback, `${at}/callbacks/${escapePointer(name)}`);
-      if (followed.ref === null && isJsonObject(followed.value)) this.each(followed.value, followed.at, 'pathItem');
-    }
+    this.each(operation['callbacks'], `${at}/callbacks`, 'callback');
   }
 
   private content(content: JsonValue | undefined, at: string): void {

@@ -108,6 +108,8 @@ class Checks {
       this.parameters(path, at, pathId, operation.value, operation.at, operationId);
       const responses = isJsonObject(operation.value['responses']) ? operation.value['responses'] : {};
       for (const [code, raw] of Object.entries(responses)) {
+        // An extension, not a response (swagger-parser's numeric comparison lets it through too).
+        if (code.startsWith('x-')) continue;
         const response = this.resolve(raw, `${operation.at}/responses/${escape(code)}`) ?? { value: {}, at: `${operation.at}/responses/${escape(code)}` };
         this.response(code, response.value, response.at, `${operationId}/responses/${code}`);
       }
@@ -221,17 +223,36 @@ class Checks {
     }
   }
 
-  /** The property names of a schema and of its `allOf` members, members' members too; each schema's once. */
+  /**
+   * The property names of a schema and of its `allOf` members, members' members too; each schema's
+   * once, walked with a stack (a chain of `allOf` references is as deep as it is long). A schema in
+   * an `allOf` cycle has what was known of it when the cycle closed.
+   */
   private properties(schema: JsonObject, at: string): ReadonlySet<string> {
     const known = this.propertyNames.get(at);
     if (known !== undefined) return known;
-    const names = new Set<string>();
-    // Marked before the members are read: an `allOf` cycle ends here with what is known so far.
-    this.propertyNames.set(at, names);
-    if (isJsonObject(schema['properties'])) for (const name of Object.keys(schema['properties'])) names.add(name);
-    if (Array.isArray(schema['allOf'])) {
-      for (const member of this.list(schema['allOf'], `${at}/allOf`)) for (const name of this.properties(member.value, member.at)) names.add(name);
+    const own = (object: JsonObject) => (isJsonObject(object['properties']) ? Object.keys(object['properties']) : []);
+    // Each frame: a schema, its members, and how many of them are done.
+    const frames: { value: JsonObject; at: string; names: Set<string>; members: { value: JsonObject; at: string }[]; next: number }[] = [];
+    const open = (value: JsonObject, where: string) => {
+      const names = new Set(own(value));
+      this.propertyNames.set(where, names);
+      frames.push({ value, at: where, names, members: this.list(value['allOf'], `${where}/allOf`), next: 0 });
+    };
+    open(schema, at);
+    while (frames.length > 0) {
+      const frame = frames.at(-1)!;
+      if (frame.next === frame.members.length) {
+        frames.pop();
+        const parent = frames.at(-1);
+        if (parent !== undefined) for (const name of frame.names) parent.names.add(name);
+        continue;
+      }
+      const member = frame.members[frame.next++]!;
+      const memberNames = this.propertyNames.get(member.at);
+      if (memberNames !== undefined) for (const name of memberNames) frame.names.add(name);
+      else open(member.value, member.at);
     }
-    return names;
+    return this.propertyNames.get(at)!;
   }
 }

@@ -1,7 +1,8 @@
 import type { Api, ApiId } from '../../domain/api/api.aggregate.js';
 import type { Actor } from '../../domain/events/domain-event.js';
 import { isValidVersion, Release, type ReleaseId } from '../../domain/release/release.aggregate.js';
-import { countChanges } from '../../domain/spec/changes/change.js';
+import { countChanges, type Change } from '../../domain/spec/changes/change.js';
+import type { ChangeLevel } from '../../domain/spec/changes/rules.js';
 import { classifyChanges } from '../../domain/spec/changes/classify.js';
 import type { JsonObject } from '../../domain/spec/spec-document.js';
 import type { ReleaseChanges } from '../ports/release-repository.port.js';
@@ -32,13 +33,28 @@ const NO_CHANGES: StoredChanges = { counts: { breaking: 0, warning: 0, info: 0 }
 
 /**
  * The changes from one stored spec to another: none when the texts are the same, else the
- * classifier's, the first `settings.maxItems` of them kept (`truncated` when there were more).
+ * classifier's; `settings.maxItems` of them at most, breaking ones first (`truncated` when there
+ * were more).
  */
 export function changesBetween(older: StoredSpec, newer: { readonly documentJson: string; readonly document?: JsonObject }, settings: ChangeSettings): StoredChanges {
   if (older.documentJson === newer.documentJson) return NO_CHANGES;
   const items = classifyChanges(JSON.parse(older.documentJson) as JsonObject, newer.document ?? (JSON.parse(newer.documentJson) as JsonObject));
   const counts = countChanges(items);
-  return items.length > settings.maxItems ? { counts, items: items.slice(0, settings.maxItems), truncated: true } : { counts, items };
+  return items.length > settings.maxItems ? { counts, items: firstOf(items, settings.maxItems), truncated: true } : { counts, items };
+}
+
+const LEVELS: readonly ChangeLevel[] = ['breaking', 'warning', 'info'];
+
+/** `max` of `items`, the breaking ones first, then warnings, then the rest, in their order: a refusal always shows what broke. */
+function firstOf(items: readonly Change[], max: number): Change[] {
+  const kept = new Set<Change>();
+  for (const level of LEVELS) {
+    for (const item of items) {
+      if (kept.size === max) break;
+      if (item.level === level) kept.add(item);
+    }
+  }
+  return items.filter((item) => kept.has(item));
 }
 
 /** What `snapshot` changes since the release before it (`previous`), or nothing for a first release. */
