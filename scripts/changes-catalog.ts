@@ -57,11 +57,12 @@ report changes the same way: each with a stable \`rule\` id from the catalog bel
   it: a difference belongs to the pair of schemas (older, newer) it is found in. It is reported at
   the first place that reaches it, in the order below, by the shortest path from there (so
   \`property\` is the nearest way to it), and \`alsoAt\` lists up to 10 other places (locations
-  with their own \`property\` path); a pair of schemas reached from 11 places is not walked again.
-  So the items are at most the differences of the schema pairs compared, and the work at most 11
-  times those pairs, whatever the shape of the graph: a chain of models each referring twice to
-  the next has 2^n paths to its last model, and one change there is still one item
-  (\`test/unit/domain/changes.bounds.test.ts\`).
+  with their own \`property\` path); a pair of schemas reached from 11 places is not walked again,
+  and a schema is compared with at most 8 schemas of the other document per direction (two graphs
+  whose references cross could pair every model with every other). So the items are at most the
+  differences of at most 8 pairs per schema, and the work at most 11 times those pairs, whatever
+  the shape of the graphs: a chain of models each referring twice to the next has 2^n paths to its
+  last model, and one change there is still one item (\`test/unit/domain/changes.bounds.test.ts\`).
 - **Direction matters.** A client *sends* parameters and request bodies and *receives* responses.
   What lets fewer values through (a type taken away, an enum value removed, a maximum lowered, a
   property made required, \`null\` no longer allowed) breaks a request; what lets more through (an

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { countChanges } from '../../../src/domain/spec/changes/change.js';
 import { classifyChanges } from '../../../src/domain/spec/changes/classify.js';
-import { MAX_OTHER_PLACES } from '../../../src/domain/spec/changes/schema-diff.js';
+import { MAX_OTHER_PLACES, MAX_PAIRINGS } from '../../../src/domain/spec/changes/schema-diff.js';
 import type { JsonObject } from '../../../src/domain/spec/spec-document.js';
 
 /**
@@ -15,6 +15,8 @@ type Json = Record<string, unknown>;
 /** A model graph: model i has a leaf of `leafType[i]`, optional `extra` properties, and properties referring to `edges[i]`. */
 interface Graph {
   readonly edges: readonly (readonly number[])[];
+  /** The newer document's edges, when its references cross the older's; else the same. */
+  readonly newerEdges?: readonly (readonly number[])[];
   readonly leafType: readonly string[];
   readonly dropped: ReadonlySet<number>;
   readonly required: ReadonlySet<number>;
@@ -22,7 +24,8 @@ interface Graph {
 
 function documentOf(graph: Graph, side: 'before' | 'after', operations: number): JsonObject {
   const schemas: Json = {};
-  graph.edges.forEach((targets, i) => {
+  const edges = side === 'after' ? (graph.newerEdges ?? graph.edges) : graph.edges;
+  edges.forEach((targets, i) => {
     const properties: Json = { leaf: { type: side === 'before' ? 'string' : graph.leafType[i] } };
     if (side === 'before' || !graph.dropped.has(i)) properties['extra'] = { type: 'integer', enum: [1, 2] };
     targets.forEach((j, k) => (properties[`to${k}`] = { $ref: `#/components/schemas/M${j}` }));
@@ -83,6 +86,38 @@ describe('domain: the change classifier, bounded by the documents (issue 41)', (
       }),
       { numRuns: 200, seed: 20261129 },
     );
+  });
+
+  it('reports items at most linear in the schema nodes when the two graphs refer across each other (every model may meet every other)', () => {
+    const crossed = graphs.chain((graph) =>
+      fc
+        .array(fc.array(fc.integer({ min: 0, max: graph.edges.length - 1 }), { minLength: 1, maxLength: 6 }), { minLength: graph.edges.length, maxLength: graph.edges.length })
+        .map((newerEdges) => ({ ...graph, newerEdges })),
+    );
+    fc.assert(
+      fc.property(crossed, (graph) => {
+        const before = documentOf(graph, 'before', 1);
+        const after = documentOf(graph, 'after', 1);
+        const changes = classifyChanges(before, after);
+        // A pair's own differences are at most its two schemas' properties and a few keywords, and
+        // each schema meets at most MAX_PAIRINGS of the other document's, per direction.
+        expect(changes.length).to.be.at.most(2 * MAX_PAIRINGS * 2 * (schemaNodes(before) + schemaNodes(after)));
+      }),
+      { numRuns: 100, seed: 20261129 },
+    );
+  });
+
+  it('compares a schema with at most MAX_PAIRINGS of the other document, so crossed graphs of 60 models stay linear (3,600 pairs before)', () => {
+    const k = 60;
+    // Before: each model's p refers to the next and q to itself; after: p to itself and q to the next.
+    const model = (p: number, q: number, side: 'before' | 'after') => ({ type: 'object', maxProperties: side === 'before' ? 1 : 2, properties: { p: { $ref: `#/components/schemas/M${p}` }, q: { $ref: `#/components/schemas/M${q}` } } });
+    const document = (side: 'before' | 'after'): JsonObject => {
+      const schemas = Object.fromEntries(Array.from({ length: k }, (_, i) => [`M${i}`, side === 'before' ? model((i + 1) % k, i, side) : model(i, (i + 1) % k, side)]));
+      return { openapi: '3.1.0', info: { title: 'x', version: '1' }, paths: { '/x': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/M0' } } } } } } } }, components: { schemas } };
+    };
+    const changes = classifyChanges(document('before'), document('after'));
+    expect(changes.length).to.be.at.least(k);
+    expect(changes.length).to.be.at.most(MAX_PAIRINGS * k);
   });
 
   it('reports one item per direction for a chain of 24 models each referring twice to the next (2^24 paths to the leaf)', () => {
