@@ -158,6 +158,7 @@ forEachDatabase('hostile specs: a comparison keeps at most CHANGES_MAX_ITEMS ite
   let server: TestServer;
   let token: string;
   let base: string;
+  let docs: string;
 
   /** `n` operations; `removed` of them gone in the newer one (each a breaking item). */
   const document = (n: number, removed: number, version: string): string =>
@@ -172,8 +173,9 @@ forEachDatabase('hostile specs: a comparison keeps at most CHANGES_MAX_ITEMS ite
     server = await startTestServerOn(target, { CHANGES_MAX_ITEMS: '5' });
     const ada = await server.user('ada@example.com', 'ada');
     token = await server.token(ada, SCOPES);
-    const created = await server.request('POST', `/api/${ada.accountId}`, { token, body: { name: 'many', nickname: 'many' } });
+    const created = await server.request('POST', `/api/${ada.accountId}`, { token, body: { name: 'many', nickname: 'many', type: 'public' } });
     base = `/api/${ada.accountId}/${((await created.json()) as { id: string }).id}`;
+    docs = `/docs/${ada.accountId}/many`;
     const put = (text: string, query = '') => server.request('PUT', `${base}/spec${query}`, { token, body: text, headers: { 'Content-Type': 'application/json' } });
     expect((await put(document(12, 0, '1.0.0'), '?release=1.0.0')).status).to.equal(200);
     const dryRun = await put(document(12, 12, '2.0.0'), '?dryRun=true');
@@ -226,6 +228,14 @@ forEachDatabase('hostile specs: a comparison keeps at most CHANGES_MAX_ITEMS ite
     ]);
     const revisions = (await (await server.request('GET', `${base}/revisions`, { token })).json()) as { items: { counts: Json | null }[] };
     expect(revisions.items[0]!.counts).to.deep.equal(removedAll);
+  });
+
+  it('says so on the public changelog page and in its feed', async () => {
+    for (const path of [`${docs}/changelog`, `${docs}/changelog.atom`]) {
+      const answer = await fetch(server.url + path);
+      expect(answer.status, path).to.equal(200);
+      expect(await answer.text(), path).to.include('The first 5 of 12 changes, breaking ones first.');
+    }
   });
 
   it('answers a comparison that fits without truncated', async () => {

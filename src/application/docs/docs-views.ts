@@ -61,6 +61,8 @@ export interface DocsChangelogEntry {
   readonly since: string | null;
   readonly counts: ChangeCounts;
   readonly items: readonly Change[];
+  /** Present when `items` holds only the first of the changes (`CHANGES_MAX_ITEMS`); `counts` counts them all. */
+  readonly truncated?: true;
 }
 
 export interface ApiChangelogView extends DocsFrame {

@@ -20,7 +20,7 @@ export class ViewApiChangelog {
     const page = await this.changelog.page(api.accountId, api.id, { limit: CHANGELOG_LISTED });
     const entries = page.items.map((entry) => {
       const record = entry.release.toRecord();
-      return { release: { version: record.version, status: record.status, releaseDate: record.releaseDate }, since: entry.changes.since, counts: entry.changes.counts, items: entry.changes.items };
+      return { release: { version: record.version, status: record.status, releaseDate: record.releaseDate }, since: entry.changes.since, counts: entry.changes.counts, items: entry.changes.items, ...(entry.changes.truncated ? { truncated: true as const } : {}) };
     });
     return ok({ ...(await this.readable.frame(api)), entries });
   }

@@ -119,7 +119,9 @@ function countsText(counts: ChangeCounts): string {
 /** One release's changes, grouped by level: what the changelog page and the Atom feed both show. */
 export function changesHtml(entry: DocsChangelogEntry): string {
   if (entry.items.length === 0) return `<p class="sb-empty">${entry.since === null ? 'The first release.' : `No changes since ${escapeHtml(entry.since)}.`}</p>`;
-  return (['breaking', 'warning', 'info'] as const)
+  const all = entry.counts.breaking + entry.counts.warning + entry.counts.info;
+  const cut = entry.truncated ? `<p class="sb-meta">The first ${entry.items.length.toLocaleString('en')} of ${all.toLocaleString('en')} changes, breaking ones first.</p>` : '';
+  return cut + (['breaking', 'warning', 'info'] as const)
     .filter((level) => entry.items.some((c) => c.level === level))
     .map(
       (level) =>
