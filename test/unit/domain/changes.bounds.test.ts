@@ -120,6 +120,20 @@ describe('domain: the change classifier, bounded by the documents (issue 41)', (
     expect(changes.length).to.be.at.most(MAX_PAIRINGS * k);
   });
 
+  it('still goes below a schema reached from many places too deep to go further, when a later place reaches it near', () => {
+    // C0 -> ... -> C98 -> P: from C0, P is 99 schemas deep, the last compared; P's property q refers to Q.
+    const document = (leaf: string): JsonObject => {
+      const schemas: Json = { P: { type: 'object', properties: { q: { $ref: '#/components/schemas/Q' } } }, Q: { type: leaf } };
+      for (let i = 0; i < 99; i++) schemas[`C${i}`] = { type: 'object', properties: { n: { $ref: `#/components/schemas/${i === 98 ? 'P' : `C${i + 1}`}` } } };
+      const body = (model: string) => ({ description: 'ok', content: { 'application/json': { schema: { $ref: `#/components/schemas/${model}` } } } });
+      // Eleven responses reach P through the chain first (MAX_OTHER_PLACES + 1 places), then /near reaches it directly.
+      const responses = Object.fromEntries(Array.from({ length: MAX_OTHER_PLACES + 1 }, (_, i) => [String(200 + i), body('C0')]));
+      return { openapi: '3.1.0', info: { title: 'deep', version: '1' }, paths: { '/deep': { get: { responses } }, '/near': { get: { responses: { '200': body('P') } } } }, components: { schemas } } as JsonObject;
+    };
+    const changes = classifyChanges(document('string'), document('integer'));
+    expect(changes.map((c) => [c.rule, c.location.path, c.location.property])).to.deep.equal([['response-property-type-changed', '/near', 'q']]);
+  });
+
   it('reports one item per direction for a chain of 24 models each referring twice to the next (2^24 paths to the leaf)', () => {
     const chain = (leaf: string): JsonObject => {
       const schemas: Json = {};

@@ -168,6 +168,8 @@ export class SchemaComparator {
   private readonly views = new Map<string, View>();
   /** Per direction and pair, how many walks reached it. */
   private readonly reached = new Map<string, number>();
+  /** Per direction, the pairs whose own pairs below were walked from some place (not cut at SCHEMA_DEPTH). */
+  private readonly expanded = new Set<string>();
   /** Per direction and schema (`o` or `n` and its pointer), how many of the other document's it was compared with. */
   private readonly pairings = new Map<string, number>();
 
@@ -195,7 +197,8 @@ export class SchemaComparator {
       walked.add(pair);
       const key = `${direction}\u0000${pair}`;
       const times = this.reached.get(key) ?? 0;
-      if (times > MAX_OTHER_PLACES) continue;
+      // Past its places, a pair is not walked again, unless every walk so far reached it too deep to go below it.
+      if (times > MAX_OTHER_PLACES && this.expanded.has(key)) continue;
       if (times === 0) {
         const [older, newer] = [`${direction}\u0000o${a.at}`, `${direction}\u0000n${b.at}`];
         const [olderPaired, newerPaired] = [this.pairings.get(older) ?? 0, this.pairings.get(newer) ?? 0];
@@ -210,6 +213,7 @@ export class SchemaComparator {
         for (const difference of local.own) found.push({ difference, path: [...path, ...difference.path], first: times === 0 });
       }
       if (step.depth + 1 >= SCHEMA_DEPTH) continue;
+      this.expanded.add(key);
       for (const next of local.below) steps.push({ from: next.from, to: next.to, parent: i, segment: next.segment, depth: step.depth + 1 });
     }
     return found;
