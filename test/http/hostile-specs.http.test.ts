@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { SCOPES } from '../../src/domain/token/scope.js';
 import { forEachDatabase } from '../support/databases.js';
-import { startTestServerOn, type TestServer, type TestUser } from '../support/http-server.js';
+import { startTestServer, startTestServerOn, type TestServer, type TestUser } from '../support/http-server.js';
 
 /**
  * Specs whose cost grows with their shape, not their size (issue 41, findings 1 and 2), sent by a
@@ -242,5 +242,46 @@ forEachDatabase('hostile specs: a comparison keeps at most CHANGES_MAX_ITEMS ite
     const compared = (await (await server.request('GET', `${base}/changes?fromRelease=2.0.0&toRelease=2.0.0`, { token })).json()) as Truncatable;
     expect(compared.items).to.deep.equal([]);
     expect(compared).to.not.have.property('truncated');
+  });
+});
+
+forEachDatabase('hostile specs: changes recorded under a higher CHANGES_MAX_ITEMS are cut when read', (target) => {
+  it('answers a revision and a release recorded with 12 items, by a server that keeps 5, with 5 of them and truncated', async function () {
+    this.timeout(60_000);
+    const db = await target.create();
+    try {
+      const document = (n: number, version: string) =>
+        JSON.stringify({ openapi: '3.1.0', info: { title: 'many', version }, paths: Object.fromEntries(Array.from({ length: n }, (_, i) => [`/op${i}`, { get: { responses: { '200': { description: 'ok' } } } }])) });
+      let base = '';
+      let token = '';
+      const before = await startTestServer(db.config);
+      try {
+        const ada = await before.user('ada@example.com', 'ada');
+        token = await before.token(ada, SCOPES);
+        const created = await before.request('POST', `/api/${ada.accountId}`, { token, body: { name: 'many', nickname: 'many' } });
+        base = `/api/${ada.accountId}/${((await created.json()) as { id: string }).id}`;
+        const put = (text: string, query: string) => before.request('PUT', `${base}/spec${query}`, { token, body: text, headers: { 'Content-Type': 'application/json' } });
+        expect((await put(document(12, '1.0.0'), '?release=1.0.0')).status).to.equal(200);
+        expect((await put(document(0, '2.0.0'), '?release=2.0.0')).status).to.equal(200);
+        const recorded = (await (await before.request('GET', `${base}/changes`, { token })).json()) as { items: unknown[] };
+        expect(recorded.items, 'recorded whole under the default').to.have.length(12);
+      } finally {
+        await before.stop();
+      }
+      const after = await startTestServer(db.config, { CHANGES_MAX_ITEMS: '5' });
+      try {
+        const changes = (await (await after.request('GET', `${base}/changes`, { token })).json()) as { items: unknown[]; truncated?: boolean; counts: unknown };
+        expect([changes.items.length, changes.truncated, changes.counts]).to.deep.equal([5, true, { breaking: 12, warning: 0, info: 0 }]);
+        const changelog = (await (await after.request('GET', `${base}/changelog`, { token })).json()) as { items: { items: unknown[]; truncated?: boolean }[] };
+        expect(changelog.items.map((e) => [e.items.length, e.truncated ?? false])).to.deep.equal([
+          [5, true],
+          [0, false],
+        ]);
+      } finally {
+        await after.stop();
+      }
+    } finally {
+      await db.dispose();
+    }
   });
 });

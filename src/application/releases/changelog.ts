@@ -5,7 +5,7 @@ import { ok } from '../../domain/shared/result.js';
 import type { ChangelogEntry, ReleaseChanges, ReleaseRepository } from '../ports/release-repository.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import type { Page, PageRequest } from '../shared/page.js';
-import { changesSinceRelease } from '../specs/spec-helpers.js';
+import { capped, changesSinceRelease } from '../specs/spec-helpers.js';
 import { DEFAULT_CHANGE_SETTINGS, type ChangeSettings } from '../specs/change-settings.js';
 
 /** A changelog entry with what its release changed. */
@@ -26,7 +26,7 @@ export class Changelog {
   async page(accountId: AccountId, apiId: ApiId, request: PageRequest<ReleaseId>): Promise<Page<RecordedChangelogEntry, ReleaseId>> {
     const page = await this.releases.changelog(apiId, request);
     const items: RecordedChangelogEntry[] = [];
-    for (const entry of page.items) items.push(entry.changes === null ? { ...entry, changes: await this.record(accountId, apiId, entry) } : { ...entry, changes: entry.changes });
+    for (const entry of page.items) items.push(entry.changes === null ? { ...entry, changes: await this.record(accountId, apiId, entry) } : { ...entry, changes: capped(entry.changes, this.changeSettings) });
     return { items, next: page.next };
   }
 

@@ -9,7 +9,7 @@ import type { ReleaseRepository } from '../ports/release-repository.port.js';
 import type { StoredChanges, StoredSpec } from '../ports/spec-repository.port.js';
 import type { SpecRevisionRepository } from '../ports/spec-revision-repository.port.js';
 import { notFound, type ApplicationError } from '../shared/application-error.js';
-import { changesBetween } from './spec-helpers.js';
+import { capped, changesBetween } from './spec-helpers.js';
 import { DEFAULT_CHANGE_SETTINGS, type ChangeSettings } from './change-settings.js';
 
 /** One side of a comparison: a revision number or a release version; neither means the default. */
@@ -86,7 +86,7 @@ export class GetChanges {
     // Recorded when `to` was stored, against the revision before it.
     if (from.release === null && to.value.release === null && from.revision !== null && to.value.revision !== null && from.revision === (await this.revisions.previous(api.id, to.value.revision))) {
       const recorded = await this.revisions.changes(api.id, to.value.revision, from.revision);
-      if (recorded) return ok(view(recorded));
+      if (recorded) return ok(view(capped(recorded, this.changeSettings)));
     }
     const [older, newer] = [await from.spec(), await to.value.spec()];
     if (!older || !newer) return err(notFound('spec'));

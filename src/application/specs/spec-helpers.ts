@@ -39,8 +39,15 @@ const NO_CHANGES: StoredChanges = { counts: { breaking: 0, warning: 0, info: 0 }
 export function changesBetween(older: StoredSpec, newer: { readonly documentJson: string; readonly document?: JsonObject }, settings: ChangeSettings): StoredChanges {
   if (older.documentJson === newer.documentJson) return NO_CHANGES;
   const items = classifyChanges(JSON.parse(older.documentJson) as JsonObject, newer.document ?? (JSON.parse(newer.documentJson) as JsonObject));
-  const counts = countChanges(items);
-  return items.length > settings.maxItems ? { counts, items: firstOf(items, settings.maxItems), truncated: true } : { counts, items };
+  return capped({ counts: countChanges(items), items }, settings);
+}
+
+/**
+ * `changes` with `settings.maxItems` items at most, breaking ones first (`truncated` when cut).
+ * Changes recorded before the limit, or under a higher one, are cut so when read.
+ */
+export function capped<T extends StoredChanges>(changes: T, settings: ChangeSettings): T {
+  return changes.items.length > settings.maxItems ? { ...changes, items: firstOf(changes.items, settings.maxItems), truncated: true } : changes;
 }
 
 const LEVELS: readonly ChangeLevel[] = ['breaking', 'warning', 'info'];
