@@ -10,6 +10,7 @@ import { deriveResources } from '../../src/domain/spec/derived-resources.js';
 import { expectedCounts, FIXTURES, OPENAPI_FIXTURES, packageFixture, swaggerFixture } from '../support/fixtures.js';
 import { countsOf } from '../../src/domain/spec/derived-resources.js';
 import { CHANGE_CASES, formsOf } from '../support/change-cases.js';
+import { cpuMs } from '../support/cpu.js';
 
 const codec = new SwaggerSpecCodec();
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -359,10 +360,6 @@ describe('SpecCodec: SwaggerSpecCodec', function () {
 
   describe('shapes whose cost grew faster than their size', () => {
     const info = { title: 'T', version: '1' };
-    const cpuMs = (since: NodeJS.CpuUsage) => {
-      const { user, system } = process.cpuUsage(since);
-      return (user + system) / 1000;
-    };
 
     it('reads one callback of 20,000 expressions used by 400 operations once (8 million visits before)', async () => {
       const callback = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`{$request.body#/u${i}}`, {}]));

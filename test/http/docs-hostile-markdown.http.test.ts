@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { SCOPES } from '../../src/domain/token/scope.js';
 import { sqlite } from '../support/databases.js';
 import { startTestServerOn, type TestServer } from '../support/http-server.js';
+import { cpuMs } from '../support/cpu.js';
 
 const KB = 1000;
 
@@ -79,12 +80,6 @@ interface FirstView {
 /** The page took under 1 s of CPU, and no /healthz meanwhile waited 200 ms of CPU or more. */
 const PAGE_MS = 1000;
 const HEALTHZ_MS = 200;
-
-/** CPU this process (the server and this client) has spent, in ms. */
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-}
 
 /**
  * GETs `path` and, until its answer is read, `/healthz` one request after another: the longest

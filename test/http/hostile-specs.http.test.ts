@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { SCOPES } from '../../src/domain/token/scope.js';
 import { forEachDatabase } from '../support/databases.js';
 import { startTestServer, startTestServerOn, type TestServer, type TestUser } from '../support/http-server.js';
+import { cpuMs } from '../support/cpu.js';
 
 /**
  * Specs whose cost grows with their shape, not their size (issue 41, findings 1 and 2), sent by a
@@ -61,10 +62,6 @@ forEachDatabase('hostile specs: references and schema graphs whose paths grow ex
    * `/healthz` was waiting bounds what the work made it wait.
    */
   async function meanwhile(work: () => Promise<Response>): Promise<{ response: Response; body: string; cpu: number; wall: number; slowestHealthz: number }> {
-    const cpuMs = () => {
-      const { user, system } = process.cpuUsage();
-      return (user + system) / 1000;
-    };
     let done = false;
     let slowestHealthz = 0;
     const probe = (async () => {

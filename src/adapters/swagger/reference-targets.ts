@@ -1,8 +1,9 @@
 import { escapePointer, References } from '../../domain/spec/json-pointer.js';
+import type { ReferenceKind } from '../../domain/spec/reference-kinds.js';
 import { isJsonObject, type JsonObject, type JsonValue, type SpecFormat } from '../../domain/spec/spec-document.js';
 
-/** What a `$ref` stands for where it stands, as the format's JSON schema names it. */
-export type TargetKind = 'schema' | 'parameter' | 'response' | 'requestBody' | 'header' | 'pathItem' | 'securityScheme' | 'callback';
+/** What a `$ref` stands for where it stands: a kind the readers follow, or a callback. */
+export type TargetKind = ReferenceKind | 'callback';
 
 /** Whether `value` is valid as a `kind` of the format (its JSON schema's definition of one, references in it as written). */
 export type KindCheck = (kind: TargetKind, value: JsonValue) => boolean;
@@ -110,7 +111,7 @@ class Walk {
       }
       if (!fits) {
         const ref = (value as JsonObject)['$ref'] as string;
-        this.errors.push({ path: dotted(at), message: `the reference ${ref} points at something that is not a ${KIND_NAMES[kind]}` });
+        this.errors.push({ path: dottedPath(at), message: `the reference ${ref} points at something that is not a ${KIND_NAMES[kind]}` });
         return;
       }
     }
@@ -180,6 +181,6 @@ class Walk {
 }
 
 /** The dotted path of a JSON pointer, as the schema validator's paths (`paths.~1pets.get`). */
-function dotted(pointer: string): string {
+export function dottedPath(pointer: string): string {
   return pointer.replace(/^\//, '').split('/').join('.') || '(document)';
 }

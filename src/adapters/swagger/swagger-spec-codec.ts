@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { Lexer, parse as parseYaml, stringify as stringifyYaml, YAMLParseError } from 'yaml';
 import type { ParsedSpec, SpecCodec, SpecError } from '../../application/ports/spec-codec.port.js';
 import { err, ok, type Result } from '../../domain/shared/result.js';
-import { wrongKindReferences, type KindCheck, type TargetKind } from './reference-targets.js';
+import { dottedPath, wrongKindReferences, type KindCheck, type TargetKind } from './reference-targets.js';
 import { swagger2SpecChecks } from './swagger2-spec-checks.js';
 import { pointer } from '../../domain/spec/json-pointer.js';
 import { ACCEPTED_VERSIONS, isJsonObject, specFormatOf, type JsonObject, type SpecFormat, type SpecSyntax } from '../../domain/spec/spec-document.js';
@@ -259,7 +259,7 @@ function openApi31Schema(original: OpenApi31Schema): object {
 function validatorErrors(details: readonly AjvLikeError[]): { path: string; message: string }[] {
   return details.slice(0, 50).map((d) => {
     const extra = d.params?.['additionalProperty'] ?? d.params?.['missingProperty'];
-    return { path: (d.instancePath ?? '').replace(/^\//, '').split('/').join('.') || '(document)', message: `${d.message ?? 'is invalid'}${typeof extra === 'string' ? `: ${extra}` : ''}` };
+    return { path: dottedPath(d.instancePath ?? ''), message: `${d.message ?? 'is invalid'}${typeof extra === 'string' ? `: ${extra}` : ''}` };
   });
 }
 

@@ -1,5 +1,6 @@
-import { References } from '../../domain/spec/json-pointer.js';
+import { escapePointer, References } from '../../domain/spec/json-pointer.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../domain/spec/spec-document.js';
+import { dottedPath } from './reference-targets.js';
 
 /** One finding of the checks: where (dotted, as the schema validator's paths) and what. */
 export interface SpecCheckError {
@@ -23,15 +24,6 @@ class CheckFailed extends Error {
   ) {
     super(message);
   }
-}
-
-/** The dotted path of a JSON pointer, as the schema validator reports paths. */
-function dotted(pointer: string): string {
-  return pointer.replace(/^\//, '').split('/').join('.') || '(document)';
-}
-
-function escape(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /**
@@ -71,13 +63,13 @@ class Checks {
     const paths = isJsonObject(this.api['paths']) ? this.api['paths'] : {};
     for (const [pathName, raw] of Object.entries(paths)) {
       if (!pathName.startsWith('/')) continue;
-      const path = this.resolve(raw, `/paths/${escape(pathName)}`);
+      const path = this.resolve(raw, `/paths/${escapePointer(pathName)}`);
       if (path === undefined) continue;
       this.path(path.value, pathName, path.at, operationIds);
     }
     const definitions = isJsonObject(this.api['definitions']) ? this.api['definitions'] : {};
     for (const [name, definition] of Object.entries(definitions)) {
-      const at = `/definitions/${escape(name)}`;
+      const at = `/definitions/${escapePointer(name)}`;
       const resolved = this.resolve(definition, at);
       if (resolved !== undefined) this.requiredPropertiesExist(resolved.value, resolved.at, `/definitions/${name}`);
     }
@@ -102,7 +94,7 @@ class Checks {
       const operationId = `${pathId}/${method}`;
       const declared = operation.value['operationId'];
       if (typeof declared === 'string' && declared !== '') {
-        if (operationIds.has(declared)) throw new CheckFailed(dotted(`${operation.at}/operationId`), `Validation failed. Duplicate operation id '${declared}'`);
+        if (operationIds.has(declared)) throw new CheckFailed(dottedPath(`${operation.at}/operationId`), `Validation failed. Duplicate operation id '${declared}'`);
         operationIds.add(declared);
       }
       this.parameters(path, at, pathId, operation.value, operation.at, operationId);
@@ -110,7 +102,7 @@ class Checks {
       for (const [code, raw] of Object.entries(responses)) {
         // An extension, not a response (swagger-parser's numeric comparison lets it through too).
         if (code.startsWith('x-')) continue;
-        const response = this.resolve(raw, `${operation.at}/responses/${escape(code)}`) ?? { value: {}, at: `${operation.at}/responses/${escape(code)}` };
+        const response = this.resolve(raw, `${operation.at}/responses/${escapePointer(code)}`) ?? { value: {}, at: `${operation.at}/responses/${escapePointer(code)}` };
         this.response(code, response.value, response.at, `${operationId}/responses/${code}`);
       }
     }
@@ -128,8 +120,8 @@ class Checks {
     }
     const body = params.filter((p) => p.value['in'] === 'body');
     const form = params.filter((p) => p.value['in'] === 'formData');
-    if (body.length > 1) throw new CheckFailed(dotted(operationAt), `Validation failed. ${operationId} has ${body.length} body parameters. Only one is allowed.`);
-    if (body.length > 0 && form.length > 0) throw new CheckFailed(dotted(operationAt), `Validation failed. ${operationId} has body parameters and formData parameters. Only one or the other is allowed.`);
+    if (body.length > 1) throw new CheckFailed(dottedPath(operationAt), `Validation failed. ${operationId} has ${body.length} body parameters. Only one is allowed.`);
+    if (body.length > 0 && form.length > 0) throw new CheckFailed(dottedPath(operationAt), `Validation failed. ${operationId} has body parameters and formData parameters. Only one or the other is allowed.`);
     this.pathParameters(params, pathId, operationId);
     this.parameterTypes(params, operation, operationId);
   }
@@ -138,7 +130,7 @@ class Checks {
     const seen = new Set<string>();
     for (const { value, at } of params) {
       const key = `${shown(value['in'])}\u0000${shown(value['name'])}`;
-      if (seen.has(key)) throw new CheckFailed(dotted(at), `Validation failed. ${context}: found multiple ${shown(value['in'])} parameters named "${shown(value['name'])}"`);
+      if (seen.has(key)) throw new CheckFailed(dottedPath(at), `Validation failed. ${context}: found multiple ${shown(value['in'])} parameters named "${shown(value['name'])}"`);
       seen.add(key);
     }
   }
@@ -147,20 +139,20 @@ class Checks {
     const placeholders = pathId.match(/\{([^/}]+)}/g) ?? [];
     const distinct = new Set<string>();
     for (const placeholder of placeholders) {
-      if (distinct.has(placeholder)) throw new CheckFailed(dotted(`/paths/${escape(pathId.slice('/paths'.length))}`), `Validation failed. ${operationId} has multiple path placeholders named ${placeholder}`);
+      if (distinct.has(placeholder)) throw new CheckFailed(dottedPath(`/paths/${escapePointer(pathId.slice('/paths'.length))}`), `Validation failed. ${operationId} has multiple path placeholders named ${placeholder}`);
       distinct.add(placeholder);
     }
     for (const { value, at } of params) {
       if (value['in'] !== 'path') continue;
       const name = shown(value['name']);
       if (value['required'] !== true) {
-        throw new CheckFailed(dotted(at), `Validation failed. Path parameters cannot be optional. Set required=true for the "${name}" parameter at ${operationId}`);
+        throw new CheckFailed(dottedPath(at), `Validation failed. Path parameters cannot be optional. Set required=true for the "${name}" parameter at ${operationId}`);
       }
       if (!distinct.delete(`{${name}}`)) {
-        throw new CheckFailed(dotted(at), `Validation failed. ${operationId} has a path parameter named "${name}", but there is no corresponding {${name}} in the path string`);
+        throw new CheckFailed(dottedPath(at), `Validation failed. ${operationId} has a path parameter named "${name}", but there is no corresponding {${name}} in the path string`);
       }
     }
-    if (distinct.size > 0) throw new CheckFailed(dotted(`/paths/${escape(pathId.slice('/paths'.length))}`), `Validation failed. ${operationId} is missing path parameter(s) for ${[...distinct].join(',')}`);
+    if (distinct.size > 0) throw new CheckFailed(dottedPath(`/paths/${escapePointer(pathId.slice('/paths'.length))}`), `Validation failed. ${operationId} is missing path parameter(s) for ${[...distinct].join(',')}`);
   }
 
   private parameterTypes(params: readonly { value: JsonObject; at: string }[], operation: JsonObject, operationId: string): void {
@@ -181,7 +173,7 @@ class Checks {
         const form = /multipart\/(.*\+)?form-data/;
         const urlEncoded = /application\/(.*\+)?x-www-form-urlencoded/;
         if (!Array.isArray(consumes) || !consumes.some((c) => typeof c === 'string' && (form.test(c) || urlEncoded.test(c)))) {
-          throw new CheckFailed(dotted(at), `Validation failed. ${operationId} has a file parameter, so it must consume multipart/form-data or application/x-www-form-urlencoded`);
+          throw new CheckFailed(dottedPath(at), `Validation failed. ${operationId} has a file parameter, so it must consume multipart/form-data or application/x-www-form-urlencoded`);
         }
       }
     }
@@ -189,10 +181,10 @@ class Checks {
 
   private response(code: string, response: JsonObject, at: string, responseId: string): void {
     const status = Number(code);
-    if (code !== 'default' && !(status >= 100 && status <= 599)) throw new CheckFailed(dotted(at), `Validation failed. ${responseId} has an invalid response code (${code})`);
+    if (code !== 'default' && !(status >= 100 && status <= 599)) throw new CheckFailed(dottedPath(at), `Validation failed. ${responseId} has an invalid response code (${code})`);
     const headers = isJsonObject(response['headers']) ? response['headers'] : {};
     for (const [name, raw] of Object.entries(headers)) {
-      const header = this.resolve(raw, `${at}/headers/${escape(name)}`);
+      const header = this.resolve(raw, `${at}/headers/${escapePointer(name)}`);
       if (header !== undefined) this.schemaType(header.value, header.at, `${responseId}/headers/${name}`, PRIMITIVE_TYPES);
     }
     if (response['schema'] !== undefined) {
@@ -200,15 +192,15 @@ class Checks {
       if (schema === undefined) return;
       const validTypes = [...SCHEMA_TYPES, 'file'];
       const type = schema.value['type'];
-      if (!validTypes.includes(type as string | undefined)) throw new CheckFailed(dotted(schema.at), `Validation failed. ${responseId} has an invalid response schema type (${shown(type)})`);
+      if (!validTypes.includes(type as string | undefined)) throw new CheckFailed(dottedPath(schema.at), `Validation failed. ${responseId} has an invalid response schema type (${shown(type)})`);
       this.schemaType(schema.value, schema.at, `${responseId}/schema`, validTypes);
     }
   }
 
   private schemaType(schema: JsonObject, at: string, schemaId: string, validTypes: readonly (string | undefined)[]): void {
     const type = schema['type'];
-    if (!validTypes.includes(type as string | undefined)) throw new CheckFailed(dotted(at), `Validation failed. ${schemaId} has an invalid type (${shown(type)})`);
-    if (type === 'array' && schema['items'] === undefined) throw new CheckFailed(dotted(at), `Validation failed. ${schemaId} is an array, so it must include an "items" schema`);
+    if (!validTypes.includes(type as string | undefined)) throw new CheckFailed(dottedPath(at), `Validation failed. ${schemaId} has an invalid type (${shown(type)})`);
+    if (type === 'array' && schema['items'] === undefined) throw new CheckFailed(dottedPath(at), `Validation failed. ${schemaId} is an array, so it must include an "items" schema`);
   }
 
   private requiredPropertiesExist(schema: JsonObject, at: string, schemaId: string): void {
@@ -218,7 +210,7 @@ class Checks {
     const names = this.properties(schema, at);
     for (const required of schema['required']) {
       if (typeof required === 'string' && !names.has(required)) {
-        throw new CheckFailed(dotted(at), `Validation failed. Property '${required}' listed as required but does not exist in '${schemaId}'`);
+        throw new CheckFailed(dottedPath(at), `Validation failed. Property '${required}' listed as required but does not exist in '${schemaId}'`);
       }
     }
   }
