@@ -1,5 +1,6 @@
 import { PROPERTY_KINDS, SCHEMA_KINDS, type PropertyKind, type RuleId, type SchemaKind } from '../../src/domain/spec/changes/rules.js';
 import type { JsonObject } from '../../src/domain/spec/spec-document.js';
+import { openApi31Of } from './openapi31-of.js';
 import { swagger2Of, Unexpressible } from './swagger2-of.js';
 
 /**
@@ -19,6 +20,8 @@ export interface ChangeCase {
   readonly not: { readonly before: Json; readonly after: Json };
   /** Only OpenAPI 3: Swagger 2.0 cannot say it (or the conversion would say something else). */
   readonly openApi3Only?: boolean;
+  /** Only OpenAPI 3.1 (JSON Schema 2020-12 keywords): the documents are 3.1 already. */
+  readonly openApi31Only?: boolean;
 }
 
 const INFO = { title: 'Pets', version: '1.0.0' };
@@ -245,12 +248,25 @@ interface SchemaPair {
   readonly after: unknown;
   readonly not: readonly [unknown, unknown];
   readonly openApi3Only?: boolean;
+  /** JSON Schema 2020-12 keywords: the documents are OpenAPI 3.1. */
+  readonly openApi31Only?: boolean;
+  /** Models the schemas refer to. */
+  readonly components?: Json;
 }
 
 const obj = (extra: Json = {}) => ({ type: 'object', ...extra });
 
+/** An alternative told apart by its `kind` (or another property). */
+const pet = (kind: string, property = 'kind') => obj({ required: [property], properties: { [property]: { type: 'string', enum: [kind] } } });
+const MODELS: Json = { Cat: pet('cat'), Dog: pet('dog') };
+const choice = (mapping: Record<string, string>) => ({
+  oneOf: [{ $ref: '#/components/schemas/Cat' }, { $ref: '#/components/schemas/Dog' }],
+  discriminator: { propertyName: 'kind', mapping: Object.fromEntries(Object.entries(mapping).map(([value, model]) => [value, `#/components/schemas/${model}`])) },
+});
+
 const SCHEMA_PAIRS: Record<SchemaKind, SchemaPair> = {
-  'type-changed': { before: { type: 'string' }, after: { type: 'integer' }, not: [{ type: 'integer' }, { type: 'number' }] },
+  // Boolean to integer: another type in JSON and on the wire alike (string to integer narrows a parameter's text).
+  'type-changed': { before: { type: 'boolean' }, after: { type: 'integer' }, not: [{ type: 'integer' }, { type: 'number' }] },
   'type-narrowed': { before: { type: 'number' }, after: { type: 'integer' }, not: [{ type: 'integer' }, { type: 'number' }] },
   'type-widened': { before: { type: 'integer' }, after: { type: 'number' }, not: [{ type: 'number' }, { type: 'integer' }] },
   'nullable-added': { before: { type: 'string' }, after: { type: 'string', nullable: true }, not: [{ type: 'string', nullable: true }, { type: 'string' }] },
@@ -266,7 +282,7 @@ const SCHEMA_PAIRS: Record<SchemaKind, SchemaPair> = {
   'max-increased': { before: { type: 'string', maxLength: 50 }, after: { type: 'string', maxLength: 100 }, not: [{ type: 'string', maxLength: 100 }, { type: 'string', maxLength: 50 }] },
   'min-increased': { before: { type: 'string', minLength: 1 }, after: { type: 'string', minLength: 3 }, not: [{ type: 'string', minLength: 3 }, { type: 'string', minLength: 1 }] },
   'min-decreased': { before: { type: 'integer', minimum: 10 }, after: { type: 'integer', minimum: 0 }, not: [{ type: 'integer', minimum: 0 }, { type: 'integer', minimum: 10 }] },
-  'pattern-changed': { before: { type: 'string', pattern: '^[a-z]+$' }, after: { type: 'string', pattern: '^[a-z0-9]+$' }, not: [{ type: 'string', pattern: '^[a-z]+$' }, { type: 'string', pattern: '^[a-z]+$' }] },
+  'pattern-changed': { before: { type: 'string', pattern: '^[a-z]+$' }, after: { type: 'string', pattern: '^[a-z0-9]+$' }, not: [{ type: 'string' }, { type: 'string', pattern: '^[a-z]+$' }] },
   'multiple-of-changed': { before: { type: 'integer', multipleOf: 5 }, after: { type: 'integer', multipleOf: 10 }, not: [{ type: 'integer', multipleOf: 5 }, { type: 'integer', multipleOf: 5, description: 'a step' }] },
   'unique-items-added': { before: { type: 'array', items: { type: 'string' } }, after: { type: 'array', items: { type: 'string' }, uniqueItems: true }, not: [{ type: 'array', items: { type: 'string' }, uniqueItems: true }, { type: 'array', items: { type: 'string' }, uniqueItems: true, description: 'tags' }] },
   'unique-items-removed': { before: { type: 'array', items: { type: 'string' }, uniqueItems: true }, after: { type: 'array', items: { type: 'string' } }, not: [{ type: 'array', items: { type: 'string' } }, { type: 'array', items: { type: 'string' }, uniqueItems: false }] },
@@ -275,6 +291,60 @@ const SCHEMA_PAIRS: Record<SchemaKind, SchemaPair> = {
   'additional-properties-removed': { before: obj(), after: obj({ additionalProperties: false }), not: [obj({ additionalProperties: false }), obj()] },
   'option-added': { before: { oneOf: [{ type: 'string' }] }, after: { oneOf: [{ type: 'string' }, { type: 'integer' }] }, not: [{ oneOf: [{ type: 'string' }, { type: 'integer' }] }, { oneOf: [{ type: 'integer' }, { type: 'string' }] }], openApi3Only: true },
   'option-removed': { before: { oneOf: [{ type: 'string' }, { type: 'integer' }] }, after: { oneOf: [{ type: 'string' }] }, not: [{ oneOf: [{ type: 'string' }, { type: 'integer' }] }, { oneOf: [{ type: 'integer' }, { type: 'string' }] }], openApi3Only: true },
+  'pattern-added': { before: { type: 'string' }, after: { type: 'string', pattern: '^[a-z]+$' }, not: [{ type: 'string', pattern: '^[a-z]+$' }, { type: 'string', pattern: '^[a-z0-9]+$' }] },
+  'pattern-removed': { before: { type: 'string', pattern: '^[a-z]+$' }, after: { type: 'string' }, not: [{ type: 'string' }, { type: 'string', pattern: '^[a-z]+$' }] },
+  // A const is an enum of one value: between the two, nothing changes.
+  'const-added': { before: { type: 'string' }, after: { type: 'string', const: 'cat' }, not: [{ type: 'string', enum: ['cat'] }, { type: 'string', const: 'cat' }], openApi31Only: true },
+  'const-removed': { before: { type: 'string', const: 'cat' }, after: { type: 'string' }, not: [{ type: 'string', const: 'cat' }, { type: 'string', enum: ['cat', 'dog'] }], openApi31Only: true },
+  'const-changed': { before: { type: 'string', const: 'cat' }, after: { type: 'string', const: 'dog' }, not: [{ type: 'string', const: 'cat' }, { type: 'string', enum: ['cat'] }], openApi31Only: true },
+  'extensible-enum-value-added': { before: { type: 'string', 'x-extensible-enum': ['cat'] }, after: { type: 'string', 'x-extensible-enum': ['cat', 'dog'] }, not: [{ type: 'string', 'x-extensible-enum': ['cat', 'dog'] }, { type: 'string', 'x-extensible-enum': ['dog', 'cat'] }] },
+  'extensible-enum-value-removed': { before: { type: 'string', 'x-extensible-enum': ['cat', 'dog'] }, after: { type: 'string', 'x-extensible-enum': ['cat'] }, not: [{ type: 'string', 'x-extensible-enum': ['cat'] }, { type: 'string', 'x-extensible-enum': ['cat', 'dog'] }] },
+  // No minContains beside contains is 1.
+  'contains-added': { before: { type: 'array', items: { type: 'string' } }, after: { type: 'array', items: { type: 'string' }, contains: { const: 'admin' } }, not: [{ type: 'array', contains: { const: 'admin' } }, { type: 'array', contains: { const: 'admin' }, minContains: 1 }], openApi31Only: true },
+  'contains-removed': { before: { type: 'array', contains: { const: 'admin' } }, after: { type: 'array' }, not: [{ type: 'array', contains: { type: 'string' } }, { type: 'array', contains: { type: 'string', maxLength: 5 } }], openApi31Only: true },
+  'dependent-required-added': {
+    before: obj({ properties: { card: { type: 'string' }, address: { type: 'string' } } }),
+    after: obj({ properties: { card: { type: 'string' }, address: { type: 'string' } }, dependentRequired: { card: ['address'] } }),
+    not: [obj({ properties: { card: { type: 'string' }, address: { type: 'string' } }, dependentRequired: { card: ['address'] } }), obj({ properties: { card: { type: 'string' }, address: { type: 'string' } }, dependentRequired: { card: ['address'] }, description: 'paid' })],
+    openApi31Only: true,
+  },
+  'dependent-required-removed': {
+    before: obj({ properties: { card: { type: 'string' }, address: { type: 'string' } }, dependentRequired: { card: ['address'] } }),
+    after: obj({ properties: { card: { type: 'string' }, address: { type: 'string' } } }),
+    not: [obj({ properties: { card: { type: 'string' }, address: { type: 'string' } } }), obj({ properties: { card: { type: 'string' }, address: { type: 'string' } }, dependentRequired: { card: ['address'] } })],
+    openApi31Only: true,
+  },
+  'condition-changed': {
+    before: obj({ if: { properties: { kind: { const: 'card' } } }, then: { required: ['number'] } }),
+    after: obj({ if: { properties: { kind: { const: 'bank' } } }, then: { required: ['number'] } }),
+    not: [obj({ if: { properties: { kind: { const: 'card' } } }, then: { required: ['number'] } }), obj({ if: { properties: { kind: { const: 'card' } } }, then: { required: ['number', 'expiry'] } })],
+    openApi31Only: true,
+  },
+  'content-media-type-changed': { before: { type: 'string', contentMediaType: 'image/png' }, after: { type: 'string', contentMediaType: 'image/jpeg' }, not: [{ type: 'string', contentMediaType: 'image/png' }, { type: 'string', contentMediaType: 'image/png', description: 'a photo' }], openApi31Only: true },
+  'content-encoding-changed': { before: { type: 'string', contentEncoding: 'base64' }, after: { type: 'string', contentEncoding: 'base64url' }, not: [{ type: 'string', contentEncoding: 'base64' }, { type: 'string', contentEncoding: 'base64', contentMediaType: 'image/png' }], openApi31Only: true },
+  // Two objects that tell nothing apart: a value with a name matches both, and a oneOf refuses it.
+  'one-of-overlap-added': {
+    before: obj({ properties: { name: { type: 'string' } } }),
+    after: { oneOf: [obj({ properties: { name: { type: 'string' } } }), obj({ properties: { tag: { type: 'string' } } })] },
+    not: [{ type: 'string' }, { oneOf: [{ type: 'string' }, { type: 'integer' }] }],
+    openApi3Only: true,
+  },
+  'discriminator-added': { before: { oneOf: [pet('cat'), pet('dog')] }, after: { oneOf: [pet('cat'), pet('dog')], discriminator: { propertyName: 'kind' } }, not: [{ oneOf: [pet('cat'), pet('dog')], discriminator: { propertyName: 'kind' } }, { oneOf: [pet('dog'), pet('cat')], discriminator: { propertyName: 'kind' } }], openApi3Only: true },
+  'discriminator-removed': { before: { oneOf: [pet('cat'), pet('dog')], discriminator: { propertyName: 'kind' } }, after: { oneOf: [pet('cat'), pet('dog')] }, not: [{ oneOf: [pet('cat'), pet('dog')] }, { oneOf: [pet('cat'), pet('dog')], discriminator: { propertyName: 'kind' } }], openApi3Only: true },
+  'discriminator-property-changed': {
+    before: { oneOf: [pet('cat'), pet('dog')], discriminator: { propertyName: 'kind' } },
+    after: { oneOf: [pet('cat', 'type'), pet('dog', 'type')], discriminator: { propertyName: 'type' } },
+    not: [{ oneOf: [pet('cat'), pet('dog')], discriminator: { propertyName: 'kind' } }, { oneOf: [pet('cat'), pet('dog')], discriminator: { propertyName: 'kind', mapping: { cat: '#/components/schemas/Cat' } } }],
+    components: MODELS,
+    openApi3Only: true,
+  },
+  'discriminator-mapping-added': { before: choice({ cat: 'Cat' }), after: choice({ cat: 'Cat', dog: 'Dog' }), not: [choice({ cat: 'Cat', dog: 'Dog' }), choice({ cat: 'Cat' })], components: MODELS, openApi3Only: true },
+  'discriminator-mapping-removed': { before: choice({ cat: 'Cat', dog: 'Dog' }), after: choice({ cat: 'Cat' }), not: [choice({ cat: 'Cat' }), choice({ cat: 'Cat', dog: 'Dog' })], components: MODELS, openApi3Only: true },
+  'discriminator-mapping-changed': { before: choice({ cat: 'Cat', dog: 'Dog' }), after: choice({ cat: 'Dog', dog: 'Cat' }), not: [choice({ cat: 'Cat' }), choice({ cat: 'Cat', dog: 'Dog' })], components: MODELS, openApi3Only: true },
+  // Inside not, a value taken away from what is excluded passes again.
+  'not-narrowed': { before: { type: 'string', not: { enum: ['root', 'admin'] } }, after: { type: 'string', not: { enum: ['root'] } }, not: [{ type: 'string', not: { enum: ['root'] } }, { type: 'string', not: { enum: ['root', 'admin'] } }], openApi3Only: true },
+  'not-widened': { before: { type: 'string', not: { enum: ['root'] } }, after: { type: 'string', not: { enum: ['root', 'admin'] } }, not: [{ type: 'string', not: { enum: ['root', 'admin'] } }, { type: 'string', not: { enum: ['root'] } }], openApi3Only: true },
+  'not-changed': { before: { type: 'string', not: { type: 'string', pattern: '^a' } }, after: { type: 'string', not: { type: 'string', pattern: '^b' } }, not: [{ type: 'string', not: { type: 'string', pattern: '^a' } }, { type: 'string', not: { type: 'string' } }], openApi3Only: true },
 };
 
 const props = (properties: Json, required: string[] = []) => ({ type: 'object', properties, ...(required.length > 0 ? { required } : {}) });
@@ -288,12 +358,26 @@ const PROPERTY_PAIRS: Record<PropertyKind, SchemaPair> = {
   'became-required': { before: props({ name, tag }), after: props({ name, tag }, ['tag']), not: [props({ name, tag }, ['tag']), props({ name, tag })] },
   'became-optional': { before: props({ name, tag }, ['tag']), after: props({ name, tag }), not: [props({ name, tag }), props({ name, tag }, ['tag'])] },
   deprecated: { before: props({ name, tag }), after: props({ name, tag: { ...tag, deprecated: true } }), not: [props({ name, tag: { ...tag, deprecated: true } }), props({ name, tag })], openApi3Only: true },
+  'became-read-only': { before: props({ name, tag }), after: props({ name, tag: { ...tag, readOnly: true } }), not: [props({ name, tag: { ...tag, readOnly: true } }), props({ name, tag })] },
+  'became-writable': { before: props({ name, tag: { ...tag, readOnly: true } }), after: props({ name, tag }), not: [props({ name, tag }), props({ name, tag: { ...tag, readOnly: true } })] },
+  'became-write-only': { before: props({ name, tag }), after: props({ name, tag: { ...tag, writeOnly: true } }), not: [props({ name, tag: { ...tag, writeOnly: true } }), props({ name, tag })], openApi3Only: true },
+  'became-readable': { before: props({ name, tag: { ...tag, writeOnly: true } }), after: props({ name, tag }), not: [props({ name, tag }), props({ name, tag: { ...tag, writeOnly: true } })], openApi3Only: true },
 };
 
 type Placement = 'request-parameter' | 'request-body' | 'request-property' | 'response-body' | 'response-property' | 'response-header';
 
+/** The document with `schema` at `placement` (OpenAPI 3.1 for JSON Schema 2020-12 keywords), the models `pair` refers to beside it. */
+function placed(placement: Placement, schema: unknown, pair: SchemaPair): Json {
+  const document = at(placement, schema);
+  return {
+    ...document,
+    ...(pair.openApi31Only ? { openapi: '3.1.0' } : {}),
+    ...(pair.components === undefined ? {} : { components: { schemas: pair.components } }),
+  };
+}
+
 /** The document with `schema` at `placement`: a query parameter, a body, a property of a body, a response header. */
-function placed(placement: Placement, schema: unknown): Json {
+function at(placement: Placement, schema: unknown): Json {
   switch (placement) {
     case 'request-parameter':
       return op({ parameters: [{ name: 'filter', in: 'query', schema }] });
@@ -318,10 +402,11 @@ function schemaCases(): ChangeCase[] {
       const pair = SCHEMA_PAIRS[kind];
       cases.push({
         rule: `${placement}-${kind}` as RuleId,
-        before: placed(placement, pair.before),
-        after: placed(placement, pair.after),
-        not: { before: placed(placement, pair.not[0]), after: placed(placement, pair.not[1]) },
+        before: placed(placement, pair.before, pair),
+        after: placed(placement, pair.after, pair),
+        not: { before: placed(placement, pair.not[0], pair), after: placed(placement, pair.not[1], pair) },
         ...(pair.openApi3Only ? { openApi3Only: true } : {}),
+        ...(pair.openApi31Only ? { openApi31Only: true } : {}),
       });
     }
   }
@@ -331,9 +416,9 @@ function schemaCases(): ChangeCase[] {
       const body = direction === 'request' ? 'request-body' : 'response-body';
       cases.push({
         rule: `${direction}-property-${kind}`,
-        before: placed(body, pair.before),
-        after: placed(body, pair.after),
-        not: { before: placed(body, pair.not[0]), after: placed(body, pair.not[1]) },
+        before: placed(body, pair.before, pair),
+        after: placed(body, pair.after, pair),
+        not: { before: placed(body, pair.not[0], pair), after: placed(body, pair.not[1], pair) },
         ...(pair.openApi3Only ? { openApi3Only: true } : {}),
       });
     }
@@ -343,14 +428,23 @@ function schemaCases(): ChangeCase[] {
 
 export const CHANGE_CASES: readonly ChangeCase[] = [...FIXED, ...schemaCases()];
 
-/** The case in each format it can be written in: OpenAPI 3.0, and Swagger 2.0 unless it cannot say it. */
-export function formsOf(c: ChangeCase): { readonly format: 'openapi-3.0' | 'swagger-2.0'; readonly before: Json; readonly after: Json; readonly not: { readonly before: Json; readonly after: Json } }[] {
+type Format = 'openapi-3.0' | 'swagger-2.0' | 'openapi-3.1';
+
+/**
+ * The case in each format it can be written in: OpenAPI 3.0, Swagger 2.0 unless it cannot say it,
+ * and OpenAPI 3.1 (converted: `nullable` as a type list, exclusive bounds as numbers); a case of
+ * 3.1 keywords only as written.
+ */
+export function formsOf(c: ChangeCase): { readonly format: Format; readonly before: Json; readonly after: Json; readonly not: { readonly before: Json; readonly after: Json } }[] {
+  if (c.openApi31Only) return [{ format: 'openapi-3.1', before: c.before, after: c.after, not: c.not }];
   const forms: ReturnType<typeof formsOf> = [{ format: 'openapi-3.0', before: c.before, after: c.after, not: c.not }];
-  if (c.openApi3Only) return forms;
-  try {
-    forms.push({ format: 'swagger-2.0', before: swagger2Of(c.before), after: swagger2Of(c.after), not: { before: swagger2Of(c.not.before), after: swagger2Of(c.not.after) } });
-  } catch (error) {
-    if (!(error instanceof Unexpressible)) throw error;
+  if (!c.openApi3Only) {
+    try {
+      forms.push({ format: 'swagger-2.0', before: swagger2Of(c.before), after: swagger2Of(c.after), not: { before: swagger2Of(c.not.before), after: swagger2Of(c.not.after) } });
+    } catch (error) {
+      if (!(error instanceof Unexpressible)) throw error;
+    }
   }
+  forms.push({ format: 'openapi-3.1', before: openApi31Of(c.before), after: openApi31Of(c.after), not: { before: openApi31Of(c.not.before), after: openApi31Of(c.not.after) } });
   return forms;
 }

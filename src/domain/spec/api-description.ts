@@ -131,6 +131,7 @@ const PARAMETER_SCHEMA_KEYWORDS = [
   'uniqueItems',
   'multipleOf',
   'x-nullable',
+  'x-extensible-enum',
 ] as const;
 
 function text(value: JsonValue | undefined): string | null {

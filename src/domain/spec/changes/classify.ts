@@ -3,7 +3,7 @@ import type { AuthAdapter } from '../derived-resources.js';
 import { escapePointer } from '../json-pointer.js';
 import type { JsonObject } from '../spec-document.js';
 import type { Change, ChangeLocation } from './change.js';
-import { FIXED_RULES, propertyLevel, schemaLevel, type Direction, type FixedRuleId, type PropertyKind, type SchemaKind, type SchemaScope } from './rules.js';
+import { FIXED_RULES, negatedKind, propertyLevel, schemaLevel, type Direction, type FixedRuleId, type PropertyKind, type SchemaKind, type SchemaScope } from './rules.js';
 import { MAX_OTHER_PLACES, SchemaComparator, type SchemaAt, type SchemaDifference } from './schema-diff.js';
 
 /**
@@ -42,6 +42,30 @@ const SCHEMA_WORDS: Record<SchemaKind, (detail: string) => string> = {
   'additional-properties-removed': () => 'properties that are not listed are no longer allowed',
   'option-added': (d) => `the alternative ${d} was added`,
   'option-removed': (d) => `the alternative ${d} was removed`,
+  'pattern-added': (d) => `the values must now match the pattern ${d}`,
+  'pattern-removed': (d) => `the values no longer need to match the pattern ${d}`,
+  'const-added': (d) => `the value is now fixed to ${d}`,
+  'const-removed': (d) => `the value is no longer fixed to ${d}`,
+  'const-changed': (d) => `the one value taken changed from ${d}`,
+  'extensible-enum-value-added': (d) => `the extensible enum value ${d} was added`,
+  'extensible-enum-value-removed': (d) => `the extensible enum value ${d} was removed`,
+  'contains-added': () => 'the array must now contain an item matching contains',
+  'contains-removed': () => 'the array no longer needs an item matching contains',
+  'dependent-required-added': (d) => `${d} now (dependentRequired)`,
+  'dependent-required-removed': (d) => `no longer: ${d} (dependentRequired)`,
+  'condition-changed': () => 'the if condition changed, so then and else apply to other values',
+  'content-media-type-changed': (d) => `the content's media type changed from ${d}`,
+  'content-encoding-changed': (d) => `the content's encoding changed from ${d}`,
+  'one-of-overlap-added': (d) => `${d}, and a oneOf refuses a value that matches two`,
+  'discriminator-added': (d) => `the discriminator ${d} was added`,
+  'discriminator-removed': (d) => `the discriminator ${d} was removed`,
+  'discriminator-property-changed': (d) => `the discriminator's property changed from ${d}`,
+  'discriminator-mapping-added': (d) => `the discriminator value ${d} was mapped`,
+  'discriminator-mapping-removed': (d) => `the discriminator value ${d} is no longer mapped`,
+  'discriminator-mapping-changed': (d) => `the discriminator value ${d}`,
+  'not-narrowed': (d) => `inside not, ${d}, so more values pass`,
+  'not-widened': (d) => `inside not, ${d}, so fewer values pass`,
+  'not-changed': (d) => `inside not, ${d}`,
 };
 
 const PROPERTY_WORDS: Record<PropertyKind, string> = {
@@ -51,6 +75,10 @@ const PROPERTY_WORDS: Record<PropertyKind, string> = {
   'became-required': 'became required',
   'became-optional': 'became optional',
   deprecated: 'became deprecated',
+  'became-read-only': 'became read-only',
+  'became-writable': 'is no longer read-only',
+  'became-write-only': 'became write-only',
+  'became-readable': 'is no longer write-only',
 };
 
 /** A path with its template parameters unnamed: `/pets/{id}` and `/pets/{petId}` are one path. */
@@ -62,8 +90,10 @@ function pathNames(path: string): string[] {
   return [...path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]!);
 }
 
+/** Dotted property names; `[]`, `{}`, a tuple position `[0]` and an applicator `(not)` follow without a dot. */
 function propertyPath(path: readonly string[]): string {
-  return path.reduce((joined, segment) => (segment === '[]' || segment === '{}' ? `${joined}${segment}` : joined === '' ? segment : `${joined}.${segment}`), '');
+  const attached = (segment: string) => segment === '{}' || segment.startsWith('[') || segment.startsWith('(');
+  return path.reduce((joined, segment) => (attached(segment) || joined === '' ? `${joined}${segment}` : `${joined}.${segment}`), '');
 }
 
 /** The place of a schema difference `path` below a context's schema. */
@@ -378,10 +408,12 @@ class Classifier {
 
   /** A difference inside a schema that several places use is one item, at the first; the others are listed in its `alsoAt`. */
   private schema(from: SchemaAt, to: SchemaAt, context: Context): void {
-    for (const { difference, path, first } of this.schemas.walk(from, to, context.direction)) {
+    // Parameters and headers travel as text; bodies as JSON.
+    const wire = context.scope.endsWith('-parameter') || context.scope.endsWith('-header');
+    for (const { difference, path, first, negated } of this.schemas.walk(from, to, { direction: context.direction, wire })) {
       if (first) {
         this.reported.set(difference, { index: this.changes.length, alsoAt: [] });
-        this.changes.push(this.schemaChange(difference, path, context));
+        this.changes.push(this.schemaChange(difference, path, context, negated));
         continue;
       }
       const earlier = this.reported.get(difference);
@@ -389,9 +421,24 @@ class Classifier {
     }
   }
 
-  private schemaChange(d: SchemaDifference, path: readonly string[], context: Context): Change {
+  private schemaChange(d: SchemaDifference, path: readonly string[], context: Context, negated: boolean): Change {
     const property = propertyPath(path);
     const location = locationOf(context, path);
+    if (negated) {
+      // Reported where the `not` stands: what changed inside it is part of the message.
+      const outer = path.slice(0, path.indexOf('(not)'));
+      const inside = propertyPath(path.slice(outer.length + 1));
+      const kind = negatedKind(d.kind);
+      const change = d.kind.startsWith('property-') ? `the property ${d.detail} ${PROPERTY_WORDS[d.kind.slice('property-'.length) as PropertyKind]}` : SCHEMA_WORDS[d.kind as SchemaKind](d.detail);
+      const at = propertyPath(outer);
+      return {
+        rule: at === '' ? `${context.scope}-${kind}` : `${context.direction}-property-${kind}`,
+        level: schemaLevel(kind, context.direction),
+        location: locationOf(context, outer),
+        pointer: d.pointer,
+        message: `${context.where}${at === '' ? '' : `, property ${at}`}: ${SCHEMA_WORDS[kind](inside === '' ? change : `at ${inside}, ${change}`)}.`,
+      };
+    }
     if (d.kind.startsWith('property-')) {
       const kind = d.kind.slice('property-'.length) as PropertyKind;
       return {

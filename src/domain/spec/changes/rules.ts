@@ -34,11 +34,35 @@ export const SCHEMA_KINDS = [
   'additional-properties-removed',
   'option-added',
   'option-removed',
+  'pattern-added',
+  'pattern-removed',
+  'const-added',
+  'const-removed',
+  'const-changed',
+  'extensible-enum-value-added',
+  'extensible-enum-value-removed',
+  'contains-added',
+  'contains-removed',
+  'dependent-required-added',
+  'dependent-required-removed',
+  'condition-changed',
+  'content-media-type-changed',
+  'content-encoding-changed',
+  'one-of-overlap-added',
+  'discriminator-added',
+  'discriminator-removed',
+  'discriminator-property-changed',
+  'discriminator-mapping-added',
+  'discriminator-mapping-removed',
+  'discriminator-mapping-changed',
+  'not-narrowed',
+  'not-widened',
+  'not-changed',
 ] as const;
 export type SchemaKind = (typeof SCHEMA_KINDS)[number];
 
 /** Changes of an object's properties (reported with the property's path). */
-export const PROPERTY_KINDS = ['added', 'required-added', 'removed', 'became-required', 'became-optional', 'deprecated'] as const;
+export const PROPERTY_KINDS = ['added', 'required-added', 'removed', 'became-required', 'became-optional', 'deprecated', 'became-read-only', 'became-writable', 'became-write-only', 'became-readable'] as const;
 export type PropertyKind = (typeof PROPERTY_KINDS)[number];
 
 /**
@@ -74,6 +98,30 @@ const SCHEMA_EFFECT: Record<SchemaKind, 'narrows' | 'widens' | 'neither'> = {
   'additional-properties-removed': 'narrows',
   'option-added': 'widens',
   'option-removed': 'narrows',
+  'pattern-added': 'narrows',
+  'pattern-removed': 'widens',
+  'const-added': 'narrows',
+  'const-removed': 'widens',
+  'const-changed': 'neither',
+  'extensible-enum-value-added': 'neither',
+  'extensible-enum-value-removed': 'narrows',
+  'contains-added': 'narrows',
+  'contains-removed': 'widens',
+  'dependent-required-added': 'narrows',
+  'dependent-required-removed': 'widens',
+  'condition-changed': 'neither',
+  'content-media-type-changed': 'neither',
+  'content-encoding-changed': 'neither',
+  'one-of-overlap-added': 'narrows',
+  'discriminator-added': 'neither',
+  'discriminator-removed': 'neither',
+  'discriminator-property-changed': 'neither',
+  'discriminator-mapping-added': 'widens',
+  'discriminator-mapping-removed': 'narrows',
+  'discriminator-mapping-changed': 'neither',
+  'not-narrowed': 'widens',
+  'not-widened': 'narrows',
+  'not-changed': 'neither',
 };
 
 const FIXED_SCHEMA_LEVEL: Partial<Record<SchemaKind, ChangeLevel>> = {
@@ -85,6 +133,22 @@ const FIXED_SCHEMA_LEVEL: Partial<Record<SchemaKind, ChangeLevel>> = {
   'multiple-of-changed': 'warning',
   // Clients that leave the value out get another one.
   'default-changed': 'warning',
+  // The one value taken is another: what was sent is refused, what was received is not what comes.
+  'const-changed': 'breaking',
+  // An extensible enum promises other values may come: a client must already take values it does not know.
+  'extensible-enum-value-added': 'info',
+  // then and else apply to other values than before: which values pass cannot be told in general.
+  'condition-changed': 'warning',
+  // The text carries another kind of content, or the same in another encoding: neither side reads the other's.
+  'content-media-type-changed': 'breaking',
+  'content-encoding-changed': 'breaking',
+  // The alternatives are now told apart by a property (or no longer are): clients that did not send or read it may fail.
+  'discriminator-added': 'warning',
+  'discriminator-removed': 'warning',
+  'discriminator-property-changed': 'breaking',
+  'discriminator-mapping-changed': 'breaking',
+  // What `not` excludes changed in a way that neither only adds nor only takes away values.
+  'not-changed': 'warning',
 };
 
 export type Direction = 'request' | 'response';
@@ -97,12 +161,55 @@ export function schemaLevel(kind: SchemaKind, direction: Direction): ChangeLevel
 }
 
 const PROPERTY_LEVEL: Record<Direction, Record<PropertyKind, ChangeLevel>> = {
-  request: { added: 'info', 'required-added': 'breaking', removed: 'warning', 'became-required': 'breaking', 'became-optional': 'info', deprecated: 'warning' },
-  response: { added: 'info', 'required-added': 'info', removed: 'breaking', 'became-required': 'info', 'became-optional': 'breaking', deprecated: 'warning' },
+  request: {
+    added: 'info',
+    'required-added': 'breaking',
+    removed: 'warning',
+    'became-required': 'breaking',
+    'became-optional': 'info',
+    deprecated: 'warning',
+    // The server no longer takes what clients send there: ignored or refused, as a property removed.
+    'became-read-only': 'warning',
+    'became-writable': 'info',
+    'became-write-only': 'info',
+    'became-readable': 'info',
+  },
+  response: {
+    added: 'info',
+    'required-added': 'info',
+    removed: 'breaking',
+    'became-required': 'info',
+    'became-optional': 'breaking',
+    deprecated: 'warning',
+    'became-read-only': 'info',
+    'became-writable': 'info',
+    // No longer sent to clients: as a property removed.
+    'became-write-only': 'breaking',
+    'became-readable': 'info',
+  },
 };
 
 export function propertyLevel(kind: PropertyKind, direction: Direction): ChangeLevel {
   return PROPERTY_LEVEL[direction][kind];
+}
+
+/**
+ * The change a schema undergoes when one inside its `not` does: a schema inside `not` that lets
+ * fewer values through (`not-narrowed`) excludes fewer, so the schema lets more through, and the
+ * other way round. A property change inside counts as narrowing where it breaks requests, as
+ * widening where it breaks responses; one of fixed level, as neither.
+ */
+export function negatedKind(kind: SchemaKind | `property-${PropertyKind}`): SchemaKind {
+  const effect = kind.startsWith('property-')
+    ? PROPERTY_LEVEL.request[kind.slice('property-'.length) as PropertyKind] === 'breaking'
+      ? 'narrows'
+      : PROPERTY_LEVEL.response[kind.slice('property-'.length) as PropertyKind] === 'breaking'
+        ? 'widens'
+        : 'neither'
+    : FIXED_SCHEMA_LEVEL[kind as SchemaKind] === undefined
+      ? SCHEMA_EFFECT[kind as SchemaKind]
+      : 'neither';
+  return effect === 'narrows' ? 'not-narrowed' : effect === 'widens' ? 'not-widened' : 'not-changed';
 }
 
 /** Where a schema stands: the scope its root changes are named by. */
@@ -191,6 +298,30 @@ const SCHEMA_MEANS: Record<SchemaKind, string> = {
   'additional-properties-removed': 'properties not listed are no longer allowed',
   'option-added': 'a oneOf/anyOf alternative was added',
   'option-removed': 'a oneOf/anyOf alternative was removed',
+  'pattern-added': 'a pattern now limits the values (it can only refuse values)',
+  'pattern-removed': 'the pattern that limited the values was removed',
+  'const-added': 'the value is now fixed (const)',
+  'const-removed': 'the value is no longer fixed (const removed)',
+  'const-changed': 'the one value taken (const) changed',
+  'extensible-enum-value-added': 'an `x-extensible-enum` value was added (clients must already take unknown ones)',
+  'extensible-enum-value-removed': 'an `x-extensible-enum` value was removed',
+  'contains-added': 'an array must now contain an item matching `contains`',
+  'contains-removed': 'an array no longer needs an item matching `contains`',
+  'dependent-required-added': 'a property now requires another (`dependentRequired`)',
+  'dependent-required-removed': 'a property no longer requires another (`dependentRequired`)',
+  'condition-changed': 'the `if` condition changed: `then` and `else` apply to other values',
+  'content-media-type-changed': "the media type of a string's content (`contentMediaType`) was set, changed or removed",
+  'content-encoding-changed': "the encoding of a string's content (`contentEncoding`, e.g. base64) was set, changed or removed",
+  'one-of-overlap-added': 'alternatives of a oneOf can now match the same value, which a oneOf then refuses',
+  'discriminator-added': 'a discriminator now tells the alternatives apart',
+  'discriminator-removed': 'the discriminator was removed',
+  'discriminator-property-changed': "the discriminator's property changed",
+  'discriminator-mapping-added': 'a discriminator value was mapped to a schema',
+  'discriminator-mapping-removed': 'a discriminator value is no longer mapped',
+  'discriminator-mapping-changed': 'a discriminator value is mapped to another schema',
+  'not-narrowed': 'what `not` excludes shrank: more values pass',
+  'not-widened': 'what `not` excludes grew: fewer values pass',
+  'not-changed': 'what `not` excludes changed',
 };
 
 const PROPERTY_MEANS: Record<PropertyKind, string> = {
@@ -200,6 +331,10 @@ const PROPERTY_MEANS: Record<PropertyKind, string> = {
   'became-required': 'a property became required',
   'became-optional': 'a property became optional',
   deprecated: 'a property became deprecated',
+  'became-read-only': 'a property became read-only (`readOnly`: sent by the server only)',
+  'became-writable': 'a property is no longer read-only',
+  'became-write-only': 'a property became write-only (`writeOnly`: sent by clients only)',
+  'became-readable': 'a property is no longer write-only',
 };
 
 const SCOPE_WORDS: Record<SchemaScope | `${Direction}-property`, string> = {

@@ -1,18 +1,34 @@
-import { escapePointer, References, type Followed } from '../json-pointer.js';
-import { isOfKind } from '../reference-kinds.js';
-import { isJsonObject, specFormatOf, type JsonObject, type JsonValue } from '../spec-document.js';
+import type { JsonObject } from '../spec-document.js';
 import type { Direction, PropertyKind, SchemaKind } from './rules.js';
+import {
+  accepted,
+  DocumentSchemas,
+  implied,
+  MAXIMA,
+  MINIMA,
+  MINIMUM_DEFAULT,
+  refName,
+  reportable,
+  resolved,
+  text,
+  tighter,
+  viewOf,
+  type Bound,
+  type Node,
+  type SchemaAt,
+  type View,
+} from './schema-view.js';
 
-/** A schema where a document has it: the value as written and its JSON pointer. */
-export interface SchemaAt {
-  readonly schema: JsonValue | undefined;
-  readonly pointer: string;
-}
+export type { SchemaAt } from './schema-view.js';
 
 /** One difference between two schemas, relative to the schemas compared. */
 export interface SchemaDifference {
   readonly kind: SchemaKind | `property-${PropertyKind}`;
-  /** Property names from the compared schema down, `[]` for array items, `{}` for map values. */
+  /**
+   * From the compared schema down: property names, `[]` for array items, `{}` for map values,
+   * `[0]` for a tuple's position, `(keyword)` for what an applicator (`not`, `contains`,
+   * `propertyNames`, `then`...) holds.
+   */
   readonly path: readonly string[];
   /** In the newer document; in the older one for what was removed. */
   readonly pointer: string;
@@ -20,58 +36,14 @@ export interface SchemaDifference {
   readonly detail: string;
 }
 
-type Node = SchemaAt;
-
-/** The facts of a schema the comparison looks at, `allOf` members merged in. */
-interface View {
-  /** null: any type. */
-  readonly types: ReadonlySet<string> | null;
-  readonly nullable: boolean;
-  readonly format: string | null;
-  /** JSON texts of the values, null excluded; null: no enum. */
-  readonly enum: readonly string[] | null;
-  readonly properties: ReadonlyMap<string, Node>;
-  readonly required: ReadonlySet<string>;
-  readonly items: Node | null;
-  /** true: any other property is allowed (the default); false: none; a node: those of that schema. */
-  readonly additional: boolean | Node;
-  readonly limits: Readonly<Record<Limit, number | undefined>>;
-  /** The numeric bounds: maximum or exclusiveMaximum (3.1's number, or 2.0's and 3.0's flag), the tighter. */
-  readonly upper: Bound | undefined;
-  readonly lower: Bound | undefined;
-  readonly multipleOf: number | undefined;
-  readonly uniqueItems: boolean;
-  readonly pattern: string | null;
-  /** JSON text of the default, if any. */
-  readonly default: string | undefined;
-  readonly options: readonly Node[];
-  readonly deprecated: boolean;
-  readonly readOnly: boolean;
-  readonly writeOnly: boolean;
-}
-
-const MAXIMA = ['maxLength', 'maxItems', 'maxProperties'] as const;
-const MINIMA = ['minLength', 'minItems', 'minProperties'] as const;
-type Limit = (typeof MAXIMA)[number] | (typeof MINIMA)[number];
-
-interface Bound {
-  readonly value: number;
-  readonly exclusive: boolean;
-}
-
-/** The tighter of two bounds; `below`: upper bounds (the lower value is tighter), else lower bounds. */
-function tighter(a: Bound | undefined, b: Bound | undefined, below: boolean): Bound | undefined {
-  if (a === undefined || b === undefined) return a ?? b;
-  if (a.value !== b.value) return (a.value < b.value) === below ? a : b;
-  return a.exclusive ? a : b;
-}
-
-/** A numeric bound of a schema: `maximum` (exclusive with 2.0's and 3.0's `exclusiveMaximum: true`) and 3.1's numeric `exclusiveMaximum`. */
-function boundOf(schema: JsonObject, inclusive: 'maximum' | 'minimum', exclusive: 'exclusiveMaximum' | 'exclusiveMinimum'): Bound | undefined {
-  const limit = finite(schema[inclusive]);
-  const flagged = limit === undefined ? undefined : { value: limit, exclusive: schema[exclusive] === true };
-  const numeric = finite(schema[exclusive]);
-  return tighter(flagged, numeric === undefined ? undefined : { value: numeric, exclusive: true }, inclusive === 'maximum');
+/** How a pair of schemas is read: what a client sends or receives, and whether as text on the wire (a parameter, a header) or as JSON. */
+export interface Reading {
+  readonly direction: Direction;
+  /**
+   * Path, query, header and cookie values travel as text: every integer is also a string there,
+   * so a type change is judged by the strings each side takes (integer to string widens).
+   */
+  readonly wire: boolean;
 }
 
 function boundText(name: string, bound: Bound | undefined): string {
@@ -104,32 +76,30 @@ export const MAX_OTHER_PLACES = 10;
  */
 export const MAX_PAIRINGS = 8;
 
-/** How deep `allOf` members are merged into one view; deeper ones are left out (a pathological document). */
-const ALL_OF_DEPTH = 16;
+/** How many alternatives of one oneOf are looked at for overlaps (pairs grow as their square). */
+const MAX_OVERLAP_OPTIONS = 64;
 
-function text(value: JsonValue | undefined): string | null {
-  return typeof value === 'string' ? value : null;
-}
+/** Scalars a text on the wire can be read as: any of them is also a string. */
+const SCALARS = new Set(['integer', 'number', 'boolean']);
 
-function finite(value: JsonValue | undefined): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
-/** Whether a value of type `type` is still a value of one of `types` (an integer is a number). */
-function accepted(type: string, types: ReadonlySet<string>): boolean {
-  return types.has(type) || (type === 'integer' && types.has('number'));
+/** Whether a value of type `type` is still one of `types`; on the wire, any scalar is also a string. */
+function takes(type: string, types: ReadonlySet<string>, wire: boolean): boolean {
+  return accepted(type, types) || (wire && types.has('string') && SCALARS.has(type));
 }
 
 function listed(types: ReadonlySet<string> | null): string {
-  return types === null ? 'any type' : [...types].sort().join(' or ');
+  if (types === null) return 'any type';
+  return types.size === 0 ? 'no value' : [...types].sort().join(' or ');
 }
+
+type Below = { readonly segment: string | null; readonly from: Node; readonly to: Node; readonly negates?: true };
 
 /** What a pair of schemas differs in by itself, and the pairs below it (properties, items, values, alternatives) to compare next. */
 interface Local {
   /** Paths `[]`, or `[name]` for what concerns one of its properties. */
   readonly own: readonly SchemaDifference[];
-  /** `segment`: the path's next segment (a property name, `[]`, `{}`), null for an alternative. */
-  readonly below: readonly { readonly segment: string | null; readonly from: Node; readonly to: Node }[];
+  /** `segment`: the path's next segment (a property name, `[]`, `{}`...), null for an alternative; `negates`: it is inside a `not`. */
+  readonly below: readonly Below[];
 }
 
 /** A difference reached by a walk, and the path to it from where the walk started. */
@@ -139,6 +109,8 @@ export interface Reached {
   readonly path: readonly string[];
   /** Reached for the first time in this direction; otherwise reported from an earlier place. */
   readonly first: boolean;
+  /** Inside an odd number of `not`s: what lets more values through there lets fewer through the schema compared. */
+  readonly negated: boolean;
 }
 
 interface Step {
@@ -147,6 +119,7 @@ interface Step {
   readonly parent: number;
   readonly segment: string | null;
   readonly depth: number;
+  readonly negated: boolean;
 }
 
 /**
@@ -166,11 +139,11 @@ interface Step {
 export class SchemaComparator {
   private readonly locals = new Map<string, Local>();
   private readonly views = new Map<string, View>();
-  /** Per direction and pair, how many walks reached it. */
+  /** Per reading and pair, how many walks reached it. */
   private readonly reached = new Map<string, number>();
-  /** Per direction, the pairs whose own pairs below were walked from some place (not cut at SCHEMA_DEPTH). */
+  /** Per reading, the pairs whose own pairs below were walked from some place (not cut at SCHEMA_DEPTH). */
   private readonly expanded = new Set<string>();
-  /** Per direction and schema (`o` or `n` and its pointer), how many of the other document's it was compared with. */
+  /** Per reading and schema (`o` or `n` and its pointer), how many of the other document's it was compared with. */
   private readonly pairings = new Map<string, number>();
 
   private readonly older: DocumentSchemas;
@@ -182,9 +155,9 @@ export class SchemaComparator {
   }
 
   /** The differences reachable from `from` and `to`, each pair's once in this walk, nearest first. */
-  walk(from: SchemaAt, to: SchemaAt, direction: Direction): Reached[] {
+  walk(from: SchemaAt, to: SchemaAt, reading: Reading): Reached[] {
     const found: Reached[] = [];
-    const steps: Step[] = [{ from, to, parent: -1, segment: null, depth: 0 }];
+    const steps: Step[] = [{ from, to, parent: -1, segment: null, depth: 0, negated: false }];
     const walked = new Set<string>();
     for (let i = 0; i < steps.length; i++) {
       const step = steps[i]!;
@@ -192,29 +165,31 @@ export class SchemaComparator {
       const b = this.newer.follow(step.to.schema, step.to.pointer);
       // A reference that cannot be followed (external, nowhere, or to something that is not a schema) is not compared.
       if (a.ref !== null || b.ref !== null || a.value === undefined || b.value === undefined) continue;
-      const pair = `${a.at}\u0000${b.at}`;
+      const pair = `${step.negated ? '!' : ''}${a.at}\u0001${b.at}`;
       if (walked.has(pair)) continue;
       walked.add(pair);
-      const key = `${direction}\u0000${pair}`;
+      const key = `${reading.direction}${reading.wire ? ' wire' : ''}\u0001${pair}`;
       const times = this.reached.get(key) ?? 0;
       // Past its places, a pair is not walked again, unless every walk so far reached it too deep to go below it.
       if (times > MAX_OTHER_PLACES && this.expanded.has(key)) continue;
       if (times === 0) {
-        const [older, newer] = [`${direction}\u0000o${a.at}`, `${direction}\u0000n${b.at}`];
+        const [older, newer] = [`${reading.direction}\u0001o${a.at}`, `${reading.direction}\u0001n${b.at}`];
         const [olderPaired, newerPaired] = [this.pairings.get(older) ?? 0, this.pairings.get(newer) ?? 0];
         if (olderPaired >= MAX_PAIRINGS || newerPaired >= MAX_PAIRINGS) continue;
         this.pairings.set(older, olderPaired + 1);
         this.pairings.set(newer, newerPaired + 1);
       }
       this.reached.set(key, times + 1);
-      const local = this.local(key, { schema: a.value, pointer: a.at }, { schema: b.value, pointer: b.at }, direction);
+      const local = this.local(key, { schema: a.value, pointer: a.at }, { schema: b.value, pointer: b.at }, reading);
       if (local.own.length > 0) {
         const path = this.pathTo(steps, i);
-        for (const difference of local.own) found.push({ difference, path: [...path, ...difference.path], first: times === 0 });
+        for (const difference of local.own) found.push({ difference, path: [...path, ...difference.path], first: times === 0, negated: step.negated });
       }
       if (step.depth + 1 >= SCHEMA_DEPTH) continue;
       this.expanded.add(key);
-      for (const next of local.below) steps.push({ from: next.from, to: next.to, parent: i, segment: next.segment, depth: step.depth + 1 });
+      for (const next of local.below) {
+        steps.push({ from: next.from, to: next.to, parent: i, segment: next.segment, depth: step.depth + 1, negated: next.negates === true ? !step.negated : step.negated });
+      }
     }
     return found;
   }
@@ -228,276 +203,401 @@ export class SchemaComparator {
     return path.reverse();
   }
 
-  private local(key: string, a: Node, b: Node, direction: Direction): Local {
+  private local(key: string, a: Node, b: Node, reading: Reading): Local {
     let local = this.locals.get(key);
     if (local === undefined) {
-      local = this.differences(this.view(this.older, a), this.view(this.newer, b), a.pointer, b.pointer, direction);
+      local = new PairComparison(this, this.view(this.older, a), this.view(this.newer, b), a, b, reading).run();
       this.locals.set(key, local);
     }
     return local;
+  }
+
+  /** The view of a schema of the older document (`older`) or the newer, its references followed. */
+  viewAt(older: boolean, node: Node): View {
+    const document = older ? this.older : this.newer;
+    return this.view(document, resolved(document, node));
+  }
+
+  /** Where a node's references lead, in the older document (`older`) or the newer. */
+  pointerOf(older: boolean, node: Node): string {
+    return reportable(resolved(older ? this.older : this.newer, node).pointer);
+  }
+
+  /** How many pairs of `view`'s alternatives can match one value (0 with a discriminator, which tells them apart). */
+  overlaps(older: boolean, view: View): number {
+    if (view.discriminator !== null) return 0;
+    const options = view.options.slice(0, MAX_OVERLAP_OPTIONS).map((option) => this.viewAt(older, option));
+    let count = 0;
+    for (let i = 0; i < options.length; i++) for (let j = i + 1; j < options.length; j++) if (!this.disjoint(older, options[i]!, options[j]!)) count += 1;
+    return count;
+  }
+
+  /** Whether no value can match both: their types, their values, a required property's types or values, or a closed object tell them apart. */
+  private disjoint(older: boolean, x: View, y: View, depth = 0): boolean {
+    if (x.nullable && y.nullable) return false;
+    // An integer is a number: the two share the integers.
+    const shared = (t: string, types: ReadonlySet<string>) => accepted(t, types) || (t === 'number' && types.has('integer'));
+    if (x.types !== null && y.types !== null && ![...x.types].some((t) => shared(t, y.types!))) return true;
+    const values = (v: View) => (v.const !== undefined ? [v.const] : v.enum);
+    const [xv, yv] = [values(x), values(y)];
+    if (xv !== null && yv !== null && !xv.some((value) => yv.includes(value))) return true;
+    const closed = (v: View, other: View) => v.additional === false && [...other.required].some((name) => !v.properties.has(name));
+    if (closed(x, y) || closed(y, x)) return true;
+    if (depth > 0) return false;
+    for (const name of x.required) {
+      if (!y.required.has(name)) continue;
+      const [p, q] = [x.properties.get(name), y.properties.get(name)];
+      if (p !== undefined && q !== undefined && this.disjoint(older, this.viewAt(older, p), this.viewAt(older, q), depth + 1)) return true;
+    }
+    return false;
   }
 
   private view(document: DocumentSchemas, node: Node): View {
     const cacheKey = `${document === this.older ? 'o' : 'n'}${node.pointer}`;
     let view = this.views.get(cacheKey);
     if (view === undefined) {
-      view = viewOf(document, node, ALL_OF_DEPTH, new Set());
+      view = viewOf(document, node);
       this.views.set(cacheKey, view);
     }
     return view;
   }
+}
 
-  private differences(a: View, b: View, aAt: string, bAt: string, direction: Direction): Local {
-    const found: SchemaDifference[] = [];
-    const below: Local['below'][number][] = [];
-    const add = (kind: SchemaDifference['kind'], detail: string, removed = false, path: readonly string[] = []) =>
-      found.push({ kind, path, pointer: removed ? aAt : bAt, detail });
+/** The differences of one pair of schemas, and the pairs below it. */
+class PairComparison {
+  private readonly found: SchemaDifference[] = [];
+  private readonly below: Below[] = [];
 
+  constructor(
+    private readonly schemas: SchemaComparator,
+    private readonly a: View,
+    private readonly b: View,
+    private readonly aNode: Node,
+    private readonly bNode: Node,
+    private readonly reading: Reading,
+  ) {
+    this.aAt = reportable(aNode.pointer);
+    this.bAt = reportable(bNode.pointer);
+  }
+
+  private readonly aAt: string;
+  private readonly bAt: string;
+
+  run(): Local {
+    if (this.wrapping()) return { own: this.found, below: this.below };
+    if (!this.types()) return { own: this.found, below: this.below };
+    this.values();
+    this.bounds();
+    this.strings();
+    this.properties();
+    this.objects();
+    this.arrays();
+    this.applicators();
+    this.options();
+    return { own: this.found, below: this.below };
+  }
+
+  private add(kind: SchemaDifference['kind'], detail: string, removed = false, path: readonly string[] = []): void {
+    this.found.push({ kind, path, pointer: removed ? this.aAt : this.bAt, detail });
+  }
+
+  /** A pair below, compared next; a side that leaves the keyword out stands for `absent` (true: no constraint). */
+  private next(segment: string | null, from: Node | null, to: Node | null, absent = true, negates = false): void {
+    if (from === null && to === null) return;
+    const keyword = segment ?? 'option';
+    const pair: Below = { segment, from: from ?? implied(absent, this.aAt, keyword), to: to ?? implied(absent, this.bAt, keyword) };
+    this.below.push(negates ? { ...pair, negates: true } : pair);
+  }
+
+  /** Types and null; false when the types have nothing in common (nothing below compares like with like). */
+  private types(): boolean {
+    const { a, b } = this;
+    const wire = this.reading.wire;
     if (a.types !== null && b.types !== null) {
-      const gone = [...a.types].filter((t) => !accepted(t, b.types!));
-      const come = [...b.types].filter((t) => !accepted(t, a.types!));
+      const gone = [...a.types].filter((t) => !takes(t, b.types!, wire));
+      const come = [...b.types].filter((t) => !takes(t, a.types!, wire));
       if (gone.length > 0 && come.length > 0) {
-        // Values of another type altogether: nothing below compares like with like.
-        add('type-changed', `${listed(a.types)} to ${listed(b.types)}`);
-        return { own: found, below };
+        this.add('type-changed', `${listed(a.types)} to ${listed(b.types)}`);
+        return false;
       }
-      if (gone.length > 0) add('type-narrowed', `${listed(a.types)} to ${listed(b.types)}`);
-      if (come.length > 0) add('type-widened', `${listed(a.types)} to ${listed(b.types)}`);
+      if (gone.length > 0) this.add('type-narrowed', `${listed(a.types)} to ${listed(b.types)}`);
+      if (come.length > 0) this.add('type-widened', `${listed(a.types)} to ${listed(b.types)}`);
     } else if (a.types === null && b.types !== null) {
-      add('type-narrowed', `any type to ${listed(b.types)}`);
+      this.add('type-narrowed', `any type to ${listed(b.types)}`);
     } else if (a.types !== null && b.types === null) {
-      add('type-widened', `${listed(a.types)} to any type`);
+      this.add('type-widened', `${listed(a.types)} to any type`);
+    }
+    if (a.nullable && !b.nullable) this.add('nullable-removed', 'null');
+    if (!a.nullable && b.nullable) this.add('nullable-added', 'null');
+    return true;
+  }
+
+  /** `const`, `enum`, `x-extensible-enum`, `default`, `format`. */
+  private values(): void {
+    const { a, b } = this;
+    if (a.format !== null && b.format !== null && a.format !== b.format) this.add('format-changed', `${a.format} to ${b.format}`);
+    if (a.format === null && b.format !== null) this.add('format-added', b.format);
+    if (a.format !== null && b.format === null) this.add('format-removed', a.format, true);
+
+    // A `const` is an enum of one value: between them, only a value taken away or added is a change.
+    const before = a.const !== undefined ? (a.enum === null || a.enum.includes(a.const) ? [a.const] : []) : a.enum;
+    const after = b.const !== undefined ? (b.enum === null || b.enum.includes(b.const) ? [b.const] : []) : b.enum;
+    const constant = a.const !== undefined || b.const !== undefined;
+    if (before !== null && after !== null) {
+      const [had, has] = [new Set(before), new Set(after)];
+      const removed = before.filter((v) => !has.has(v));
+      const added = after.filter((v) => !had.has(v));
+      if (constant && removed.length > 0 && added.length > 0 && (before.length === 1 || after.length === 1)) {
+        this.add('const-changed', `${before.join(', ')} to ${after.join(', ')}`);
+      } else {
+        for (const value of removed) this.add('enum-value-removed', value, true);
+        for (const value of added) this.add('enum-value-added', value);
+      }
+    } else if (before === null && after !== null) {
+      this.add(b.const !== undefined ? 'const-added' : 'enum-added', after.join(', '));
+    } else if (before !== null && after === null) {
+      this.add(a.const !== undefined ? 'const-removed' : 'enum-removed', before.join(', '), true);
     }
 
-    if (a.nullable && !b.nullable) add('nullable-removed', 'null');
-    if (!a.nullable && b.nullable) add('nullable-added', 'null');
-    if (a.format !== null && b.format !== null && a.format !== b.format) add('format-changed', `${a.format} to ${b.format}`);
-    if (a.format === null && b.format !== null) add('format-added', b.format);
-    if (a.format !== null && b.format === null) add('format-removed', a.format, true);
-
-    if (a.enum !== null && b.enum !== null) {
-      const before = new Set(a.enum);
-      const after = new Set(b.enum);
-      for (const value of a.enum) if (!after.has(value)) add('enum-value-removed', value, true);
-      for (const value of b.enum) if (!before.has(value)) add('enum-value-added', value);
-    } else if (a.enum === null && b.enum !== null) {
-      add('enum-added', b.enum.join(', '));
-    } else if (a.enum !== null && b.enum === null) {
-      add('enum-removed', a.enum.join(', '));
+    if (a.extensible !== null || b.extensible !== null) {
+      const [had, has] = [new Set(a.extensible ?? []), new Set(b.extensible ?? [])];
+      for (const value of had) if (!has.has(value)) this.add('extensible-enum-value-removed', value, true);
+      for (const value of has) if (!had.has(value)) this.add('extensible-enum-value-added', value);
     }
+    if (a.default !== b.default) this.add('default-changed', `${a.default ?? 'none'} to ${b.default ?? 'none'}`);
+  }
 
+  private bounds(): void {
+    const { a, b } = this;
     const [upperBefore, upperAfter] = [a.upper, b.upper];
     if (upperBefore?.value !== upperAfter?.value || upperBefore?.exclusive !== upperAfter?.exclusive) {
       const detail = `${boundText('maximum', upperBefore)} to ${boundText('maximum', upperAfter)}`;
-      add(tighter(upperBefore, upperAfter, true) === upperAfter ? 'max-decreased' : 'max-increased', detail);
+      this.add(tighter(upperBefore, upperAfter, true) === upperAfter ? 'max-decreased' : 'max-increased', detail);
     }
     const [lowerBefore, lowerAfter] = [a.lower, b.lower];
     if (lowerBefore?.value !== lowerAfter?.value || lowerBefore?.exclusive !== lowerAfter?.exclusive) {
       const detail = `${boundText('minimum', lowerBefore)} to ${boundText('minimum', lowerAfter)}`;
-      add(tighter(lowerBefore, lowerAfter, false) === lowerAfter ? 'min-increased' : 'min-decreased', detail);
+      this.add(tighter(lowerBefore, lowerAfter, false) === lowerAfter ? 'min-increased' : 'min-decreased', detail);
     }
     for (const limit of MAXIMA) {
       const [x, y] = [a.limits[limit], b.limits[limit]];
       if (x === y) continue;
-      if (y !== undefined && (x === undefined || y < x)) add('max-decreased', `${limit} ${x ?? 'none'} to ${y}`);
-      else add('max-increased', `${limit} ${x ?? 'none'} to ${y ?? 'none'}`);
+      if (y !== undefined && (x === undefined || y < x)) this.add('max-decreased', `${limit} ${x ?? 'none'} to ${y}`);
+      else this.add('max-increased', `${limit} ${x ?? 'none'} to ${y ?? 'none'}`);
     }
     for (const limit of MINIMA) {
-      // No minLength, minItems or minProperties is 0.
-      const [x, y] = [a.limits[limit] ?? 0, b.limits[limit] ?? 0];
+      // minContains counts only beside contains on both sides (contains set or removed is its own change).
+      if (limit === 'minContains' && (a.contains === null || b.contains === null)) continue;
+      const [x, y] = [a.limits[limit] ?? MINIMUM_DEFAULT[limit], b.limits[limit] ?? MINIMUM_DEFAULT[limit]];
       if (x === y) continue;
-      if (y > x) add('min-increased', `${limit} ${x} to ${y}`);
-      else add('min-decreased', `${limit} ${x} to ${y}`);
+      this.add(y > x ? 'min-increased' : 'min-decreased', `${limit} ${x} to ${y}`);
     }
-    if (a.multipleOf !== b.multipleOf) add('multiple-of-changed', `${a.multipleOf ?? 'none'} to ${b.multipleOf ?? 'none'}`);
-    if (!a.uniqueItems && b.uniqueItems) add('unique-items-added', 'uniqueItems');
-    if (a.uniqueItems && !b.uniqueItems) add('unique-items-removed', 'uniqueItems');
-    if (a.pattern !== b.pattern) add('pattern-changed', `${a.pattern ?? 'none'} to ${b.pattern ?? 'none'}`);
-    if (a.default !== b.default) add('default-changed', `${a.default ?? 'none'} to ${b.default ?? 'none'}`);
-
-    this.properties(a, b, direction, found, below);
-
-    if (a.items !== null && b.items !== null) below.push({ segment: '[]', from: a.items, to: b.items });
-    const allows = (x: boolean | Node) => x !== false;
-    if (allows(a.additional) && !allows(b.additional)) add('additional-properties-removed', 'any other property');
-    if (!allows(a.additional) && allows(b.additional)) add('additional-properties-added', 'any other property');
-    if (typeof a.additional === 'object' && typeof b.additional === 'object') below.push({ segment: '{}', from: a.additional, to: b.additional });
-
-    this.options(a, b, found, below, aAt);
-    return { own: found, below };
+    if (a.multipleOf !== b.multipleOf) this.add('multiple-of-changed', `${a.multipleOf ?? 'none'} to ${b.multipleOf ?? 'none'}`);
   }
 
-  private properties(a: View, b: View, direction: Direction, found: SchemaDifference[], below: Local['below'][number][]): void {
+  /** `pattern` and the content keywords of strings. */
+  private strings(): void {
+    const { a, b } = this;
+    if (a.pattern === null && b.pattern !== null) this.add('pattern-added', b.pattern);
+    else if (a.pattern !== null && b.pattern === null) this.add('pattern-removed', a.pattern, true);
+    else if (a.pattern !== b.pattern) this.add('pattern-changed', `${a.pattern} to ${b.pattern}`);
+    if (a.contentMediaType !== b.contentMediaType) this.add('content-media-type-changed', `${a.contentMediaType ?? 'none'} to ${b.contentMediaType ?? 'none'}`);
+    if (a.contentEncoding !== b.contentEncoding) this.add('content-encoding-changed', `${a.contentEncoding ?? 'none'} to ${b.contentEncoding ?? 'none'}`);
+    this.next('(contentSchema)', a.contentSchema, b.contentSchema);
+  }
+
+  private properties(): void {
+    const { a, b } = this;
+    const direction = this.reading.direction;
     // A client never sends a read-only property, nor receives a write-only one.
-    const unseen = (view: View, name: string, doc: DocumentSchemas) => {
-      const node = view.properties.get(name);
-      if (node === undefined) return false;
-      const v = this.view(doc, resolved(doc, node));
-      return direction === 'request' ? v.readOnly : v.writeOnly;
-    };
+    const hidden = (view: View) => (direction === 'request' ? view.readOnly : view.writeOnly);
+    const older = (node: Node) => this.schemas.viewAt(true, node);
+    const newer = (node: Node) => this.schemas.viewAt(false, node);
     for (const [name, before] of a.properties) {
       const after = b.properties.get(name);
+      const was = older(before);
       if (after === undefined) {
-        if (!unseen(a, name, this.older)) found.push({ kind: 'property-removed', path: [name], pointer: before.pointer, detail: name });
+        if (!hidden(was)) this.found.push({ kind: 'property-removed', path: [name], pointer: before.pointer, detail: name });
         continue;
       }
+      const is = newer(after);
+      const property = (kind: PropertyKind) => this.found.push({ kind: `property-${kind}`, path: [name], pointer: after.pointer, detail: name });
+      if (!was.readOnly && is.readOnly) property('became-read-only');
+      if (was.readOnly && !is.readOnly) property('became-writable');
+      if (!was.writeOnly && is.writeOnly) property('became-write-only');
+      if (was.writeOnly && !is.writeOnly) property('became-readable');
       // The property where its object lists it (not the model it may refer to).
-      if (a.required.has(name) && !b.required.has(name) && !unseen(b, name, this.newer)) found.push({ kind: 'property-became-optional', path: [name], pointer: after.pointer, detail: name });
-      if (!a.required.has(name) && b.required.has(name) && !unseen(b, name, this.newer)) found.push({ kind: 'property-became-required', path: [name], pointer: after.pointer, detail: name });
-      if (!this.view(this.older, resolved(this.older, before)).deprecated && this.view(this.newer, resolved(this.newer, after)).deprecated) {
-        found.push({ kind: 'property-deprecated', path: [name], pointer: after.pointer, detail: name });
+      if (!hidden(is) && !hidden(was)) {
+        if (a.required.has(name) && !b.required.has(name)) property('became-optional');
+        if (!a.required.has(name) && b.required.has(name)) property('became-required');
       }
-      below.push({ segment: name, from: before, to: after });
+      if (!was.deprecated && is.deprecated) property('deprecated');
+      this.next(name, before, after);
     }
     for (const [name, after] of b.properties) {
-      if (a.properties.has(name) || unseen(b, name, this.newer)) continue;
-      const kind = b.required.has(name) ? 'property-required-added' : 'property-added';
-      found.push({ kind, path: [name], pointer: after.pointer, detail: name });
+      if (a.properties.has(name) || hidden(newer(after))) continue;
+      this.found.push({ kind: b.required.has(name) ? 'property-required-added' : 'property-added', path: [name], pointer: after.pointer, detail: name });
     }
   }
 
-  /** oneOf/anyOf alternatives, matched by the model they name, else by their types and order. */
-  private options(a: View, b: View, found: SchemaDifference[], below: Local['below'][number][], aAt: string): void {
+  /** What objects allow beyond their properties. */
+  private objects(): void {
+    const { a, b } = this;
+    const allows = (x: boolean | Node) => x !== false;
+    if (allows(a.additional) && !allows(b.additional)) this.add('additional-properties-removed', 'any other property');
+    if (!allows(a.additional) && allows(b.additional)) this.add('additional-properties-added', 'any other property');
+    if (typeof a.additional === 'object' || typeof b.additional === 'object') {
+      if (allows(a.additional) && allows(b.additional)) this.next('{}', typeof a.additional === 'object' ? a.additional : null, typeof b.additional === 'object' ? b.additional : null);
+    }
+    for (const pattern of new Set([...a.patternProperties.keys(), ...b.patternProperties.keys()])) {
+      this.next(`(patternProperties ${pattern})`, a.patternProperties.get(pattern) ?? null, b.patternProperties.get(pattern) ?? null);
+    }
+    this.next('(propertyNames)', a.propertyNames, b.propertyNames);
+    this.next('(unevaluatedProperties)', a.unevaluatedProperties, b.unevaluatedProperties);
+    for (const name of new Set([...a.dependentRequired.keys(), ...b.dependentRequired.keys()])) {
+      const [had, has] = [a.dependentRequired.get(name) ?? new Set<string>(), b.dependentRequired.get(name) ?? new Set<string>()];
+      for (const other of has) if (!had.has(other)) this.add('dependent-required-added', `${name} requires ${other}`);
+      for (const other of had) if (!has.has(other)) this.add('dependent-required-removed', `${name} requires ${other}`, true);
+    }
+    for (const name of new Set([...a.dependentSchemas.keys(), ...b.dependentSchemas.keys()])) {
+      this.next(`(dependentSchemas ${name})`, a.dependentSchemas.get(name) ?? null, b.dependentSchemas.get(name) ?? null);
+    }
+  }
+
+  /** Items, by position for tuples (`prefixItems`, then `items` for the rest), and `contains`. */
+  private arrays(): void {
+    const { a, b } = this;
+    const positions = Math.max(a.prefix.length, b.prefix.length);
+    for (let i = 0; i < positions; i++) this.next(`[${i}]`, a.prefix[i] ?? a.items, b.prefix[i] ?? b.items);
+    this.next('[]', a.items, b.items);
+    this.next('(unevaluatedItems)', a.unevaluatedItems, b.unevaluatedItems);
+    if (a.contains === null && b.contains !== null) this.add('contains-added', 'contains');
+    else if (a.contains !== null && b.contains === null) this.add('contains-removed', 'contains', true);
+    else if (a.contains !== null && b.contains !== null) this.next('(contains)', a.contains, b.contains);
+    if (!a.uniqueItems && b.uniqueItems) this.add('unique-items-added', 'uniqueItems');
+    if (a.uniqueItems && !b.uniqueItems) this.add('unique-items-removed', 'uniqueItems');
+  }
+
+  /** `if` / `then` / `else` and `not`. */
+  private applicators(): void {
+    const { a, b } = this;
+    if (a.condition !== b.condition) {
+      // Which values the condition picks changed: then and else no longer apply to the same ones.
+      this.add('condition-changed', 'if');
+    } else {
+      this.next('(then)', a.then, b.then);
+      this.next('(else)', a.else, b.else);
+    }
+    // No `not` excludes nothing: the schema false inside it.
+    this.next('(not)', a.not, b.not, false, true);
+  }
+
+  /**
+   * A schema wrapped into a `oneOf`/`anyOf` of which it is one alternative (or taken out of one): it
+   * is compared with the alternative that matches it, the others are added (or removed); nothing
+   * else of the two is compared. False when it is not that.
+   */
+  private wrapping(): boolean {
+    const { a, b } = this;
+    const wrapped = a.options.length === 0 && b.options.length > 0 && bare(b);
+    const unwrapped = a.options.length > 0 && b.options.length === 0 && bare(a);
+    if (!wrapped && !unwrapped) return false;
+    const options = wrapped ? b.options : a.options;
+    const pairs = wrapped ? this.match([this.aNode], options) : this.match(options, [this.bNode]);
+    const matched = new Set(pairs.map(([x, y]) => (wrapped ? y : x)));
+    for (const option of options) {
+      if (matched.has(option)) continue;
+      if (wrapped) this.found.push({ kind: 'option-added', path: [], pointer: this.schemas.pointerOf(false, option), detail: this.optionName(false, option) });
+      else this.found.push({ kind: 'option-removed', path: [], pointer: this.schemas.pointerOf(true, option), detail: this.optionName(true, option) });
+    }
+    for (const [from, to] of pairs) this.below.push({ segment: null, from, to });
+    if (wrapped && b.choice === 'oneOf') this.overlapsAdded(0);
+    return true;
+  }
+
+  /** oneOf/anyOf alternatives, matched by the model they name, else by their types in order; and the discriminator. */
+  private options(): void {
+    const { a, b } = this;
+    this.discriminators();
     if (a.options.length === 0 && b.options.length === 0) return;
-    const keys = (doc: DocumentSchemas, options: readonly Node[]) => {
-      const seen = new Map<string, number>();
-      return options.map((option) => {
-        const ref = isJsonObject(option.schema) ? text(option.schema['$ref']) : null;
-        const base = ref !== null ? `ref:${ref.split('/').at(-1) ?? ref}` : `types:${listed(this.view(doc, resolved(doc, option)).types)}`;
-        const n = (seen.get(base) ?? 0) + 1;
-        seen.set(base, n);
-        return `${base}#${n}`;
-      });
+    const pairs = this.match(a.options, b.options);
+    const [from, to] = [new Set(pairs.map(([x]) => x)), new Set(pairs.map(([, y]) => y))];
+    for (const option of a.options) {
+      if (!from.has(option)) this.found.push({ kind: 'option-removed', path: [], pointer: this.schemas.pointerOf(true, option) || this.aAt, detail: this.optionName(true, option) });
+    }
+    for (const option of b.options) {
+      if (!to.has(option)) this.found.push({ kind: 'option-added', path: [], pointer: this.schemas.pointerOf(false, option), detail: this.optionName(false, option) });
+    }
+    for (const [x, y] of pairs) this.below.push({ segment: null, from: x, to: y });
+    if (b.choice === 'oneOf') this.overlapsAdded(a.choice === 'oneOf' ? this.schemas.overlaps(true, a) : 0);
+  }
+
+  /**
+   * A oneOf takes a value that matches exactly one alternative: alternatives that can match the same
+   * value (no type, no required value and no closed object tells them apart) refuse it where it was
+   * taken. Reported when the newer has more such pairs than the older.
+   */
+  private overlapsAdded(before: number): void {
+    const after = this.schemas.overlaps(false, this.b);
+    if (after > before) this.add('one-of-overlap-added', `${after} pair${after === 1 ? '' : 's'} of alternatives can match the same value`);
+  }
+
+  /**
+   * Pairs of alternatives, one of `older`'s with one of `newer`'s: first those naming the same
+   * model, then the others by their types, in order (an alternative written in place and the same
+   * schema moved into a named model pair up, and compare equal).
+   */
+  private match(older: readonly Node[], newer: readonly Node[]): [Node, Node][] {
+    const pairs: [Node, Node][] = [];
+    const left = [...older];
+    const right = [...newer];
+    const take = (key: (older: boolean, node: Node) => string | null) => {
+      for (let i = 0; i < left.length; i++) {
+        const k = key(true, left[i]!);
+        if (k === null) continue;
+        const j = right.findIndex((node) => key(false, node) === k);
+        if (j < 0) continue;
+        pairs.push([left[i]!, right[j]!]);
+        left.splice(i--, 1);
+        right.splice(j, 1);
+      }
     };
-    const before = new Map(keys(this.older, a.options).map((key, i) => [key, a.options[i]!]));
-    const after = new Map(keys(this.newer, b.options).map((key, i) => [key, b.options[i]!]));
-    for (const [key, option] of before) {
-      const match = after.get(key);
-      if (match === undefined) found.push({ kind: 'option-removed', path: [], pointer: resolved(this.older, option).pointer || aAt, detail: key.split('#')[0]!.replace(/^(ref|types):/, '') });
-      else below.push({ segment: null, from: option, to: match });
+    take((_, node) => nameOf(node));
+    take((inOlder, node) => `types:${listed(this.schemas.viewAt(inOlder, node).types)}`);
+    return pairs;
+  }
+
+  private optionName(older: boolean, option: Node): string {
+    return nameOf(option) ?? listed(this.schemas.viewAt(older, option).types);
+  }
+
+  private discriminators(): void {
+    const [x, y] = [this.a.discriminator, this.b.discriminator];
+    if (x === null && y === null) return;
+    if (x === null) return this.add('discriminator-added', y!.property);
+    if (y === null) return this.add('discriminator-removed', x.property, true);
+    if (x.property !== y.property) return this.add('discriminator-property-changed', `${x.property} to ${y.property}`);
+    for (const [value, target] of x.mapping) {
+      const next = y.mapping.get(value);
+      if (next === undefined) this.add('discriminator-mapping-removed', `${value} (${target})`, true);
+      else if (next !== target) this.add('discriminator-mapping-changed', `${value}: ${target} to ${next}`);
     }
-    for (const [key, option] of after) {
-      if (!before.has(key)) found.push({ kind: 'option-added', path: [], pointer: resolved(this.newer, option).pointer, detail: key.split('#')[0]!.replace(/^(ref|types):/, '') });
-    }
+    for (const [value, target] of y.mapping) if (!x.mapping.has(value)) this.add('discriminator-mapping-added', `${value} (${target})`);
   }
 }
 
-/**
- * The schemas of one document: its references followed, each chain once however many schemas use
- * it, and only to schemas (a reference to a parameter or to `#/info` is not followed).
- */
-class DocumentSchemas {
-  private readonly references: References;
-  private readonly isSchema: (target: JsonValue) => boolean;
-
-  constructor(document: JsonObject) {
-    this.references = new References(document);
-    const format = specFormatOf(document) ?? 'openapi-3.1';
-    this.isSchema = (target) => isOfKind('schema', format, target);
+/** The model a node names: its reference's last segment, or its own name where models are kept. */
+function nameOf(node: Node): string | null {
+  const schema = node.schema;
+  if (typeof schema === 'object' && schema !== null && !Array.isArray(schema)) {
+    const ref = text(schema['$ref']) ?? text(schema['$dynamicRef']);
+    if (ref !== null) return refName(ref);
   }
-
-  follow(value: JsonValue | undefined, at: string): Followed {
-    return this.references.follow(value, at, this.isSchema);
-  }
+  const model = /^\/(?:components\/schemas|definitions)\/([^/]+)$/.exec(node.pointer);
+  return model === null ? null : model[1]!.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
-/** A node with its internal references followed (as written when they cannot be). */
-function resolved(document: DocumentSchemas, node: Node): Node {
-  const { value, ref, at } = document.follow(node.schema, node.pointer);
-  return ref === null ? { schema: value, pointer: at } : node;
-}
-
-function typesOf(schema: JsonObject): { types: Set<string> | null; nullable: boolean } {
-  const raw = schema['type'];
-  let nullable = schema['nullable'] === true || schema['x-nullable'] === true;
-  let types: Set<string> | null = null;
-  if (typeof raw === 'string') types = new Set([raw]);
-  else if (Array.isArray(raw)) types = new Set(raw.filter((t): t is string => typeof t === 'string'));
-  else if (isJsonObject(schema['properties']) || isJsonObject(schema['additionalProperties']) || schema['additionalProperties'] === false) types = new Set(['object']);
-  else if (schema['items'] !== undefined) types = new Set(['array']);
-  if (types?.has('null')) {
-    types.delete('null');
-    nullable = true;
-  }
-  if (Array.isArray(schema['enum']) && schema['enum'].includes(null)) nullable = true;
-  if ('const' in schema && schema['const'] === null) nullable = true;
-  return { types, nullable };
-}
-
-function viewOf(document: DocumentSchemas, node: Node, depth: number, visiting: Set<string>): View {
-  const schema = isJsonObject(node.schema) ? node.schema : {};
-  const { types, nullable } = typesOf(schema);
-  const enumValues = Array.isArray(schema['enum']) ? schema['enum'] : 'const' in schema ? [schema['const']!] : null;
-  const properties = new Map<string, Node>();
-  for (const [name, value] of Object.entries(isJsonObject(schema['properties']) ? schema['properties'] : {})) {
-    properties.set(name, { schema: value, pointer: `${node.pointer}/properties/${escapePointer(name)}` });
-  }
-  const required = new Set(Array.isArray(schema['required']) ? schema['required'].filter((r): r is string => typeof r === 'string') : []);
-  const items = schema['items'] !== undefined && !Array.isArray(schema['items']) ? { schema: schema['items'], pointer: `${node.pointer}/items` } : null;
-  const additionalRaw = schema['additionalProperties'];
-  const additional: boolean | Node = additionalRaw === false ? false : isJsonObject(additionalRaw) ? { schema: additionalRaw, pointer: `${node.pointer}/additionalProperties` } : true;
-  const limits = Object.fromEntries([...MAXIMA, ...MINIMA].map((l) => [l, finite(schema[l])])) as Record<Limit, number | undefined>;
-  const choices = Array.isArray(schema['oneOf']) ? 'oneOf' : Array.isArray(schema['anyOf']) ? 'anyOf' : null;
-  const options = choices === null ? [] : (schema[choices] as JsonValue[]).map((option, i) => ({ schema: option, pointer: `${node.pointer}/${choices}/${i}` }));
-  let view: View = {
-    types,
-    nullable,
-    format: text(schema['format']),
-    enum: enumValues === null ? null : enumValues.filter((v) => v !== null).map((v) => JSON.stringify(v)),
-    properties,
-    required,
-    items,
-    additional,
-    limits,
-    upper: boundOf(schema, 'maximum', 'exclusiveMaximum'),
-    lower: boundOf(schema, 'minimum', 'exclusiveMinimum'),
-    multipleOf: finite(schema['multipleOf']),
-    uniqueItems: schema['uniqueItems'] === true,
-    pattern: text(schema['pattern']),
-    default: schema['default'] === undefined ? undefined : JSON.stringify(schema['default']),
-    options,
-    deprecated: schema['deprecated'] === true,
-    readOnly: schema['readOnly'] === true,
-    writeOnly: schema['writeOnly'] === true,
-  };
-  if (Array.isArray(schema['allOf']) && depth > 0) {
-    visiting.add(node.pointer);
-    for (const [i, member] of schema['allOf'].entries()) {
-      const { value, ref, at } = document.follow(member, `${node.pointer}/allOf/${i}`);
-      if (ref !== null || visiting.has(at)) continue;
-      view = merged(view, viewOf(document, { schema: value, pointer: at }, depth - 1, visiting));
-    }
-    visiting.delete(node.pointer);
-  }
-  return view;
-}
-
-/** A schema and an `allOf` member of it as one: a value must satisfy both. */
-function merged(a: View, b: View): View {
-  const types = a.types === null ? b.types : b.types === null ? a.types : new Set([...a.types].filter((t) => accepted(t, b.types!) || (t === 'number' && b.types!.has('integer'))));
-  const properties = new Map(a.properties);
-  for (const [name, node] of b.properties) if (!properties.has(name)) properties.set(name, node);
-  const limits = { ...a.limits };
-  for (const key of Object.keys(b.limits) as Limit[]) limits[key] ??= b.limits[key];
-  return {
-    types,
-    nullable: a.nullable && (b.nullable || b.types === null),
-    format: a.format ?? b.format,
-    enum: a.enum ?? b.enum,
-    properties,
-    required: new Set([...a.required, ...b.required]),
-    items: a.items ?? b.items,
-    additional: a.additional === true ? b.additional : a.additional,
-    limits,
-    upper: tighter(a.upper, b.upper, true),
-    lower: tighter(a.lower, b.lower, false),
-    multipleOf: a.multipleOf ?? b.multipleOf,
-    uniqueItems: a.uniqueItems || b.uniqueItems,
-    pattern: a.pattern ?? b.pattern,
-    default: a.default ?? b.default,
-    options: a.options.length > 0 ? a.options : b.options,
-    deprecated: a.deprecated || b.deprecated,
-    readOnly: a.readOnly || b.readOnly,
-    writeOnly: a.writeOnly || b.writeOnly,
-  };
+/** A composite with nothing of its own beside its alternatives (no type, no properties): it is only the choice. */
+function bare(view: View): boolean {
+  return view.types === null && view.properties.size === 0 && view.enum === null && view.const === undefined;
 }
