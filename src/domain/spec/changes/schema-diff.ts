@@ -438,6 +438,10 @@ class PairComparison {
       if (a.properties.has(name) || hidden(newer(after))) continue;
       this.found.push({ kind: b.required.has(name) ? 'property-required-added' : 'property-added', path: [name], pointer: after.pointer, detail: name });
     }
+    // A name required without being listed (in `then`, or with its schema left open) is required all the same.
+    const unlisted = (name: string) => !a.properties.has(name) && !b.properties.has(name);
+    for (const name of b.required) if (!a.required.has(name) && unlisted(name)) this.found.push({ kind: 'property-became-required', path: [name], pointer: this.bAt, detail: name });
+    for (const name of a.required) if (!b.required.has(name) && unlisted(name)) this.found.push({ kind: 'property-became-optional', path: [name], pointer: this.bAt, detail: name });
   }
 
   /** What objects allow beyond their properties. */

@@ -1,0 +1,149 @@
+import { expect } from 'chai';
+import { classifyChanges } from '../../../src/domain/spec/changes/classify.js';
+import type { JsonObject } from '../../../src/domain/spec/spec-document.js';
+
+/**
+ * What the classifier decides beyond one rule per keyword: parameters read as text on the wire,
+ * keywords that cannot apply to a type, tuples by position, references to anchors, schemas moved
+ * into or out of a oneOf, what `not` and `then` hold. Each verdict follows from "would a client
+ * written against the older document fail against the newer?".
+ */
+type Json = Record<string, unknown>;
+
+const INFO = { title: 'Pets', version: '1.0.0' };
+
+function v31(paths: Json, components: Json = {}): JsonObject {
+  return { openapi: '3.1.0', info: INFO, paths, components } as JsonObject;
+}
+
+const query = (schema: unknown) => v31({ '/pets': { get: { parameters: [{ name: 'limit', in: 'query', schema }], responses: { '200': { description: 'ok' } } } } });
+const body = (schema: unknown, components: Json = {}) =>
+  v31({ '/pets': { post: { requestBody: { required: true, content: { 'application/json': { schema } } }, responses: { '200': { description: 'ok' } } } } }, components);
+const answer = (schema: unknown, components: Json = {}) => v31({ '/pets': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema } } } } } } }, components);
+
+const rules = (before: JsonObject, after: JsonObject) => classifyChanges(before, after).map((c) => `${c.rule} ${c.level}${c.location.property === undefined ? '' : ` ${c.location.property}`}`);
+
+describe('domain: the change classifier, keyword by keyword', () => {
+  describe('a parameter travels as text', () => {
+    it('integer to string widens what a query parameter takes (every integer is a text): information', () => {
+      expect(rules(query({ type: 'integer' }), query({ type: 'string' }))).to.deep.equal(['request-parameter-type-widened info']);
+    });
+    it('string to integer narrows it: breaking', () => {
+      expect(rules(query({ type: 'string' }), query({ type: 'integer' }))).to.deep.equal(['request-parameter-type-narrowed breaking']);
+    });
+    it('in a JSON body the same change is another type altogether: breaking both ways', () => {
+      expect(rules(body({ type: 'integer' }), body({ type: 'string' }))).to.deep.equal(['request-body-type-changed breaking']);
+      expect(rules(body({ type: 'string' }), body({ type: 'integer' }))).to.deep.equal(['request-body-type-changed breaking']);
+    });
+  });
+
+  describe('a keyword that cannot apply to the type changes nothing', () => {
+    it('maxLength on an integer, maxItems on a string, pattern on a number, properties on an array', () => {
+      expect(rules(body({ type: 'integer', maxLength: 10 }), body({ type: 'integer', maxLength: 2 }))).to.deep.equal([]);
+      expect(rules(body({ type: 'string', maxItems: 10 }), body({ type: 'string', maxItems: 2 }))).to.deep.equal([]);
+      expect(rules(body({ type: 'number', pattern: '^1' }), body({ type: 'number', pattern: '^2' }))).to.deep.equal([]);
+      expect(rules(body({ type: 'array', properties: { a: { type: 'string' } } }), body({ type: 'array', required: ['a'], properties: { a: { type: 'integer' } } }))).to.deep.equal([]);
+    });
+    it('while with any type every keyword applies', () => {
+      expect(rules(body({ maxLength: 10 }), body({ maxLength: 2 }))).to.deep.equal(['request-body-max-decreased breaking']);
+    });
+  });
+
+  describe('tuples: prefixItems by position, items for the rest', () => {
+    it('a position whose schema narrows breaks a request, at that position', () => {
+      const before = body({ type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] });
+      const after = body({ type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }] });
+      expect(rules(before, after)).to.deep.equal(['request-property-type-narrowed breaking [1]']);
+    });
+    it('items: false after the prefix refuses what came after it', () => {
+      const before = body({ type: 'array', prefixItems: [{ type: 'string' }] });
+      const after = body({ type: 'array', prefixItems: [{ type: 'string' }], items: false });
+      expect(rules(before, after)).to.deep.equal(['request-property-type-narrowed breaking []']);
+    });
+    it('a position added to the prefix is judged against the items that held there before', () => {
+      const before = body({ type: 'array', prefixItems: [{ type: 'string' }], items: { type: 'string' } });
+      const after = body({ type: 'array', prefixItems: [{ type: 'string' }, { type: 'string' }], items: { type: 'string' } });
+      expect(rules(before, after)).to.deep.equal([]);
+    });
+  });
+
+  describe('references as a 3.1 validator resolves them', () => {
+    const pet = { type: 'object', required: ['name'], properties: { name: { type: 'string' } } };
+    it('a $ref to an $anchor is the schema that declares it', () => {
+      const before = body({ $ref: '#pet' }, { schemas: { Pet: { $anchor: 'pet', ...pet } } });
+      const after = body(pet, { schemas: { Pet: { $anchor: 'pet', ...pet } } });
+      expect(rules(before, after)).to.deep.equal([]);
+      const narrower = body({ $ref: '#pet' }, { schemas: { Pet: { $anchor: 'pet', ...pet, required: ['name', 'tag'], properties: { ...pet.properties, tag: { type: 'string' } } } } });
+      expect(rules(before, narrower)).to.deep.equal(['request-property-required-added breaking tag']);
+    });
+    it('a $ref into $defs and a $dynamicRef to a $dynamicAnchor are followed', () => {
+      const defs = { schemas: { Box: { $defs: { Pet: pet }, $dynamicAnchor: 'item', type: 'object' } } };
+      expect(rules(body({ $ref: '#/components/schemas/Box/$defs/Pet' }, defs), body(pet, defs))).to.deep.equal([]);
+      expect(rules(body({ $dynamicRef: '#item' }, defs), body({ type: 'object' }, defs))).to.deep.equal([]);
+    });
+  });
+
+  describe('composition', () => {
+    const cat = { type: 'object', required: ['kind', 'meows'], properties: { kind: { const: 'cat' }, meows: { type: 'boolean' } } };
+    const dog = { type: 'object', required: ['kind', 'barks'], properties: { kind: { const: 'dog' }, barks: { type: 'boolean' } } };
+    it('an inline alternative moved into an equal named schema is no change (but the model itself, added or removed)', () => {
+      expect(rules(body({ oneOf: [cat, dog] }), body({ oneOf: [{ $ref: '#/components/schemas/Cat' }, dog] }, { schemas: { Cat: cat } }))).to.deep.equal(['model-added info']);
+      expect(rules(answer({ anyOf: [{ $ref: '#/components/schemas/Cat' }, dog] }, { schemas: { Cat: cat } }), answer({ anyOf: [cat, dog] }))).to.deep.equal(['model-removed info']);
+    });
+    it('a schema wrapped into a oneOf is compared with its alternative: the other is an alternative added, no property removed', () => {
+      expect(rules(answer(cat), answer({ oneOf: [cat, dog] }))).to.deep.equal(['response-body-option-added breaking']);
+      expect(rules(answer({ oneOf: [cat, dog] }), answer(cat))).to.deep.equal(['response-body-option-removed info']);
+    });
+    it('wrapping a request schema into a oneOf whose alternatives overlap breaks the requests that match two; disjoint ones do not', () => {
+      const named = { type: 'object', properties: { name: { type: 'string' } } };
+      const tagged = { type: 'object', properties: { tag: { type: 'string' } } };
+      expect(rules(body(named), body({ oneOf: [named, tagged] }))).to.include('request-body-one-of-overlap-added breaking');
+      expect(rules(body(cat), body({ oneOf: [cat, dog] }))).to.not.include('request-body-one-of-overlap-added breaking');
+    });
+    it('anyOf to oneOf over overlapping alternatives narrows; over alternatives a required const tells apart it does not', () => {
+      const named = { type: 'object', properties: { name: { type: 'string' } } };
+      const tagged = { type: 'object', properties: { tag: { type: 'string' } } };
+      expect(rules(body({ anyOf: [named, tagged] }), body({ oneOf: [named, tagged] }))).to.deep.equal(['request-body-one-of-overlap-added breaking']);
+      expect(rules(body({ anyOf: [cat, dog] }), body({ oneOf: [cat, dog] }))).to.deep.equal([]);
+    });
+    it('an allOf member that requires a property breaks a request', () => {
+      const extra = { type: 'object', required: ['age'], properties: { age: { type: 'integer' } } };
+      expect(rules(body({ allOf: [cat] }), body({ allOf: [cat, extra] }))).to.deep.equal(['request-property-required-added breaking age']);
+    });
+  });
+
+  describe('applicators', () => {
+    it('what not excludes grows: fewer values pass, a request breaks, reported where the not stands', () => {
+      const changes = classifyChanges(body({ type: 'object', properties: { name: { type: 'string', not: { const: 'root' } } } }), body({ type: 'object', properties: { name: { type: 'string', not: { enum: ['root', 'admin'] } } } }));
+      expect(changes.map((c) => [c.rule, c.level, c.location.property])).to.deep.equal([['request-property-not-widened', 'breaking', 'name']]);
+    });
+    it('then: a property required there is required of the values the if picks', () => {
+      const before = body({ type: 'object', if: { properties: { kind: { const: 'card' } } }, then: { required: ['number'] } });
+      const after = body({ type: 'object', if: { properties: { kind: { const: 'card' } } }, then: { required: ['number', 'expiry'] } });
+      expect(rules(before, after)).to.deep.equal(['request-property-became-required breaking (then).expiry']);
+    });
+    it('propertyNames and unevaluatedProperties set where there were none narrow what a request may hold', () => {
+      expect(rules(body({ type: 'object' }), body({ type: 'object', propertyNames: { pattern: '^[a-z]+$' } }))).to.deep.equal(['request-property-pattern-added breaking (propertyNames)']);
+      expect(rules(body({ type: 'object' }), body({ type: 'object', unevaluatedProperties: false }))).to.deep.equal(['request-property-type-narrowed breaking (unevaluatedProperties)']);
+    });
+    it('a patternProperties schema and a dependentSchemas one are compared with what held before', () => {
+      const before = body({ type: 'object', patternProperties: { '^x-': { type: 'string' } } });
+      const after = body({ type: 'object', patternProperties: { '^x-': { type: 'string', maxLength: 20 } } });
+      expect(rules(before, after)).to.deep.equal(['request-property-max-decreased breaking (patternProperties ^x-)']);
+      expect(rules(body({ type: 'object' }), body({ type: 'object', dependentSchemas: { card: { required: ['address'] } } }))).to.deep.equal(['request-property-became-required breaking (dependentSchemas card).address']);
+    });
+    it('minContains and maxContains count beside contains', () => {
+      const before = body({ type: 'array', contains: { const: 'admin' } });
+      expect(rules(before, body({ type: 'array', contains: { const: 'admin' }, minContains: 2 }))).to.deep.equal(['request-body-min-increased breaking']);
+      expect(rules(before, body({ type: 'array', contains: { const: 'admin' }, maxContains: 1 }))).to.deep.equal(['request-body-max-decreased breaking']);
+      expect(rules(body({ type: 'array', minContains: 2 }), body({ type: 'array', minContains: 5 }))).to.deep.equal([]);
+    });
+  });
+
+  describe('type lists and null', () => {
+    it('type: [string, "null"] is nullable: taking the null away breaks a request, a list that adds a type breaks a response', () => {
+      expect(rules(body({ type: ['string', 'null'] }), body({ type: 'string' }))).to.deep.equal(['request-body-nullable-removed breaking']);
+      expect(rules(answer({ type: 'string' }), answer({ type: ['string', 'integer'] }))).to.deep.equal(['response-body-type-widened breaking']);
+    });
+  });
+});
