@@ -65,10 +65,49 @@ report changes the same way: each with a stable \`rule\` id from the catalog bel
   last model, and one change there is still one item (\`test/unit/domain/changes.bounds.test.ts\`).
 - **Direction matters.** A client *sends* parameters and request bodies and *receives* responses.
   What lets fewer values through (a type taken away, an enum value removed, a maximum lowered, a
-  property made required, \`null\` no longer allowed) breaks a request; what lets more through (an
-  enum value added, \`null\` allowed, a property that may be missing) breaks a response. The same
-  change is breaking on one side and information on the other. Read-only properties are not
-  expected in requests, write-only ones not in responses.
+  property made required, \`null\` no longer allowed, a pattern set) breaks a request; what lets
+  more through (an enum value added, \`null\` allowed, a property that may be missing) breaks a
+  response. The same change is breaking on one side and information on the other. Read-only
+  properties are not expected in requests, write-only ones not in responses; a property becoming
+  one or the other is reported (\`became-read-only\`, \`became-write-only\`...).
+- <a id="wire"></a>**Parameters and headers travel as text.** A path, query, header or cookie
+  value is a string on the wire, whatever its schema's type: every integer, number or boolean is
+  also a string there. So a parameter's type change is judged by the set of texts each side takes:
+  integer to string widens it (information in a request), string to integer narrows it
+  (breaking), integer to boolean is another type. A JSON body keeps JSON's types: integer to
+  string is another type, breaking either way.
+- <a id="applicability"></a>**A keyword applies only to its type.** JSON Schema applies
+  \`maxLength\`, \`pattern\` and the content keywords to strings, \`maximum\`/\`minimum\`/\`multipleOf\`
+  to numbers, \`items\`, \`prefixItems\`, \`contains\`, \`maxItems\`... to arrays and \`properties\`,
+  \`required\`, \`additionalProperties\`, \`patternProperties\`, \`propertyNames\`,
+  \`dependentRequired\`... to objects: on a schema whose \`type\` excludes that kind, changing
+  them changes nothing and is not reported. Without a \`type\`, every keyword applies.
+- <a id="keywords"></a>**Every keyword of JSON Schema 2020-12** (OpenAPI 3.1) is compared: \`const\`
+  (an enum of one value: between the two, only values taken away or added count),
+  \`prefixItems\` position by position with \`items\` for the positions after, \`contains\` with
+  \`minContains\`/\`maxContains\`, \`if\`/\`then\`/\`else\` (a changed \`if\` is a warning: which
+  values \`then\` applies to changed; \`then\` and \`else\` are compared below it),
+  \`dependentRequired\`, \`dependentSchemas\`, \`patternProperties\` by pattern, \`propertyNames\`,
+  \`unevaluatedItems\`/\`unevaluatedProperties\`, \`contentMediaType\`/\`contentEncoding\`/\`contentSchema\`,
+  and \`not\`, inside which the direction turns: what excludes more lets fewer values through
+  (\`not-widened\`), reported where the \`not\` stands. A keyword one side leaves out is the
+  schema \`true\` (no constraint) there, and \`items: false\` takes nothing. A type list
+  (\`type: [string, "null"]\`) is a type and \`null\`; \`$ref\`s into \`$defs\`, to an
+  \`$anchor\` (\`#name\`) and \`$dynamicRef\`s to a \`$dynamicAnchor\` are followed.
+- <a id="composition"></a>**Composition.** \`allOf\` members are merged into one schema, so a
+  member added is judged by what it requires. \`oneOf\`/\`anyOf\` alternatives are matched by the
+  model they name, then by their types in order, so an alternative written in place and the same
+  schema moved into a named model compare equal. A schema wrapped into a \`oneOf\` of which it is
+  an alternative (or taken out of one) is compared with that alternative, the others being
+  alternatives added (or removed). A \`oneOf\` refuses a value that matches two alternatives: when
+  the newer has more pairs of alternatives that nothing tells apart (no type, no required value,
+  no closed object, no discriminator), \`one-of-overlap-added\` (breaking in a request). A
+  discriminator added or removed is a warning; its property or a mapping changed, breaking; a
+  value mapped, or no longer mapped, widens or narrows.
+- **Paths inside a schema.** \`location.property\` names the place below the schema compared:
+  property names joined by dots, \`[]\` for an array's items, \`{}\` for a map's values, \`[0]\`
+  for a tuple's position, and \`(keyword)\` for what an applicator holds: \`(then)\`,
+  \`(propertyNames)\`, \`(contains)\`, \`(patternProperties ^x-)\`, \`(dependentSchemas card)\`...
 - **Operations are matched by method and path**, path parameters by their place (\`/pets/{id}\` and
   \`/pets/{petId}\` are one path); parameters by place and name (header names whatever their case);
   responses by status; media types whatever their case; \`oneOf\`/\`anyOf\` alternatives by the model
@@ -85,12 +124,14 @@ report changes the same way: each with a stable \`rule\` id from the catalog bel
   removed operations last; inside one schema, nearest first (what the schema itself changed, then
   what its properties' schemas did).
 
-Not compared (yet): OpenAPI 3.1 \`webhooks\` and callbacks (their requests go the other way), links,
-examples, \`readOnly\`/\`writeOnly\` changes themselves, \`discriminator\`, \`not\`, \`const\` apart
-from an enum of one value, \`contentEncoding\`/\`contentMediaType\`, an \`operationId\` given
-where there was none. Schemas nested more than 100 deep inside one another (a chain of models
-referring to each other; written inline, a document cannot nest that far) are compared down to
-that depth.
+Not compared (yet): links and examples (what a client sends or receives is not changed by
+them); \`$ref\` siblings in OpenAPI 3.1 (\`{ $ref, maxLength }\`: the reference is followed and
+the keywords beside it are not read); \`$id\`-relative references and external documents (an
+external \`$ref\` is compared as written); whether a changed \`pattern\`, \`multipleOf\` or \`if\`
+takes every value the old one took (undecidable in general: a warning); \`format\` values beyond
+their names (\`int32\` to \`int64\` is a format change, breaking, though it widens). Schemas nested
+more than 100 deep inside one another (a chain of models referring to each other; written
+inline, a document cannot nest that far) are compared down to that depth.
 
 ## The catalog
 `;

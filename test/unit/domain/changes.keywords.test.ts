@@ -94,6 +94,10 @@ describe('domain: the change classifier, keyword by keyword', () => {
       expect(rules(answer(cat), answer({ oneOf: [cat, dog] }))).to.deep.equal(['response-body-option-added breaking']);
       expect(rules(answer({ oneOf: [cat, dog] }), answer(cat))).to.deep.equal(['response-body-option-removed info']);
     });
+    it('so is one wrapped into `type: object` with a oneOf and a discriminator', () => {
+      const wrapped = { type: 'object', oneOf: [cat, dog], discriminator: { propertyName: 'kind' } };
+      expect(rules(answer(cat), answer(wrapped))).to.deep.equal(['response-body-option-added breaking', 'response-body-discriminator-added warning']);
+    });
     it('wrapping a request schema into a oneOf whose alternatives overlap breaks the requests that match two; disjoint ones do not', () => {
       const named = { type: 'object', properties: { name: { type: 'string' } } };
       const tagged = { type: 'object', properties: { tag: { type: 'string' } } };

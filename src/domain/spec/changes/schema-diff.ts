@@ -516,6 +516,7 @@ class PairComparison {
     }
     for (const [from, to] of pairs) this.below.push({ segment: null, from, to });
     if (wrapped && b.choice === 'oneOf') this.overlapsAdded(0);
+    this.discriminators();
     return true;
   }
 
@@ -601,7 +602,7 @@ function nameOf(node: Node): string | null {
   return model === null ? null : model[1]!.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
-/** A composite with nothing of its own beside its alternatives (no type, no properties): it is only the choice. */
+/** A composite with nothing of its own beside its alternatives but perhaps a type (`type: object, oneOf: [...]`): it is only the choice. */
 function bare(view: View): boolean {
-  return view.types === null && view.properties.size === 0 && view.enum === null && view.const === undefined;
+  return view.properties.size === 0 && view.enum === null && view.const === undefined;
 }
