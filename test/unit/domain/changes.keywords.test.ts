@@ -31,6 +31,10 @@ describe('domain: the change classifier, keyword by keyword', () => {
     it('string to integer narrows it: breaking', () => {
       expect(rules(query({ type: 'string' }), query({ type: 'integer' }))).to.deep.equal(['request-parameter-type-narrowed breaking']);
     });
+    it('an enum of integers and one of their texts are the same values there', () => {
+      expect(rules(query({ type: 'integer', enum: [10, 20] }), query({ type: 'string', enum: ['10', '20'] }))).to.deep.equal(['request-parameter-type-widened info']);
+      expect(rules(query({ type: 'integer', enum: [10, 20] }), query({ type: 'string', enum: ['10'] }))).to.deep.equal(['request-parameter-type-widened info', 'request-parameter-enum-value-removed breaking']);
+    });
     it('in a JSON body the same change is another type altogether: breaking both ways', () => {
       expect(rules(body({ type: 'integer' }), body({ type: 'string' }))).to.deep.equal(['request-body-type-changed breaking']);
       expect(rules(body({ type: 'string' }), body({ type: 'integer' }))).to.deep.equal(['request-body-type-changed breaking']);
@@ -109,6 +113,10 @@ describe('domain: the change classifier, keyword by keyword', () => {
       const tagged = { type: 'object', properties: { tag: { type: 'string' } } };
       expect(rules(body({ anyOf: [named, tagged] }), body({ oneOf: [named, tagged] }))).to.deep.equal(['request-body-one-of-overlap-added breaking']);
       expect(rules(body({ anyOf: [cat, dog] }), body({ oneOf: [cat, dog] }))).to.deep.equal([]);
+    });
+    it('an allOf member that constrains a property another member lists narrows that property', () => {
+      const named = { type: 'object', properties: { name: { type: 'string' } } };
+      expect(rules(body({ allOf: [named] }), body({ allOf: [named, { properties: { name: { maxLength: 5 } } }] }))).to.deep.equal(['request-property-max-decreased breaking name']);
     });
     it('an allOf member that requires a property breaks a request', () => {
       const extra = { type: 'object', required: ['age'], properties: { age: { type: 'integer' } } };

@@ -87,6 +87,12 @@ function takes(type: string, types: ReadonlySet<string>, wire: boolean): boolean
   return accepted(type, types) || (wire && types.has('string') && SCALARS.has(type));
 }
 
+/** A value's JSON text as it travels as text: a string without its quotes, any other value as JSON. */
+function asText(json: string): string {
+  const value: unknown = JSON.parse(json);
+  return typeof value === 'string' ? value : json;
+}
+
 function listed(types: ReadonlySet<string> | null): string {
   if (types === null) return 'any type';
   return types.size === 0 ? 'no value' : [...types].sort().join(' or ');
@@ -340,8 +346,10 @@ class PairComparison {
     if (a.format !== null && b.format === null) this.add('format-removed', a.format, true);
 
     // A `const` is an enum of one value: between them, only a value taken away or added is a change.
-    const before = a.const !== undefined ? (a.enum === null || a.enum.includes(a.const) ? [a.const] : []) : a.enum;
-    const after = b.const !== undefined ? (b.enum === null || b.enum.includes(b.const) ? [b.const] : []) : b.enum;
+    // On the wire a value is its text: 1 and "1" are one value.
+    const texts = (values: readonly string[] | null) => (values === null || !this.reading.wire ? values : values.map(asText));
+    const before = texts(a.const !== undefined ? (a.enum === null || a.enum.includes(a.const) ? [a.const] : []) : a.enum);
+    const after = texts(b.const !== undefined ? (b.enum === null || b.enum.includes(b.const) ? [b.const] : []) : b.enum);
     const constant = a.const !== undefined || b.const !== undefined;
     if (before !== null && after !== null) {
       const [had, has] = [new Set(before), new Set(after)];

@@ -355,6 +355,11 @@ export function accepted(type: string, types: ReadonlySet<string>): boolean {
   return types.has(type) || (type === 'integer' && types.has('number'));
 }
 
+/** Two schemas a value must satisfy both of, as one (`allOf`), at the first one's place. */
+function both(x: Node, y: Node): Node {
+  return { schema: { allOf: [x.schema ?? true, y.schema ?? true] }, pointer: `${x.pointer}${IMPLIED}allOf ${y.pointer}` };
+}
+
 /** A schema and an `allOf` member of it as one: a value must satisfy both. */
 function merged(a: View, b: View): View {
   const types = a.types === null ? b.types : b.types === null ? a.types : new Set([...a.types].filter((t) => accepted(t, b.types!) || (t === 'number' && b.types!.has('integer'))));
@@ -363,6 +368,12 @@ function merged(a: View, b: View): View {
     for (const [key, value] of y) if (!all.has(key)) all.set(key, value);
     return all;
   };
+  // A property both list must satisfy both schemas.
+  const properties = new Map(a.properties);
+  for (const [name, node] of b.properties) {
+    const other = properties.get(name);
+    properties.set(name, other === undefined ? node : both(other, node));
+  }
   const limits = { ...a.limits };
   for (const key of Object.keys(b.limits) as Limit[]) limits[key] ??= b.limits[key];
   return {
@@ -372,7 +383,7 @@ function merged(a: View, b: View): View {
     enum: a.enum ?? b.enum,
     const: a.const ?? b.const,
     extensible: a.extensible ?? b.extensible,
-    properties: union(a.properties, b.properties),
+    properties,
     required: new Set([...a.required, ...b.required]),
     items: a.items ?? b.items,
     prefix: a.prefix.length > 0 ? a.prefix : b.prefix,
