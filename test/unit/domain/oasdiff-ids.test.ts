@@ -37,7 +37,7 @@ const OASDIFF_LEVELS: ReadonlyMap<string, OasdiffLevel> = new Map<string, Oasdif
     'response-required-property-added', 'response-property-became-required', 'response-property-deprecated',
   ]),
   ...rated('error', [
-    'new-required-request-parameter', 'new-request-path-parameter', 'request-parameter-became-required', 'request-parameter-style-changed', 'request-body-added-required',
+    'new-required-request-parameter', 'request-parameter-became-required', 'request-parameter-style-changed', 'request-body-added-required',
     'request-body-removed', 'request-body-became-required', 'request-body-media-type-removed', 'response-success-status-removed', 'response-media-type-removed',
     'response-media-type-name-generalized', 'required-response-header-removed', 'response-header-became-optional', 'api-security-scope-added', 'webhook-removed',
     'new-required-request-property', 'new-required-request-header-property', 'request-property-became-required', 'request-header-property-became-required',

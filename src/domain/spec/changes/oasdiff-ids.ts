@@ -26,7 +26,7 @@ export interface OasdiffContext {
  */
 const OASDIFF_IDS: ReadonlySet<string> = new Set([
   'endpoint-added', 'endpoint-deprecated', 'endpoint-reactivated', 'api-operation-id-removed', 'api-operation-id-added', 'api-tag-added', 'api-tag-removed',
-  'new-optional-request-parameter', 'new-required-request-parameter', 'new-request-path-parameter', 'request-parameter-removed',
+  'new-optional-request-parameter', 'new-required-request-parameter', 'request-parameter-removed',
   'request-parameter-became-required', 'request-parameter-became-optional', 'request-parameter-deprecated', 'request-parameter-style-changed',
   'request-body-added-optional', 'request-body-added-required', 'request-body-removed', 'request-body-became-required', 'request-body-became-optional',
   'request-body-media-type-added', 'request-body-media-type-removed',
@@ -127,10 +127,8 @@ const FIXED_IDS: Readonly<Record<string, FixedId>> = {
   'endpoint-tag-added': 'api-tag-added',
   'endpoint-tag-removed': 'api-tag-removed',
   'request-parameter-added': 'new-optional-request-parameter',
-  'request-parameter-required-added': {
-    ids: ['new-required-request-parameter', 'new-request-path-parameter'],
-    pick: (location) => (location.parameter?.startsWith('path ') ? 'new-request-path-parameter' : 'new-required-request-parameter'),
-  },
+  // A path parameter added makes another path, so another operation: never this rule.
+  'request-parameter-required-added': 'new-required-request-parameter',
   'request-parameter-removed': 'request-parameter-removed',
   'request-parameter-became-required': 'request-parameter-became-required',
   'request-parameter-became-optional': 'request-parameter-became-optional',
