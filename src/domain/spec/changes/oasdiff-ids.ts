@@ -21,8 +21,9 @@ export interface OasdiffContext {
 }
 
 /**
- * The ids we give, oasdiff's, as of its checker/rules.go (plus `request-parameter-style-changed`,
- * added to oasdiff later). A composed name that is not here is not an oasdiff id: nothing is given.
+ * The ids we give, oasdiff's, as of its checker/rules.go at commit 001f320 (plus
+ * `request-parameter-style-changed`, added to oasdiff later). A composed name that is not here is
+ * not an oasdiff id: nothing is given.
  */
 const OASDIFF_IDS: ReadonlySet<string> = new Set([
   'endpoint-added', 'endpoint-deprecated', 'endpoint-reactivated', 'api-operation-id-removed', 'api-operation-id-added', 'api-tag-added', 'api-tag-removed',
