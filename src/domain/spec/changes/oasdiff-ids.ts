@@ -60,10 +60,13 @@ const OASDIFF_IDS: ReadonlySet<string> = new Set([
   ...forEach(['response-body', 'response-property'], ['multiple-of-specialized']),
   ...forEach(['request-parameter', 'request-body', 'request-property', 'response-body', 'response-property'], ['default-value-added', 'default-value-changed', 'default-value-removed']),
   ...forEach(['request-body', 'request-property', 'response-body', 'response-property'], [
-    'const-added', 'const-removed', 'const-changed', 'discriminator-added', 'discriminator-removed', 'discriminator-property-name-changed',
-    'discriminator-mapping-added', 'discriminator-mapping-deleted', 'discriminator-mapping-changed', 'content-media-type-changed', 'content-encoding-changed',
+    'const-added', 'const-removed', 'const-changed', 'discriminator-added', 'discriminator-removed', 'content-media-type-changed', 'content-encoding-changed',
     'dependent-required-added', 'dependent-required-removed', 'pattern-property-added', 'pattern-property-removed', 'contains-added', 'contains-removed',
   ]),
+  // oasdiff rates every discriminator change info; we rate breaking a changed property or mapping,
+  // a mapping added to a response, one taken from a request: those we leave without an id.
+  ...forEach(['request-body', 'request-property'], ['discriminator-mapping-added']),
+  ...forEach(['response-body', 'response-property'], ['discriminator-mapping-deleted']),
   ...forEach(['request-parameter', 'request-property'], ['x-extensible-enum-value-removed']),
   'new-optional-request-property', 'new-required-request-property', 'new-required-request-header-property', 'request-property-removed',
   'request-property-became-required', 'request-header-property-became-required', 'request-property-became-optional', 'request-property-deprecated',
@@ -231,15 +234,15 @@ function boundChange(moved: 'increased' | 'decreased', stems: readonly string[],
 const MAX_STEMS = ['max', 'exclusive-max', 'max-length', 'max-items', 'max-properties'];
 const MIN_STEMS = ['min', 'exclusive-min', 'min-length', 'min-items', 'min-properties'];
 
-/** `number or string to string`: the types on each side; undefined where a side is any type. */
+/** `number or string to string`: the types on each side; undefined where a side is any type or none. */
 function typeLists(detail: string): readonly [readonly string[], readonly string[]] | undefined {
   const [from, to] = sides(detail) ?? [];
-  if (from === undefined || to === undefined || from === 'any type' || to === 'any type') return undefined;
+  if (from === undefined || to === undefined || [from, to].some((side) => side === 'any type' || side === 'no value')) return undefined;
   return [from.split(' or '), to.split(' or ')];
 }
 const within = (some: readonly string[], all: readonly string[]) => some.every((t) => all.includes(t));
 
-/** `none to X` set, `X to none` unset, else changed. A JSON text is never the bare word none (a pattern could be, and would be misread). */
+/** `none to X` set, `X to none` unset, else changed. A JSON text is never the bare word none. */
 function setOrChanged(added: string, removed: string, changed: string): Kind {
   return {
     all: [added, removed, changed],
@@ -252,7 +255,8 @@ function setOrChanged(added: string, removed: string, changed: string): Kind {
  * - `format-*`: oasdiff files a format under the type (`type-changed`, `type-generalized`), by its
  *   own table of which formats widen which; ours does not follow it.
  * - `enum-removed`, `additional-properties-*`, `extensible-enum-value-added`, `one-of-overlap-added`,
- *   `condition-changed`, `not-*`: no id in oasdiff's catalog.
+ *   `condition-changed`, `not-*` (a change inside a `not`, whatever it was): no id in oasdiff's
+ *   catalog.
  * - `option-added`, `option-removed`: oasdiff says whether the alternative was of a `oneOf` or an
  *   `anyOf`; ours does not.
  * - `removed` in a response: oasdiff says whether the property was required (breaking) or not
@@ -291,8 +295,7 @@ const KINDS: Readonly<Record<string, Kind>> = {
   'max-increased': boundChange('increased', MAX_STEMS, 'unset'),
   'min-increased': boundChange('increased', MIN_STEMS, 'set'),
   'min-decreased': boundChange('decreased', MIN_STEMS, 'unset'),
-  // Ours covers a pattern set, changed or removed, until `pattern-added` and `pattern-removed` are kinds of their own.
-  'pattern-changed': setOrChanged('pattern-added', 'pattern-removed', 'pattern-changed'),
+  'pattern-changed': one('pattern-changed'),
   'pattern-added': one('pattern-added'),
   'pattern-removed': one('pattern-removed'),
   'multiple-of-changed': {
@@ -332,7 +335,7 @@ const KINDS: Readonly<Record<string, Kind>> = {
   // Property kinds.
   added: one('added'),
   'required-added': one('required-added'),
-  removed: { all: ['removed'], pick: (_, direction) => (direction === 'request' ? 'removed' : undefined) },
+  removed: one('removed'),
   'became-required': one('became-required'),
   'became-optional': one('became-optional'),
   deprecated: one('deprecated'),
