@@ -8,7 +8,8 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { classifyChanges } from '../src/domain/spec/changes/classify.js';
-import { ruleCatalog } from '../src/domain/spec/changes/rules.js';
+import { oasdiffIdsOf } from '../src/domain/spec/changes/oasdiff-ids.js';
+import { ruleCatalog, type RuleId } from '../src/domain/spec/changes/rules.js';
 import type { JsonObject } from '../src/domain/spec/spec-document.js';
 import { CHANGE_CASES } from '../test/support/change-cases.js';
 
@@ -37,7 +38,8 @@ const INTRO = `# Changes between specs: how they are classified, and the rules
 \`GET /api/<account_id>/<api_id>/changes\`, the changelog, \`PUT .../spec\` (its \`changes\`, its
 dry run and the breaking-change policy) and the \`api.updated\` and \`release.released\` events all
 report changes the same way: each with a stable \`rule\` id from the catalog below, a \`level\`, a
-\`location\`, a JSON \`pointer\` and a one-sentence \`message\`.
+\`location\`, a JSON \`pointer\` and a one-sentence \`message\`; and, where oasdiff's catalog has a
+rule for the same change, its id (\`oasdiffId\`).
 
 ## How two specs are compared
 
@@ -134,12 +136,26 @@ more than 100 deep inside one another (a chain of models referring to each other
 inline, a document cannot nest that far) are compared down to that depth.
 
 ## The catalog
+
+The \`oasdiff\` column gives the id of the rule of [oasdiff](https://github.com/oasdiff/oasdiff)'s
+catalog that an item of the rule carries as \`oasdiffId\`, so that a team coming from oasdiff keeps
+its vocabulary. It is an equivalence by meaning, not by name: the same change at the same place (a
+parameter, a request body or a property of one, a response body or a property of one, a response
+header) in the same direction. oasdiff splits some of our rules: where several ids are listed, the
+item's place (a body, a parameter's object, a header parameter's object) or its detail (which
+keyword: \`maxLength\`, \`maxItems\`, \`maximum\`...; a bound set where there was none; a status a
+success or not) chooses one, and an item of which oasdiff's ids would say more than it knows
+carries none. The column is empty where oasdiff has no such rule, where its ids say more than ours
+do (an operation removed with or without deprecation first, a response property that was required
+or not), and where oasdiff rates non-breaking a change we rate breaking (a non-success status
+removed).
 `;
 
 export function renderCatalog(): string {
   const entries = ruleCatalog();
   const cases = new Map(CHANGE_CASES.map((c) => [c.rule, c]));
-  const table = ['| Rule | Level | Means |', '|---|---|---|', ...entries.map((e) => `| [\`${e.rule}\`](#${e.rule}) | ${e.level} | ${e.means} |`)].join('\n');
+  const oasdiff = (rule: RuleId) => oasdiffIdsOf(rule).map((id) => `\`${id}\``).join(', ');
+  const table = ['| Rule | Level | Means | oasdiff |', '|---|---|---|---|', ...entries.map((e) => `| [\`${e.rule}\`](#${e.rule}) | ${e.level} | ${e.means} | ${oasdiff(e.rule)} |`)].join('\n');
   const examples = entries.map((entry) => {
     const c = cases.get(entry.rule);
     if (!c) throw new Error(`no case for ${entry.rule}`);

@@ -9,6 +9,10 @@ export const CHANGES_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   Change: object(
     {
       rule: str({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', description: 'A stable rule id of the catalog in docs/changes.md.' }),
+      oasdiffId: str({
+        pattern: '^[a-z0-9]+(-[a-z0-9]+)*$',
+        description: "The id of the rule of oasdiff's catalog that means the same change at the same place, for teams coming from oasdiff; absent where oasdiff has none (docs/changes.md lists both).",
+      }),
       level: str({ enum: ['breaking', 'warning', 'info'] }),
       location: ref('ChangeLocation'),
       pointer: str({ description: 'A JSON pointer into the newer document (the older one for what was removed).' }),

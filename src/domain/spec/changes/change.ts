@@ -20,6 +20,12 @@ export interface ChangeLocation {
 
 export interface Change {
   readonly rule: RuleId;
+  /**
+   * The id of the rule of oasdiff's catalog that means the same change at the same place, for teams
+   * that come from oasdiff; absent where oasdiff has none, splits the change by what the item does
+   * not say, or rates it non-breaking where we do not (src/domain/spec/changes/oasdiff-ids.ts).
+   */
+  readonly oasdiffId?: string;
   readonly level: ChangeLevel;
   readonly location: ChangeLocation;
   /** JSON pointer into the newer document, or into the older one for what was removed. */

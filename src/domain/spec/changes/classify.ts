@@ -3,6 +3,7 @@ import type { AuthAdapter } from '../derived-resources.js';
 import { escapePointer } from '../json-pointer.js';
 import type { JsonObject } from '../spec-document.js';
 import type { Change, ChangeLocation } from './change.js';
+import { withOasdiffId } from './oasdiff-ids.js';
 import { FIXED_RULES, negatedKind, propertyLevel, schemaLevel, type Direction, type FixedRuleId, type PropertyKind, type SchemaKind, type SchemaScope } from './rules.js';
 import { MAX_OTHER_PLACES, SchemaComparator, type SchemaAt, type SchemaDifference } from './schema-diff.js';
 
@@ -158,7 +159,8 @@ class Classifier {
     for (const { index, alsoAt } of this.reported.values()) {
       if (alsoAt.length > 0) this.changes[index] = { ...this.changes[index]!, alsoAt };
     }
-    return this.changes;
+    const details = new Map([...this.reported].map(([difference, { index }]) => [index, difference.detail]));
+    return this.changes.map((change, index) => withOasdiffId(change, details.get(index)));
   }
 
   private fixed(rule: FixedRuleId, location: ChangeLocation, pointer: string, message: string): void {
