@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +12,9 @@ import { expectedCounts, FIXTURES, OPENAPI_FIXTURES, packageFixture, swaggerFixt
 import { countsOf } from '../../src/domain/spec/derived-resources.js';
 import { CHANGE_CASES, formsOf } from '../support/change-cases.js';
 import { cpuMs } from '../support/cpu.js';
+import { jsonSchemaProblems } from '../support/json-schema-check.js';
+import { MODELS_31, openApi31Documents } from '../support/openapi31-documents.js';
+import { alternativeMoved, definitionMoved, inlineAlternatives, inlined, referredDefinitions, withModel } from '../support/same-description.js';
 
 const codec = new SwaggerSpecCodec();
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -289,6 +293,50 @@ describe('SpecCodec: SwaggerSpecCodec', function () {
         }
       }
       expect(checked).to.be.greaterThan(1000);
+    });
+  });
+
+  describe("the generated OpenAPI 3.1 documents of the classifier's property tests", () => {
+    it('are valid OpenAPI 3.1, and so are their rewritings (a model written in place, an alternative and a $defs member moved), their schemas valid JSON Schema 2020-12', async function () {
+      this.timeout(120_000);
+      const seen = { inlined: 0, alternative: 0, definition: 0 };
+      await fc.assert(
+        fc.asyncProperty(openApi31Documents, fc.constantFrom(...MODELS_31), fc.nat(), async (document, model, pick) => {
+          const forms: Record<string, typeof document> = { document, [`${model} written in place`]: inlined(document, model) };
+          const alternatives = inlineAlternatives(document);
+          if (alternatives.length > 0) forms['an alternative moved'] = alternativeMoved(document, alternatives[pick % alternatives.length]!, 'Choice');
+          const members = referredDefinitions(document);
+          if (members.length > 0) {
+            const [owner, name] = members[pick % members.length]!;
+            forms[`${owner}/$defs/${name} moved`] = definitionMoved(document, owner, name, `${owner}${name}`);
+          }
+          seen.inlined += JSON.stringify(forms[`${model} written in place`]) === JSON.stringify(document) ? 0 : 1;
+          seen.alternative += alternatives.length > 0 ? 1 : 0;
+          seen.definition += members.length > 0 ? 1 : 0;
+          for (const [form, value] of Object.entries(forms)) {
+            const result = await codec.parse(utf8(JSON.stringify(value)));
+            if (!result.ok) throw new Error(`${form}: ${JSON.stringify(result.error)}`);
+            expect(result.value.format, form).to.equal('openapi-3.1');
+            expect(jsonSchemaProblems(value), form).to.deep.equal([]);
+          }
+        }),
+        { numRuns: 50, seed: 20261126 },
+      );
+      expect(seen.inlined, 'documents where a model was written in place').to.be.greaterThan(20);
+      expect(seen.alternative, 'documents with an alternative moved').to.be.greaterThan(20);
+      expect(seen.definition, 'documents with a $defs member moved').to.be.greaterThan(20);
+    });
+
+    it('would see what the published 3.1 schema does not: a reference to nowhere, a duplicate anchor, a keyword ignored, a mapping to nowhere', () => {
+      const [document] = fc.sample(openApi31Documents, { numRuns: 1, seed: 1 });
+      const planted = (schemas: Record<string, unknown>) => Object.entries(schemas).reduce((d, [name, schema]) => withModel(d, name, schema), document!);
+      expect(jsonSchemaProblems(document!)).to.deep.equal([]);
+      expect(jsonSchemaProblems(planted({ Extra: { $ref: '#nowhere' } }))).to.have.length(1);
+      expect(jsonSchemaProblems(planted({ Extra: { $ref: '#/components/schemas/Pet/$defs/Nothing' } }))).to.have.length(1);
+      expect(jsonSchemaProblems(planted({ Extra: { $anchor: 'twice' }, Again: { $anchor: 'twice' } }))).to.have.length(1);
+      expect(jsonSchemaProblems(planted({ Extra: { type: 'array', minContains: 1 } }))).to.have.length(1);
+      expect(jsonSchemaProblems(planted({ Extra: { type: 'strin' } }))).to.have.length(1);
+      expect(jsonSchemaProblems(planted({ Extra: { oneOf: [{ $ref: '#/components/schemas/Cat' }], discriminator: { propertyName: 'kind', mapping: { x: '#/components/schemas/Nope' } } } }))).to.have.length(1);
     });
   });
 

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { classifyChanges } from '../../../src/domain/spec/changes/classify.js';
 import type { JsonObject } from '../../../src/domain/spec/spec-document.js';
+import { inlined, shuffled } from '../../support/same-description.js';
 import { swagger2Of, Unexpressible } from '../../support/swagger2-of.js';
 
 /**
@@ -100,36 +101,6 @@ const documents: fc.Arbitrary<JsonObject> = fc
       }),
     ) as JsonObject;
   });
-
-/** The same value with every object's keys in another order (a permutation drawn from `seed`). */
-function shuffled(value: unknown, seed: number): unknown {
-  let state = seed;
-  const next = () => (state = (state * 1103515245 + 12345) & 0x7fffffff);
-  const walk = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(walk);
-    if (typeof v !== 'object' || v === null) return v;
-    const entries = Object.entries(v as Json).map(([k, inner]) => [k, walk(inner)] as const);
-    for (let i = entries.length - 1; i > 0; i--) {
-      const j = next() % (i + 1);
-      [entries[i], entries[j]] = [entries[j]!, entries[i]!];
-    }
-    return Object.fromEntries(entries);
-  };
-  return walk(value);
-}
-
-/** Every `$ref` to `#/components/schemas/<model>` replaced by the model itself (models refer only to earlier ones). */
-function inlined(document: JsonObject, model: string): JsonObject {
-  const schemas = (document['components'] as Json)['schemas'] as Json;
-  const target = `#/components/schemas/${model}`;
-  const walk = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(walk);
-    if (typeof v !== 'object' || v === null) return v;
-    if ((v as Json)['$ref'] === target) return walk(structuredClone(schemas[model]));
-    return Object.fromEntries(Object.entries(v as Json).map(([k, inner]) => [k, walk(inner)]));
-  };
-  return walk(document) as JsonObject;
-}
 
 const RUNS = { numRuns: 150, seed: 20261125 };
 
