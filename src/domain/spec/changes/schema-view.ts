@@ -154,10 +154,16 @@ export class DocumentSchemas {
   follow(value: JsonValue | undefined, at: string): Followed {
     for (let hop = 0; hop < ANCHOR_HOPS; hop++) {
       const anchor = this.anchorOf(value);
-      if (anchor === null) return this.references.follow(value, at, this.isSchema);
-      const target = this.anchorTargets().get(anchor);
-      if (target === undefined) return { value: undefined, ref: `#${anchor}`, at };
-      [value, at] = [target.schema, target.pointer];
+      if (anchor !== null) {
+        const target = this.anchorTargets().get(anchor);
+        if (target === undefined) return { value: undefined, ref: `#${anchor}`, at };
+        [value, at] = [target.schema, target.pointer];
+        continue;
+      }
+      const followed = this.references.follow(value, at, this.isSchema);
+      // A chain of JSON pointers that ends in a reference to an anchor goes on from there.
+      if (followed.ref === null || this.anchorOf({ $ref: followed.ref }) === null) return followed;
+      [value, at] = [{ $ref: followed.ref }, followed.at];
     }
     return { value: undefined, ref: '#', at };
   }
