@@ -93,7 +93,7 @@ export class ReplaceSpec {
     const now = this.clock.now();
     // Compared before the transaction, as parsing is, so the write lock is not held meanwhile; used
     // when the API is still at the revision it was compared at.
-    const early = await this.compareWithCurrent(input, spec);
+    const early = await this.compareWithCurrent(input, spec, now);
     return this.uow.run(async (tx): Promise<Result<SpecResult | DryRunResult, ApplicationError>> => {
       const api = await tx.apis.getForUpdate(input.accountId, input.apiId);
       if (!api) return err(notFound('api'));
@@ -103,7 +103,7 @@ export class ReplaceSpec {
       const current = await tx.specs.get(api.id);
       const unchanged = current?.source === spec.source;
       const changes: StoredChanges | null =
-        current === undefined ? null : unchanged ? { counts: { breaking: 0, warning: 0, info: 0 }, items: [] } : early?.revision === api.revision ? early.changes : changesBetween(current, spec, this.changeSettings);
+        current === undefined ? null : unchanged ? { counts: { breaking: 0, warning: 0, info: 0 }, items: [] } : early?.revision === api.revision ? early.changes : changesBetween(current, spec, this.changeSettings, now);
       const breaking = (changes?.counts.breaking ?? 0) > 0;
       if (!unchanged) {
         const policy = checkBreakingChangePolicy({ policy: api.breakingChangePolicy, breaking, release: input.release, releases: await this.releaseLabels(tx, api), override: input.allowBreaking });
@@ -135,13 +135,13 @@ export class ReplaceSpec {
     });
   }
 
-  /** The changes from the API's current spec to `spec`, with the API revision they were computed at; undefined when there is nothing to compare. */
-  private async compareWithCurrent(input: ReplaceSpecInput, spec: ParsedSpec): Promise<{ readonly revision: number; readonly changes: StoredChanges } | undefined> {
+  /** The changes from the API's current spec to `spec` on `now`, with the API revision they were computed at; undefined when there is nothing to compare. */
+  private async compareWithCurrent(input: ReplaceSpecInput, spec: ParsedSpec, now: Date): Promise<{ readonly revision: number; readonly changes: StoredChanges } | undefined> {
     const api = await this.apis.get(input.accountId, input.apiId);
     const current = api && (await this.specs.get(api.id));
     if (!api || !current || current.source === spec.source) return undefined;
     // The spec read may be newer than the API record read: then the revision will not match and the transaction compares again.
-    return { revision: api.revision, changes: changesBetween(current, spec, this.changeSettings) };
+    return { revision: api.revision, changes: changesBetween(current, spec, this.changeSettings, now) };
   }
 
   /** The API's new state and its event, the spec with its derived resources and its revision of the history. */
