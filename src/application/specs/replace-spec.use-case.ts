@@ -57,8 +57,10 @@ function isReason(text: string): boolean {
  * Replaces an API's spec (the CI/CD update): name, description, version and format follow the new
  * document, the derived resources are rebuilt, the revision grows, the spec is kept in the API's
  * history with what it changed against the one before, and `api.updated` carries a summary. The
- * API's breaking-change policy is applied first (`allowBreaking` overrides it). Sending the very
- * same text again changes nothing (the revision stays), though a requested release is still made.
+ * API's breaking-change policy is applied first (`allowBreaking` overrides it; operations removed
+ * after their sunset, judged by today, pass it when the API has `allowRemovalAfterSunset`). Sending
+ * the very same text again changes nothing (the revision stays), though a requested release is
+ * still made.
  * With `dryRun` everything is checked and compared and nothing is written.
  */
 export class ReplaceSpec {
@@ -105,9 +107,16 @@ export class ReplaceSpec {
       const changes: StoredChanges | null =
         current === undefined ? null : unchanged ? { counts: { breaking: 0, warning: 0, info: 0 }, items: [] } : early?.revision === api.revision ? early.changes : changesBetween(current, spec, this.changeSettings, now);
       const breaking = (changes?.counts.breaking ?? 0) > 0;
-      if (!unchanged) {
-        const policy = checkBreakingChangePolicy({ policy: api.breakingChangePolicy, breaking, release: input.release, releases: await this.releaseLabels(tx, api), override: input.allowBreaking });
-        if (!policy.ok) return err({ kind: 'BreakingChange', refusal: policy.error, counts: changes!.counts, items: changes!.items, ...(changes!.truncated ? { truncated: true } : {}) });
+      if (!unchanged && changes !== null) {
+        const policy = checkBreakingChangePolicy({
+          policy: api.breakingChangePolicy,
+          allowRemovalAfterSunset: api.allowRemovalAfterSunset,
+          changes,
+          release: input.release,
+          releases: await this.releaseLabels(tx, api),
+          override: input.allowBreaking,
+        });
+        if (!policy.ok) return err({ kind: 'BreakingChange', refusal: policy.error, counts: changes.counts, items: changes.items, ...(changes.truncated ? { truncated: true } : {}) });
       }
       const summary: SpecChanges = { breaking, counts: changes?.counts ?? { breaking: 0, warning: 0, info: 0 }, items: changes?.items ?? [], ...(changes?.truncated ? { truncated: true } : {}) };
       if (input.dryRun) {

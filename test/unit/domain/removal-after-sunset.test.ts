@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { classifyChanges } from '../../../src/domain/spec/changes/classify.js';
 import { countChanges, type Change } from '../../../src/domain/spec/changes/change.js';
+import { breakingThatCount, checkBreakingChangePolicy, isRemovalAfterSunset } from '../../../src/domain/spec/changes/policy.js';
 import { removedAfterSunset, sunsetDay } from '../../../src/domain/spec/changes/sunset.js';
 import type { JsonObject } from '../../../src/domain/spec/spec-document.js';
 import { doc } from '../../support/change-cases.js';
@@ -111,6 +112,64 @@ describe('domain: an operation removed after its sunset (afterSunset)', () => {
       expect(removedAfterSunset({ deprecated: true, sunset: SUNSET }, '2027-07-01')).to.equal(true);
       expect(removedAfterSunset({ deprecated: false, sunset: SUNSET }, '2027-07-01')).to.equal(false);
       expect(removedAfterSunset({ deprecated: true, sunset: null }, '2027-07-01')).to.equal(false);
+    });
+  });
+
+  describe('checkBreakingChangePolicy with allowRemovalAfterSunset', () => {
+    const afterSunset = removal({ deprecated: true, 'x-sunset': SUNSET }, '2027-07-01');
+    const beforeSunset = removal({ deprecated: true, 'x-sunset': SUNSET }, '2027-06-29');
+    const other = classifyChanges(api({}), api({ parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }] }), { today: '2027-07-01' });
+    const changesOf = (items: Change[]) => ({ counts: countChanges(items), items });
+    const check = (policy: 'allow' | 'requireMajor' | 'refuse', allowRemovalAfterSunset: boolean, items: Change[], extra: { release?: string; override?: string } = {}) =>
+      checkBreakingChangePolicy({ policy, allowRemovalAfterSunset, changes: changesOf(items), release: extra.release, releases: ['1.0.0'], override: extra.override });
+
+    it('the changes it is given are what the test means: one removal after its sunset, one before, one other breaking change', () => {
+      expect(afterSunset.map(isRemovalAfterSunset)).to.deep.equal([true]);
+      expect(beforeSunset.map(isRemovalAfterSunset)).to.deep.equal([false]);
+      expect(other.filter((c) => c.level === 'breaking').map((c) => [c.rule, isRemovalAfterSunset(c)])).to.deep.equal([['request-parameter-type-changed', false]]);
+    });
+
+    it('refuse with the flag: a removal after its sunset passes', () => {
+      expect(check('refuse', true, afterSunset)).to.deep.equal({ ok: true, value: undefined });
+    });
+
+    it('refuse with the flag: a removal before its sunset is refused', () => {
+      expect(check('refuse', true, beforeSunset)).to.deep.equal({ ok: false, error: { kind: 'BreakingChangeRefused', policy: 'refuse', counted: 1 } });
+    });
+
+    it('refuse without the flag: a removal after its sunset is refused like any breaking change', () => {
+      expect(check('refuse', false, afterSunset)).to.deep.equal({ ok: false, error: { kind: 'BreakingChangeRefused', policy: 'refuse', counted: 1 } });
+    });
+
+    it('refuse with the flag: another breaking change beside the removal is refused, the removal not counted', () => {
+      expect(check('refuse', true, [...other, ...afterSunset])).to.deep.equal({ ok: false, error: { kind: 'BreakingChangeRefused', policy: 'refuse', counted: 1 } });
+    });
+
+    it('requireMajor with the flag: a removal after its sunset needs no new major version; anything else still does', () => {
+      expect(check('requireMajor', true, afterSunset).ok).to.equal(true);
+      expect(check('requireMajor', true, [...other, ...afterSunset])).to.deep.equal({ ok: false, error: { kind: 'MajorReleaseRequired', policy: 'requireMajor', counted: 1, release: null, highestMajor: 1 } });
+      expect(check('requireMajor', true, [...other, ...afterSunset], { release: '2.0.0' }).ok).to.equal(true);
+    });
+
+    it('allow, and an override, take everything as before', () => {
+      expect(check('allow', false, [...other, ...beforeSunset]).ok).to.equal(true);
+      expect(check('refuse', false, [...other, ...beforeSunset], { override: 'agreed with the mobile team' }).ok).to.equal(true);
+    });
+
+    it('counts a breaking change that items cut off (CHANGES_MAX_ITEMS) as one it cannot let through', () => {
+      const cut = { counts: { breaking: 2, warning: 0, info: 0 }, items: afterSunset };
+      expect(breakingThatCount(cut, true)).to.equal(1);
+      expect(breakingThatCount(cut, false)).to.equal(2);
+      expect(checkBreakingChangePolicy({ policy: 'refuse', allowRemovalAfterSunset: true, changes: cut, release: undefined, releases: [], override: undefined }).ok).to.equal(false);
+    });
+
+    it('lets through exactly an endpoint-removed at the breaking level that carries afterSunset', () => {
+      const removed = afterSunset[0]!;
+      expect(isRemovalAfterSunset(removed)).to.equal(true);
+      expect(isRemovalAfterSunset({ ...removed, rule: 'model-removed' })).to.equal(false);
+      expect(isRemovalAfterSunset({ ...removed, level: 'warning' })).to.equal(false);
+      const unmarked: Change = { rule: removed.rule, level: removed.level, location: removed.location, pointer: removed.pointer, message: removed.message };
+      expect(isRemovalAfterSunset(unmarked)).to.equal(false);
     });
   });
 });
