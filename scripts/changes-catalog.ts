@@ -126,6 +126,15 @@ rule for the same change, its id (\`oasdiffId\`).
   removed operations last; inside one schema, nearest first (what the schema itself changed, then
   what its properties' schemas did).
 
+<a id="removal-after-sunset"></a>**Removal after sunset.** An operation that was \`deprecated\` with an
+\`x-sunset\` day and is removed on or after that day is still \`endpoint-removed\` and breaking (a
+client still calling it fails), but the item carries \`afterSunset: true\` and says "removed after
+its sunset". The day judged by is the one the newer spec took effect (an update: today, in UTC; a
+release: its date); \`x-sunset\` is read as a date or an RFC 3339 date-time, anything else names no
+day. An API may let exactly these removals through its breaking-change policy with
+\`allowRemovalAfterSunset\` ([http-api.md](http-api.md#removal-after-sunset)); every other breaking
+change still meets it.
+
 Not compared (yet): links and examples (what a client sends or receives is not changed by
 them); \`$ref\` siblings in OpenAPI 3.1 (\`{ $ref, maxLength }\`: the reference is followed and
 the keywords beside it are not read); \`$id\`-relative references and external documents (an

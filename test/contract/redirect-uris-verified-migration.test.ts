@@ -23,7 +23,7 @@ forEachDatabase('migration 0025 on existing clients', (target) => {
       await db.open();
       await db.migrate();
       const later = await undoThrough(db, RedirectUrisVerified1764600000000);
-      expect(later).to.deep.equal(['RedirectUrisVerified1764600000000']);
+      expect(later).to.deep.equal(['RedirectUrisVerified1764600000000', 'RemovalAfterSunset1764700000000']);
       const table = db.schemaName ? `"${db.schemaName}"."oauth_clients"` : '"oauth_clients"';
       const p = (n: number) => (db.dialect === 'postgres' ? `$${n}` : '?');
       const at = '2026-11-20T10:00:00.000Z';

@@ -96,12 +96,13 @@ const ROLE_TABLE: readonly Row[] = [
     ],
   },
   {
-    what: 'PATCH `nickname`, `type` (visibility), `breakingChangePolicy`, `lint`',
+    what: 'PATCH `nickname`, `type` (visibility), `breakingChangePolicy`, `allowRemovalAfterSunset`, `lint`',
     may: ['owner'],
     actions: [
       { name: 'PATCH the API {nickname}', call: (f) => ({ method: 'PATCH', path: f.path, body: { nickname: 'renamed' } }), names: { field: 'nickname' } },
       { name: 'PATCH the API {type: public}', call: (f) => ({ method: 'PATCH', path: f.path, body: { type: 'public' } }), names: { field: 'type' } },
       { name: 'PATCH the API {breakingChangePolicy}', call: (f) => ({ method: 'PATCH', path: f.path, body: { breakingChangePolicy: 'refuse' } }), names: { field: 'breakingChangePolicy' } },
+      { name: 'PATCH the API {allowRemovalAfterSunset}', call: (f) => ({ method: 'PATCH', path: f.path, body: { allowRemovalAfterSunset: true } }), names: { field: 'allowRemovalAfterSunset' } },
       { name: 'PATCH the API {name, type: public}', call: (f) => ({ method: 'PATCH', path: f.path, body: { name: 'Renamed', type: 'public' } }), names: { field: 'type' } },
     ],
   },

@@ -19,6 +19,7 @@ export function anApi(): ApiBuilder {
     version: null,
     specFormat: null,
     breakingChangePolicy: 'allow',
+    allowRemovalAfterSunset: false,
     creationDate: T0,
     updateDate: T0,
   });

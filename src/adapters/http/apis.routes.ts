@@ -26,6 +26,7 @@ interface UpdateApiBody {
   nickname?: string;
   type?: string;
   breakingChangePolicy?: string;
+  allowRemovalAfterSunset?: boolean;
 }
 
 export interface ApiUseCases {
@@ -108,10 +109,10 @@ export function apiRoutes(useCases: ApiUseCases): RouteDefinition[] {
       method: 'PATCH',
       path: '/api/:accountId/:apiId',
       scope: 'api',
-      summary: 'Update name, nickname or type (If-Match optional)',
+      summary: 'Update name, nickname, type or the breaking-change policy (If-Match optional)',
       operationId: 'updateApi',
       tag: 'APIs',
-      description: 'Changes any of `name`, `nickname`, `type`, `breakingChangePolicy`; `{}` changes nothing and keeps the revision. A change records `api.updated`. Making an API private needs a plan with private APIs (`plan_limit`). A grantee of a share may change `name` only, as an editor: `nickname`, `type` and `breakingChangePolicy` are the owner’s account’s (403 `forbidden` naming the `field`, nothing changed), and a viewer may change nothing (403 `forbidden`).',
+      description: 'Changes any of `name`, `nickname`, `type`, `breakingChangePolicy`, `allowRemovalAfterSunset`; `{}` changes nothing and keeps the revision. A change records `api.updated`. Making an API private needs a plan with private APIs (`plan_limit`). A grantee of a share may change `name` only, as an editor: `nickname`, `type`, `breakingChangePolicy` and `allowRemovalAfterSunset` are the owner’s account’s (403 `forbidden` naming the `field`, nothing changed), and a viewer may change nothing (403 `forbidden`).',
       parameters: [IF_MATCH],
       requestBody: jsonBody(ref('UpdateApi')),
       responses: { 200: json('The API as it is now.', ref('Api'), HEADERS.etag) },

@@ -95,8 +95,10 @@ export function problemOf(code: ProblemCode, detail: string, extra: Omit<Problem
 }
 
 function breakingChangeDetail(error: Extract<ApplicationError, { kind: 'BreakingChange' }>): string {
-  const what = `${error.counts.breaking} breaking change${error.counts.breaking === 1 ? '' : 's'}`;
   const refusal = error.refusal;
+  const changes = (n: number) => `${n} breaking change${n === 1 ? '' : 's'}`;
+  const allowed = error.counts.breaking - refusal.counted;
+  const what = allowed === 0 ? changes(error.counts.breaking) : `${changes(refusal.counted)} besides ${allowed} operation${allowed === 1 ? '' : 's'} removed after ${allowed === 1 ? 'its' : 'their'} sunset (allowRemovalAfterSunset lets those through)`;
   return refusal.kind === 'BreakingChangeRefused'
     ? `The spec has ${what} and the API's breakingChangePolicy is refuse: fix them, or send allowBreaking=<reason>.`
     : `The spec has ${what} and the API's breakingChangePolicy is requireMajor: release it as a new major version${refusal.highestMajor === null ? '' : ` (above ${refusal.highestMajor})`} with release=<version>, or send allowBreaking=<reason>.`;

@@ -60,6 +60,7 @@ export interface ApiRow {
   version: string | null;
   specFormat: SpecFormat | null;
   breakingChangePolicy: BreakingChangePolicy;
+  allowRemovalAfterSunset: boolean;
   creationDate: Date;
   updateDate: Date;
 }

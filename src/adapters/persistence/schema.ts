@@ -106,6 +106,7 @@ export function schemas(dialect: Dialect): Schemas {
       version: text('version', true),
       specFormat: text('spec_format', true),
       breakingChangePolicy: text('breaking_change_policy'),
+      allowRemovalAfterSunset: { name: 'allow_removal_after_sunset', type: 'boolean' },
       creationDate: timestamp('creation_date'),
       updateDate: timestamp('update_date'),
     },

@@ -25,6 +25,8 @@ interface ApiReadRow {
   version: string | null;
   spec_format: SpecFormat | null;
   breaking_change_policy: BreakingChangePolicy;
+  /** 0 or 1 on SQLite. */
+  allow_removal_after_sunset: boolean | number;
   creation_date: Date | string;
   update_date: Date | string;
 }
@@ -42,6 +44,7 @@ function apiStateOf(row: ApiReadRow): ApiState {
     version: row.version,
     specFormat: row.spec_format,
     breakingChangePolicy: row.breaking_change_policy,
+    allowRemovalAfterSunset: Boolean(row.allow_removal_after_sunset),
     creationDate: dateOf(row.creation_date),
     updateDate: dateOf(row.update_date),
   };
@@ -113,7 +116,7 @@ export class TypeOrmApiRepository implements ApiRepository {
   private select(m: EntityManager): string {
     return (
       'SELECT a.id, a.account_id, a.user_id, o.nickname AS owner_nickname, a.nickname, a.name, a.type, a.revision, a.description, ' +
-      `a.version, a.spec_format, a.breaking_change_policy, a.creation_date, a.update_date FROM ${tableOf(m, this.s.apis)} a LEFT JOIN ${tableOf(m, this.s.users)} o ON o.id = a.user_id`
+      `a.version, a.spec_format, a.breaking_change_policy, a.allow_removal_after_sunset, a.creation_date, a.update_date FROM ${tableOf(m, this.s.apis)} a LEFT JOIN ${tableOf(m, this.s.users)} o ON o.id = a.user_id`
     );
   }
 
@@ -124,8 +127,8 @@ export class TypeOrmApiRepository implements ApiRepository {
       try {
         if (api.storedRevision === undefined) {
           // Plain SQL: TypeORM's insert building was about a tenth of a create's CPU.
-          const sql = `INSERT INTO ${tableOf(m, this.s.apis)} ("id", "account_id", "user_id", "nickname", "name", "type", "revision", "description", "version", "spec_format", "breaking_change_policy", "creation_date", "update_date") VALUES (${placeholderList(13)})`;
-          await m.query(forDialect(this.dialect, sql), [row.id, row.accountId, row.userId, row.nickname, row.name, row.type, row.revision, row.description, row.version, row.specFormat, row.breakingChangePolicy, row.creationDate.toISOString(), row.updateDate.toISOString()]);
+          const sql = `INSERT INTO ${tableOf(m, this.s.apis)} ("id", "account_id", "user_id", "nickname", "name", "type", "revision", "description", "version", "spec_format", "breaking_change_policy", "allow_removal_after_sunset", "creation_date", "update_date") VALUES (${placeholderList(14)})`;
+          await m.query(forDialect(this.dialect, sql), [row.id, row.accountId, row.userId, row.nickname, row.name, row.type, row.revision, row.description, row.version, row.specFormat, row.breakingChangePolicy, this.flag(row.allowRemovalAfterSunset), row.creationDate.toISOString(), row.updateDate.toISOString()]);
           return ok();
         }
         const { id, ...fields } = row;
@@ -141,6 +144,11 @@ export class TypeOrmApiRepository implements ApiRepository {
         throw error;
       }
     });
+  }
+
+  /** A boolean as the driver binds it: better-sqlite3 takes numbers only. */
+  private flag(value: boolean): boolean | number {
+    return this.dialect === 'postgres' ? value : Number(value);
   }
 
   countInAccount(accountId: AccountId): Promise<{ readonly all: number; readonly private: number }> {

@@ -19,8 +19,8 @@ export interface UpdateApiInput {
 }
 
 /**
- * Changes name, nickname, type or breaking-change policy, recording `api.updated` when anything
- * changed; making an API private needs a plan that has private APIs. A grantee of a share, even an
+ * Changes name, nickname, type or breaking-change policy (with `allowRemovalAfterSunset`),
+ * recording `api.updated` when anything changed; making an API private needs a plan that has private APIs. A grantee of a share, even an
  * editor, may send `name` only: the other fields are the owner's account's (`OwnerOnlyField`,
  * decided before the API is read, and nothing of the change is made). The API is read for update, so concurrent writers take turns:
  * each lands on a new revision. With `expectedRevision`, a stale revision is a RevisionConflict

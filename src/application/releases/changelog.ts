@@ -38,7 +38,7 @@ export class Changelog {
       const snapshot = await tx.releases.snapshot(apiId, release.version);
       if (!snapshot) return ok(undefined);
       const { previous } = await tx.releases.neighbours(apiId, release.id);
-      const changes = await changesSinceRelease(tx, apiId, previous, snapshot, this.changeSettings);
+      const changes = await changesSinceRelease(tx, apiId, previous, snapshot, this.changeSettings, release.snapshot().releaseDate);
       await tx.releases.setChanges(apiId, release.id, changes);
       return ok(changes);
     });

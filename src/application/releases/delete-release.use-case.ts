@@ -38,7 +38,7 @@ export class DeleteRelease {
       const { previous, next } = await tx.releases.neighbours(api.id, release.id);
       await tx.releases.delete(api.id, release.id);
       const nextSnapshot = next && (await tx.releases.snapshot(api.id, next.version));
-      if (next && nextSnapshot) await tx.releases.setChanges(api.id, next.id, await changesSinceRelease(tx, api.id, previous, nextSnapshot, this.changeSettings));
+      if (next && nextSnapshot) await tx.releases.setChanges(api.id, next.id, await changesSinceRelease(tx, api.id, previous, nextSnapshot, this.changeSettings, next.snapshot().releaseDate));
       await tx.outbox.append(release.pullEvents());
       return ok();
     });

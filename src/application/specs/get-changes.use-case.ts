@@ -37,14 +37,16 @@ export interface ChangesView {
 }
 
 interface Side extends ResolvedSide {
-  /** Loads the spec when the comparison needs it. */
-  readonly spec: () => Promise<StoredSpec | undefined>;
+  /** Loads the spec when the comparison needs it, with when it took effect: the revision's storing, the release's date. */
+  readonly spec: () => Promise<{ readonly spec: StoredSpec; readonly on: Date } | undefined>;
 }
 
 /**
  * What changed between two specs of an API: revisions or releases, `to` by default the current
  * spec, `from` by default the spec before `to`. Between a revision and the one before it the
- * answer is what was recorded when it was stored; anything else is classified now.
+ * answer is what was recorded when it was stored; anything else is classified now, as of when `to`
+ * took effect (when its revision was stored, or its release made), as it would have been recorded
+ * then: a removal is after its sunset or not by that day, not by today.
  */
 export class GetChanges {
   constructor(
@@ -90,12 +92,19 @@ export class GetChanges {
     }
     const [older, newer] = [await from.spec(), await to.value.spec()];
     if (!older || !newer) return err(notFound('spec'));
-    const changes = changesBetween(older, newer, this.changeSettings);
+    const changes = changesBetween(older.spec, newer.spec, this.changeSettings, newer.on);
     return ok(view(changes));
   }
 
   private revisionSide(api: Api, revision: number): Side {
-    return { revision, release: null, spec: async () => (await this.revisions.get(api.id, revision))?.spec };
+    return {
+      revision,
+      release: null,
+      spec: async () => {
+        const stored = await this.revisions.get(api.id, revision);
+        return stored && { spec: stored.spec, on: stored.summary.creationDate };
+      },
+    };
   }
 
   private async side(api: Api, side: ChangeSide, name: 'from' | 'to'): Promise<Result<Side, ApplicationError>> {
@@ -103,12 +112,16 @@ export class GetChanges {
       const revision = await this.releases.revisionOf(api.id, side.release);
       if (revision === undefined) return err(notFound(`release (${name})`));
       const version = side.release;
-      return ok({ revision, release: version, spec: () => this.releases.snapshot(api.id, version) });
+      const spec = async () => {
+        const [snapshot, release] = [await this.releases.snapshot(api.id, version), await this.releases.get(api.id, version)];
+        return snapshot && release && { spec: snapshot, on: release.snapshot().releaseDate };
+      };
+      return ok({ revision, release: version, spec });
     }
     if (side.revision !== undefined) {
       const stored = await this.revisions.get(api.id, side.revision);
       if (!stored) return err(notFound(`revision (${name})`));
-      return ok({ revision: side.revision, release: null, spec: async () => stored.spec });
+      return ok({ revision: side.revision, release: null, spec: async () => ({ spec: stored.spec, on: stored.summary.creationDate }) });
     }
     // The current spec: the newest revision (read as that revision, so a spec update meanwhile does not change what it is).
     const current = await this.revisions.previous(api.id, api.revision + 1);

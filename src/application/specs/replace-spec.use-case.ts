@@ -57,8 +57,10 @@ function isReason(text: string): boolean {
  * Replaces an API's spec (the CI/CD update): name, description, version and format follow the new
  * document, the derived resources are rebuilt, the revision grows, the spec is kept in the API's
  * history with what it changed against the one before, and `api.updated` carries a summary. The
- * API's breaking-change policy is applied first (`allowBreaking` overrides it). Sending the very
- * same text again changes nothing (the revision stays), though a requested release is still made.
+ * API's breaking-change policy is applied first (`allowBreaking` overrides it; operations removed
+ * after their sunset, judged by today, pass it when the API has `allowRemovalAfterSunset`). Sending
+ * the very same text again changes nothing (the revision stays), though a requested release is
+ * still made.
  * With `dryRun` everything is checked and compared and nothing is written.
  */
 export class ReplaceSpec {
@@ -93,7 +95,7 @@ export class ReplaceSpec {
     const now = this.clock.now();
     // Compared before the transaction, as parsing is, so the write lock is not held meanwhile; used
     // when the API is still at the revision it was compared at.
-    const early = await this.compareWithCurrent(input, spec);
+    const early = await this.compareWithCurrent(input, spec, now);
     return this.uow.run(async (tx): Promise<Result<SpecResult | DryRunResult, ApplicationError>> => {
       const api = await tx.apis.getForUpdate(input.accountId, input.apiId);
       if (!api) return err(notFound('api'));
@@ -103,11 +105,18 @@ export class ReplaceSpec {
       const current = await tx.specs.get(api.id);
       const unchanged = current?.source === spec.source;
       const changes: StoredChanges | null =
-        current === undefined ? null : unchanged ? { counts: { breaking: 0, warning: 0, info: 0 }, items: [] } : early?.revision === api.revision ? early.changes : changesBetween(current, spec, this.changeSettings);
+        current === undefined ? null : unchanged ? { counts: { breaking: 0, warning: 0, info: 0 }, items: [] } : early?.revision === api.revision ? early.changes : changesBetween(current, spec, this.changeSettings, now);
       const breaking = (changes?.counts.breaking ?? 0) > 0;
-      if (!unchanged) {
-        const policy = checkBreakingChangePolicy({ policy: api.breakingChangePolicy, breaking, release: input.release, releases: await this.releaseLabels(tx, api), override: input.allowBreaking });
-        if (!policy.ok) return err({ kind: 'BreakingChange', refusal: policy.error, counts: changes!.counts, items: changes!.items, ...(changes!.truncated ? { truncated: true } : {}) });
+      if (!unchanged && changes !== null) {
+        const policy = checkBreakingChangePolicy({
+          policy: api.breakingChangePolicy,
+          allowRemovalAfterSunset: api.allowRemovalAfterSunset,
+          changes,
+          release: input.release,
+          releases: await this.releaseLabels(tx, api),
+          override: input.allowBreaking,
+        });
+        if (!policy.ok) return err({ kind: 'BreakingChange', refusal: policy.error, counts: changes.counts, items: changes.items, ...(changes.truncated ? { truncated: true } : {}) });
       }
       const summary: SpecChanges = { breaking, counts: changes?.counts ?? { breaking: 0, warning: 0, info: 0 }, items: changes?.items ?? [], ...(changes?.truncated ? { truncated: true } : {}) };
       if (input.dryRun) {
@@ -135,13 +144,13 @@ export class ReplaceSpec {
     });
   }
 
-  /** The changes from the API's current spec to `spec`, with the API revision they were computed at; undefined when there is nothing to compare. */
-  private async compareWithCurrent(input: ReplaceSpecInput, spec: ParsedSpec): Promise<{ readonly revision: number; readonly changes: StoredChanges } | undefined> {
+  /** The changes from the API's current spec to `spec` on `now`, with the API revision they were computed at; undefined when there is nothing to compare. */
+  private async compareWithCurrent(input: ReplaceSpecInput, spec: ParsedSpec, now: Date): Promise<{ readonly revision: number; readonly changes: StoredChanges } | undefined> {
     const api = await this.apis.get(input.accountId, input.apiId);
     const current = api && (await this.specs.get(api.id));
     if (!api || !current || current.source === spec.source) return undefined;
     // The spec read may be newer than the API record read: then the revision will not match and the transaction compares again.
-    return { revision: api.revision, changes: changesBetween(current, spec, this.changeSettings) };
+    return { revision: api.revision, changes: changesBetween(current, spec, this.changeSettings, now) };
   }
 
   /** The API's new state and its event, the spec with its derived resources and its revision of the history. */

@@ -5,6 +5,7 @@ import { countChanges, type Change } from '../../domain/spec/changes/change.js';
 import type { ChangeLevel } from '../../domain/spec/changes/rules.js';
 import { classifyChanges } from '../../domain/spec/changes/classify.js';
 import type { JsonObject } from '../../domain/spec/spec-document.js';
+import { dayOf } from '../../domain/shared/time.js';
 import type { ReleaseChanges } from '../ports/release-repository.port.js';
 
 import { err, ok, type Result } from '../../domain/shared/result.js';
@@ -34,11 +35,12 @@ const NO_CHANGES: StoredChanges = { counts: { breaking: 0, warning: 0, info: 0 }
 /**
  * The changes from one stored spec to another: none when the texts are the same, else the
  * classifier's; `settings.maxItems` of them at most, breaking ones first (`truncated` when there
- * were more).
+ * were more). `on`: when `newer` took the place of `older` (now for an update; when it was stored
+ * or released for one that was), the day an operation's removal is judged against its sunset.
  */
-export function changesBetween(older: StoredSpec, newer: { readonly documentJson: string; readonly document?: JsonObject }, settings: ChangeSettings): StoredChanges {
+export function changesBetween(older: StoredSpec, newer: { readonly documentJson: string; readonly document?: JsonObject }, settings: ChangeSettings, on: Date): StoredChanges {
   if (older.documentJson === newer.documentJson) return NO_CHANGES;
-  const items = classifyChanges(JSON.parse(older.documentJson) as JsonObject, newer.document ?? (JSON.parse(newer.documentJson) as JsonObject));
+  const items = classifyChanges(JSON.parse(older.documentJson) as JsonObject, newer.document ?? (JSON.parse(newer.documentJson) as JsonObject), { today: dayOf(on) });
   return capped({ counts: countChanges(items), items }, settings);
 }
 
@@ -64,17 +66,18 @@ function firstOf(items: readonly Change[], max: number): Change[] {
   return items.filter((item) => kept.has(item));
 }
 
-/** What `snapshot` changes since the release before it (`previous`), or nothing for a first release. */
+/** What `snapshot`, released `on`, changes since the release before it (`previous`), or nothing for a first release. */
 export async function changesSinceRelease(
   tx: Pick<Transaction, 'releases'>,
   apiId: ApiId,
   previous: Release | undefined,
   snapshot: StoredSpec & { readonly document?: JsonObject },
   settings: ChangeSettings,
+  on: Date,
 ): Promise<ReleaseChanges> {
   const before = previous && (await tx.releases.snapshot(apiId, previous.version));
   if (!previous || !before) return { since: null, ...NO_CHANGES };
-  return { since: previous.version, ...changesBetween(before, snapshot, settings) };
+  return { since: previous.version, ...changesBetween(before, snapshot, settings, on) };
 }
 
 export const RELEASE_LABEL_RULE = 'must be 1-64 of A-Z, a-z, 0-9, ".", "_", "+", "-", starting with a letter or digit, to be a release label';
@@ -108,7 +111,7 @@ export async function releaseSpec(
   settings: ChangeSettings,
 ): Promise<Result<Release, ApplicationError>> {
   if (!isValidVersion(input.version)) return err(releaseLabelError(input.field));
-  const changes = await changesSinceRelease(tx, input.api.id, await tx.releases.latest(input.api.id), { ...input.snapshot, ...(input.document ? { document: input.document } : {}) }, settings);
+  const changes = await changesSinceRelease(tx, input.api.id, await tx.releases.latest(input.api.id), { ...input.snapshot, ...(input.document ? { document: input.document } : {}) }, settings, now);
   const summary = { since: changes.since, breaking: changes.counts.breaking > 0, counts: changes.counts };
   const released = Release.release({ id: input.releaseId, api: input.api.asReleased(), version: input.version, actor: input.actor, changes: summary }, now);
   if (!released.ok) return err(releaseLabelError(input.field));

@@ -33,6 +33,8 @@ export interface ApiState {
   readonly specFormat: SpecFormat | null;
   /** What a spec update with breaking changes meets (default `allow`). */
   readonly breakingChangePolicy: BreakingChangePolicy;
+  /** Operations removed after their sunset (`afterSunset`) pass the policy whatever it is (default false). */
+  readonly allowRemovalAfterSunset: boolean;
   readonly creationDate: Date;
   readonly updateDate: Date;
 }
@@ -56,6 +58,7 @@ export interface ApiRecord {
   readonly version: string | null;
   readonly specFormat: SpecFormat | null;
   readonly breakingChangePolicy: BreakingChangePolicy;
+  readonly allowRemovalAfterSunset: boolean;
   readonly creationDate: string;
   readonly updateDate: string;
   readonly [key: string]: unknown;
@@ -73,6 +76,7 @@ export interface ApiChanges {
   readonly nickname?: unknown;
   readonly type?: unknown;
   readonly breakingChangePolicy?: unknown;
+  readonly allowRemovalAfterSunset?: unknown;
 }
 
 function invalid(field: string, message: string): Result<never, ApiError> {
@@ -127,6 +131,10 @@ function checkPolicy(value: unknown): Result<BreakingChangePolicy, ApiError> {
     return invalid('breakingChangePolicy', `must be one of ${BREAKING_CHANGE_POLICIES.join(', ')}`);
   }
   return ok(value as BreakingChangePolicy);
+}
+
+function checkFlag(field: string, value: unknown): Result<boolean, ApiError> {
+  return typeof value === 'boolean' ? ok(value) : invalid(field, 'must be true or false');
 }
 
 function checkType(value: unknown): Result<ApiType, ApiError> {
@@ -186,6 +194,7 @@ export class Api {
         version: input.version ?? null,
         specFormat: input.specFormat ?? null,
         breakingChangePolicy: 'allow',
+        allowRemovalAfterSunset: false,
         creationDate: now,
         updateDate: now,
       },
@@ -214,9 +223,12 @@ export class Api {
   get breakingChangePolicy(): BreakingChangePolicy {
     return this.state.breakingChangePolicy;
   }
+  get allowRemovalAfterSunset(): boolean {
+    return this.state.allowRemovalAfterSunset;
+  }
 
   /**
-   * Changes name, nickname, type and/or breaking-change policy. `expectedRevision` (from
+   * Changes name, nickname, type, breaking-change policy and/or `allowRemovalAfterSunset`. `expectedRevision` (from
    * `If-Match`) must equal the current revision when given. The revision grows by one, and
    * `api.updated` is recorded, when anything actually changed.
    * Errors: `RevisionMismatch`, `InvalidField`.
@@ -246,8 +258,18 @@ export class Api {
       if (!policy.ok) return policy;
       next = { ...next, breakingChangePolicy: policy.value };
     }
+    if (changes.allowRemovalAfterSunset !== undefined) {
+      const flag = checkFlag('allowRemovalAfterSunset', changes.allowRemovalAfterSunset);
+      if (!flag.ok) return flag;
+      next = { ...next, allowRemovalAfterSunset: flag.value };
+    }
     const s = this.state;
-    const changed = next.name !== s.name || next.nickname !== s.nickname || next.type !== s.type || next.breakingChangePolicy !== s.breakingChangePolicy;
+    const changed =
+      next.name !== s.name ||
+      next.nickname !== s.nickname ||
+      next.type !== s.type ||
+      next.breakingChangePolicy !== s.breakingChangePolicy ||
+      next.allowRemovalAfterSunset !== s.allowRemovalAfterSunset;
     if (changed) {
       this.state = { ...next, revision: s.revision + 1, updateDate: now };
       this.record('api.updated', actor, now);
@@ -315,6 +337,7 @@ export class Api {
         version: s.version,
         specFormat: s.specFormat,
         breakingChangePolicy: s.breakingChangePolicy,
+        allowRemovalAfterSunset: s.allowRemovalAfterSunset,
         creationDate: formatTimestamp(s.creationDate),
         updateDate: formatTimestamp(s.updateDate),
       });

@@ -38,14 +38,16 @@ export type OwnerOnlyAction = (typeof OWNER_ONLY_ACTIONS)[number];
 /**
  * Who may change each field of the API by `PATCH`: an editor too, or the owner's account alone.
  * Visibility (`type`) decides who may read the docs at all, the nickname is their address, and the
- * breaking-change policy is the guard on an editor's own spec updates: these are the owner's
- * decisions. A new field of `ApiChanges` fails the build until it has its line here.
+ * breaking-change policy (with `allowRemovalAfterSunset`, its one exception) is the guard on an
+ * editor's own spec updates: these are the owner's decisions. A new field of `ApiChanges` fails
+ * the build until it has its line here.
  */
 const API_FIELD_RIGHTS = {
   name: 'editor',
   nickname: 'owner',
   type: 'owner',
   breakingChangePolicy: 'owner',
+  allowRemovalAfterSunset: 'owner',
 } as const satisfies Record<keyof ApiChanges, 'editor' | 'owner'>;
 
 type FieldRights = typeof API_FIELD_RIGHTS;

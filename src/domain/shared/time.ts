@@ -15,3 +15,8 @@ export function formatTimestamp(date: Date): string {
   }
   return text;
 }
+
+/** The UTC calendar day of `date`, `YYYY-MM-DD`. */
+export function dayOf(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}

@@ -29,6 +29,7 @@ describe('Api aggregate', () => {
         version: null,
         specFormat: null,
         breakingChangePolicy: 'allow',
+        allowRemovalAfterSunset: false,
         creationDate: '2026-11-22T11:00:00.000+00:00',
         updateDate: '2026-11-22T11:00:00.000+00:00',
       });
@@ -126,6 +127,23 @@ describe('Api aggregate', () => {
       const refused = api.update({ breakingChangePolicy: 'sometimes' }, undefined, owner, NOW);
       expect(!refused.ok && refused.error).to.deep.include({ kind: 'InvalidField', field: 'breakingChangePolicy' });
       expect(api.breakingChangePolicy).to.equal('requireMajor');
+    });
+
+    it('takes allowRemovalAfterSunset as true or false (default false), a change of it recorded like any other', () => {
+      const api = anApi().build();
+      expect(api.toRecord().allowRemovalAfterSunset).to.equal(false);
+      expect(api.update({ allowRemovalAfterSunset: true }, undefined, owner, NOW).ok).to.equal(true);
+      expect(api.toRecord()).to.include({ allowRemovalAfterSunset: true, revision: 2 });
+      expect(api.pullEvents().map((e) => [e.name, e.resource['allowRemovalAfterSunset']])).to.deep.equal([['api.updated', true]]);
+      api.update({ allowRemovalAfterSunset: true }, undefined, owner, NOW);
+      expect(api.pullEvents(), 'the same value changes nothing').to.deep.equal([]);
+      for (const value of ['true', 1, null]) {
+        const refused = api.update({ allowRemovalAfterSunset: value }, undefined, owner, NOW);
+        expect(!refused.ok && refused.error, String(value)).to.deep.include({ kind: 'InvalidField', field: 'allowRemovalAfterSunset' });
+      }
+      expect(api.allowRemovalAfterSunset).to.equal(true);
+      expect(api.update({ allowRemovalAfterSunset: false }, undefined, owner, NOW).ok).to.equal(true);
+      expect(api.toRecord()).to.include({ allowRemovalAfterSunset: false, revision: 3 });
     });
 
     it('remembers the stored revision for optimistic concurrency', () => {

@@ -21,6 +21,11 @@ export const CHANGES_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
         maxItems: 10,
         description: 'Where else the same change is reached (a schema that several operations use), at most 10 places; absent when nowhere else. A change is one item, at the first place it is reached.',
       }),
+      afterSunset: {
+        type: 'boolean',
+        enum: [true],
+        description: '`endpoint-removed` only, present when the operation was deprecated and its `x-sunset` day had come on the day it was removed (an update: today). Still breaking; an API with `allowRemovalAfterSunset` lets it through its policy.',
+      },
     },
     ['rule', 'level', 'location', 'pointer', 'message'],
   ),

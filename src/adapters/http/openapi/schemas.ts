@@ -69,6 +69,9 @@ export const positiveId = (description: string): JsonSchema => int({ minimum: 1,
 export const NICKNAME = { pattern: '^[a-z0-9_.-]{1,64}$', description: '1-64 of a-z, 0-9, "-", "_", "."; not only dots' };
 export const API_TYPE = str({ enum: ['private', 'public'], description: 'Default `private`.' });
 export const BREAKING_POLICY = str({ enum: [...BREAKING_CHANGE_POLICIES], description: 'What `PUT .../spec` does with breaking changes against the current spec: `allow` them (default), accept them only with a release of a new major version (`requireMajor`), or `refuse` them; `?allowBreaking=<reason>` overrides it.' });
+export const REMOVAL_AFTER_SUNSET = bool(
+  'Default `false`. When `true`, an operation removed after its sunset (deprecated, with an `x-sunset` day that has come: the change item carries `afterSunset: true`) passes `breakingChangePolicy` whatever it is; it is still reported as a breaking change, and any other breaking change still meets the policy.',
+);
 export const VERSION_LABEL = str({ pattern: '^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$', description: 'A release label: 1-64 of A-Z, a-z, 0-9, ".", "_", "+", "-", starting with a letter or digit.' });
 export const BINARY = str({ contentMediaType: 'application/octet-stream' });
 

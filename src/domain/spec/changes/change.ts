@@ -37,6 +37,12 @@ export interface Change {
    * `MAX_OTHER_PLACES`; absent when nowhere else. The change is reported once, at its first place.
    */
   readonly alsoAt?: readonly ChangeLocation[];
+  /**
+   * `endpoint-removed` only: the operation was deprecated and its `x-sunset` day had come when it
+   * was removed. Still breaking (a client still calling it fails); an API may let exactly these
+   * through its breaking-change policy (`allowRemovalAfterSunset`).
+   */
+  readonly afterSunset?: true;
 }
 
 export interface ChangeCounts {

@@ -6,15 +6,25 @@ import type { Change, ChangeLocation } from './change.js';
 import { withOasdiffId } from './oasdiff-ids.js';
 import { FIXED_RULES, negatedKind, propertyLevel, schemaLevel, type Direction, type FixedRuleId, type PropertyKind, type SchemaKind, type SchemaScope } from './rules.js';
 import { MAX_OTHER_PLACES, SchemaComparator, type SchemaAt, type SchemaDifference } from './schema-diff.js';
+import { removedAfterSunset } from './sunset.js';
+
+/** What a comparison is judged by, besides the two documents. */
+export interface ClassifyOptions {
+  /**
+   * The day (`YYYY-MM-DD`, UTC) the newer document replaces the older one: an operation removed
+   * on or after its `x-sunset` day is marked `afterSunset`. Without it none is.
+   */
+  readonly today?: string;
+}
 
 /**
  * The changes from `older` to `newer`, two validated documents of any accepted formats (Swagger
  * 2.0 against OpenAPI 3.1 works: both are read through describeApi), in a stable order: servers,
  * security schemes, models, then operations in the newer document's order (removed ones where the
- * older had them, after). Pure: no I/O, no clock.
+ * older had them, after). Pure: no I/O, no clock (the day to judge sunsets by is `options.today`).
  */
-export function classifyChanges(older: JsonObject, newer: JsonObject): Change[] {
-  return new Classifier(older, newer).run();
+export function classifyChanges(older: JsonObject, newer: JsonObject, options: ClassifyOptions = {}): Change[] {
+  return new Classifier(older, newer, options).run();
 }
 
 const SCHEMA_WORDS: Record<SchemaKind, (detail: string) => string> = {
@@ -145,7 +155,11 @@ class Classifier {
   private readonly b: ApiDescription;
   private readonly schemas: SchemaComparator;
 
-  constructor(older: JsonObject, newer: JsonObject) {
+  constructor(
+    older: JsonObject,
+    newer: JsonObject,
+    private readonly options: ClassifyOptions = {},
+  ) {
     this.a = describeApi(older);
     this.b = describeApi(newer);
     this.schemas = new SchemaComparator(older, newer);
@@ -232,8 +246,15 @@ class Classifier {
       this.operation(old, op);
     }
     for (const op of this.a.operations) {
-      if (!matched.has(key(op))) this.fixed('endpoint-removed', { method: op.method, path: op.path }, op.pointer, `${op.method} ${op.path} was removed.`);
+      if (!matched.has(key(op))) this.endpointRemoved(op);
     }
+  }
+
+  /** Breaking even after its sunset (a client still calling it fails), but marked: a policy may let that case through. */
+  private endpointRemoved(op: OperationDescription): void {
+    const afterSunset = this.options.today !== undefined && removedAfterSunset(op, this.options.today);
+    this.fixed('endpoint-removed', { method: op.method, path: op.path }, op.pointer, `${op.method} ${op.path} was removed${afterSunset ? ` after its sunset (${op.sunset})` : ''}.`);
+    if (afterSunset) this.changes.push({ ...this.changes.pop()!, afterSunset: true });
   }
 
   private operation(a: OperationDescription, b: OperationDescription): void {
