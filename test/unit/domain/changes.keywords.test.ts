@@ -118,6 +118,14 @@ describe('domain: the change classifier, keyword by keyword', () => {
       const named = { type: 'object', properties: { name: { type: 'string' } } };
       expect(rules(body({ allOf: [named] }), body({ allOf: [named, { properties: { name: { maxLength: 5 } } }] }))).to.deep.equal(['request-property-max-decreased breaking name']);
     });
+    it('a property added to a trait that many models merge in with allOf is one change, reached from each', () => {
+      const trait = { type: 'object', properties: { name: { type: 'string' } } };
+      const traitAfter = { type: 'object', properties: { name: { type: 'string' }, tag: { type: 'string' } } };
+      const models = (t: Json) => ({ schemas: { Trait: t, Cat: { allOf: [{ $ref: '#/components/schemas/Trait' }, cat] }, Dog: { allOf: [{ $ref: '#/components/schemas/Trait' }, dog] } } });
+      const schema = { oneOf: [{ $ref: '#/components/schemas/Cat' }, { $ref: '#/components/schemas/Dog' }] };
+      const changes = classifyChanges(answer(schema, models(trait)), answer(schema, models(traitAfter)));
+      expect(changes.map((c) => [c.rule, c.pointer, c.alsoAt?.length])).to.deep.equal([['response-property-added', '/components/schemas/Trait/properties/tag', 1]]);
+    });
     it('an allOf member that requires a property breaks a request', () => {
       const extra = { type: 'object', required: ['age'], properties: { age: { type: 'integer' } } };
       expect(rules(body({ allOf: [cat] }), body({ allOf: [cat, extra] }))).to.deep.equal(['request-property-required-added breaking age']);
@@ -153,6 +161,11 @@ describe('domain: the change classifier, keyword by keyword', () => {
   });
 
   describe('type lists and null', () => {
+    it('a schema of any type takes null already: const null there fixes the value, it adds no null', () => {
+      expect(rules(answer({}), answer({ const: null }))).to.deep.equal(['response-body-const-added info']);
+      expect(rules(body({}), body({ const: null }))).to.deep.equal(['request-body-const-added breaking']);
+      expect(rules(body({ const: null }), body({}))).to.deep.equal(['request-body-const-removed info']);
+    });
     it('type: [string, "null"] is nullable: taking the null away breaks a request, a list that adds a type breaks a response', () => {
       expect(rules(body({ type: ['string', 'null'] }), body({ type: 'string' }))).to.deep.equal(['request-body-nullable-removed breaking']);
       expect(rules(answer({ type: 'string' }), answer({ type: ['string', 'integer'] }))).to.deep.equal(['response-body-type-widened breaking']);

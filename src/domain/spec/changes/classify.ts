@@ -149,8 +149,13 @@ function normalScheme(scheme: AuthAdapter): NormalScheme {
 
 class Classifier {
   private readonly changes: Change[] = [];
-  /** The item of each schema difference reported, by the difference, and the other places it is reached from. */
-  private readonly reported = new Map<SchemaDifference, { readonly index: number; readonly alsoAt: ChangeLocation[] }>();
+  /**
+   * The item of each schema difference reported, and the other places it is reached from, by what
+   * the difference is: its direction, kind, pointer and detail. One difference found in several
+   * pairs of schemas (a property added to a trait that twenty models merge in with `allOf`) is one
+   * change, as one found in one pair reached from several places is.
+   */
+  private readonly reported = new Map<string, { readonly index: number; readonly detail: string; readonly alsoAt: ChangeLocation[] }>();
   private readonly a: ApiDescription;
   private readonly b: ApiDescription;
   private readonly schemas: SchemaComparator;
@@ -173,7 +178,7 @@ class Classifier {
     for (const { index, alsoAt } of this.reported.values()) {
       if (alsoAt.length > 0) this.changes[index] = { ...this.changes[index]!, alsoAt };
     }
-    const details = new Map([...this.reported].map(([difference, { index }]) => [index, difference.detail]));
+    const details = new Map([...this.reported.values()].map(({ index, detail }) => [index, detail]));
     return this.changes.map((change, index) => withOasdiffId(change, details.get(index)));
   }
 
@@ -433,14 +438,15 @@ class Classifier {
   private schema(from: SchemaAt, to: SchemaAt, context: Context): void {
     // Parameters and headers travel as text; bodies as JSON.
     const wire = context.scope.endsWith('-parameter') || context.scope.endsWith('-header');
-    for (const { difference, path, first, negated } of this.schemas.walk(from, to, { direction: context.direction, wire })) {
-      if (first) {
-        this.reported.set(difference, { index: this.changes.length, alsoAt: [] });
+    for (const { difference, path, negated } of this.schemas.walk(from, to, { direction: context.direction, wire })) {
+      const key = [context.direction, negated, difference.kind, difference.pointer, difference.detail].join('\u0001');
+      const earlier = this.reported.get(key);
+      if (earlier === undefined) {
+        this.reported.set(key, { index: this.changes.length, detail: difference.detail, alsoAt: [] });
         this.changes.push(this.schemaChange(difference, path, context, negated));
-        continue;
+      } else if (earlier.alsoAt.length < MAX_OTHER_PLACES) {
+        earlier.alsoAt.push(locationOf(context, path));
       }
-      const earlier = this.reported.get(difference);
-      if (earlier !== undefined && earlier.alsoAt.length < MAX_OTHER_PLACES) earlier.alsoAt.push(locationOf(context, path));
     }
   }
 

@@ -333,6 +333,8 @@ class PairComparison {
     } else if (a.types !== null && b.types === null) {
       this.add('type-widened', `${listed(a.types)} to any type`);
     }
+    // Any type takes null already: with no type on a side, the type change says it all.
+    if (a.types === null || b.types === null) return true;
     if (a.nullable && !b.nullable) this.add('nullable-removed', 'null');
     if (!a.nullable && b.nullable) this.add('nullable-added', 'null');
     return true;

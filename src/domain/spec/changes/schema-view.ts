@@ -54,7 +54,7 @@ export interface View {
   readonly format: string | null;
   /** JSON texts of the values, null excluded; null: no enum. */
   readonly enum: readonly string[] | null;
-  /** JSON text of `const` (null excluded: it makes the schema nullable). */
+  /** JSON text of `const` (`null` too: the one value, which also makes the schema nullable). */
   readonly const: string | undefined;
   /** `x-extensible-enum`: the values known today, others may come. */
   readonly extensible: readonly string[] | null;
@@ -308,7 +308,7 @@ function ownView(document: DocumentSchemas, node: Node, depth: number, visiting:
     nullable,
     format: text(schema['format']),
     enum: values(schema['enum']),
-    const: 'const' in schema && schema['const'] !== null ? JSON.stringify(schema['const']) : undefined,
+    const: 'const' in schema ? JSON.stringify(schema['const']) : undefined,
     extensible: values(schema['x-extensible-enum']),
     properties: nodes(at, 'properties', schema['properties']),
     required: new Set(strings(schema['required'])),
