@@ -273,6 +273,13 @@ describe('SpecCodec: SwaggerSpecCodec', function () {
       expect(deriveResources(result.value.document).endpoints.map((e) => [e.method, e.path, e.unresolved])).to.deep.equal([['TRACE', '/near', false]]);
     });
 
+    it("takes a 3.1 server variable's description (the published schema spells it descriptions), and still refuses a field the specification does not have", async () => {
+      const servers = (variable: string) => minimal3('3.1.0', `servers:\n  - url: "{scheme}://api.example.com"\n    variables:\n      scheme: {default: https, ${variable}}\n`);
+      const described = await codec.parse(utf8(servers('description: "the scheme"')));
+      if (!described.ok) throw new Error(JSON.stringify(described.error));
+      expect((await codec.parse(utf8(servers('descriptio: "typo"')))).ok).to.equal(false);
+    });
+
     it('refuses U+0000 in a 3.x document too', async () => {
       const error = await parseError(minimal3('3.1.0').replace('title: T', 'title: "T\\0"'));
       expect(error.kind === 'InvalidSpec' && error.errors[0]).to.deep.equal({ path: 'info.title', message: 'must not contain the character U+0000' });

@@ -233,6 +233,7 @@ interface OpenApi31Schema {
     readonly header: { dependentSchemas: { schema: { properties: { schema: object } } } };
     readonly 'media-type': { properties: { schema: object } };
     readonly parameter: { properties: { schema: object } };
+    readonly 'server-variable': { properties: Record<string, object> };
   };
 }
 
@@ -252,6 +253,9 @@ function openApi31Schema(original: OpenApi31Schema): object {
   // A Path Item Object may have a `$ref` beside its other fields (3.1.0, 4.8.9.1); this schema's
   // path-item forgot it, which a validator of the dereferenced document never noticed.
   schema.$defs['path-item'].properties['$ref'] = { type: 'string' };
+  // A Server Variable Object's `description` (3.1.0, 4.8.6.1) is spelled `descriptions` there, and
+  // unevaluated properties are refused: every description with one (GitHub's webhooks) was refused.
+  schema.$defs['server-variable'].properties['description'] = { type: 'string' };
   return schema;
 }
 
