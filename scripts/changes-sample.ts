@@ -444,6 +444,8 @@ async function report(pair: Pair, options: Options): Promise<void> {
   const ms = performance.now() - started;
   const levels = Object.fromEntries(countBy(changes, (c) => c.level));
   console.log(`\n### Items\n\n${changes.length} items in ${ms.toFixed(0)} ms: ${LEVELS.map((l) => `${levels[l] ?? 0} ${l}`).join(', ')}.`);
+  const distinct = new Set(changes.map((c) => JSON.stringify([c.rule, c.level, c.location, c.pointer, c.message]))).size;
+  if (distinct < changes.length) console.log(`Only ${distinct} distinct: ${changes.length - distinct} items repeat another's rule, location, pointer and message.`);
   console.log(`By rule: ${countBy(changes, (c) => `${c.rule} (${c.level})`).map(([rule, n]) => `${rule} ${n}`).join(', ') || 'none'}.`);
 
   const sampled = sampleOf(changes, options.sample, options.cap, options.seed);
