@@ -157,12 +157,14 @@ describe('domain: the change classifier (classifyChanges)', () => {
     ]);
   });
 
-  it('reports an operationId removed, as it renames generated code, but not one given where there was none', () => {
+  it('reports an operationId removed, as it renames generated code, and one given where there was none, as it names generated code that had a made-up name', () => {
     const api = (operationId?: string) => doc({ paths: { '/pets': { get: { ...(operationId ? { operationId } : {}), responses: { '200': { description: 'ok' } } } } } });
-    expect(classifyChanges(api('listPets'), api()).map((c) => [c.rule, c.message, c.pointer])).to.deep.equal([
-      ['endpoint-operation-id-changed', 'GET /pets: the operationId listPets was removed.', '/paths/~1pets/get/operationId'],
+    expect(classifyChanges(api('listPets'), api()).map((c) => [c.rule, c.level, c.message, c.pointer])).to.deep.equal([
+      ['endpoint-operation-id-changed', 'warning', 'GET /pets: the operationId listPets was removed.', '/paths/~1pets/get/operationId'],
     ]);
-    expect(classifyChanges(api(), api('listPets'))).to.deep.equal([]);
+    expect(classifyChanges(api(), api('listPets')).map((c) => [c.rule, c.level, c.message, c.pointer])).to.deep.equal([
+      ['endpoint-operation-id-added', 'info', 'GET /pets: the operationId listPets was given.', '/paths/~1pets/get/operationId'],
+    ]);
   });
 
   it('compares a 2.0 body parameter and formData with 3.x request bodies, and x-nullable with nullable, as the same thing', () => {
