@@ -5,8 +5,8 @@ import { isJsonObject, specFormatOf, type JsonObject, type JsonValue, type SpecF
 
 /**
  * What a document describes, whatever its format: Swagger 2.0 and OpenAPI 3.x normalised to one
- * model of operations with parameters, request bodies and responses (by media type), security,
- * servers and models. A 2.0 `body` parameter becomes the request body and its `formData`
+ * model of operations with parameters (and how each is written on the wire), request bodies and
+ * responses (by media type), callbacks, security, servers and models; 3.1's webhooks beside them. A 2.0 `body` parameter becomes the request body and its `formData`
  * parameters an object body, each under the operation's `consumes`; a 2.0 response schema is
  * content under `produces`; a non-body parameter's `type`, `items`, `enum`... become its schema.
  * Schemas are kept as written, `$ref`s and all: `modelName` says which of them name a model, and

@@ -343,6 +343,10 @@ describe('domain: the change classifier (classifyChanges)', () => {
       // The shape behind a $ref counts.
       const models = { schemas: { Tags: { type: 'array', items: { type: 'string' } } } };
       expect(rules(tags({ schema: { $ref: '#/components/schemas/Tags' } }), tags({ schema: { $ref: '#/components/schemas/Tags' }, explode: false }), models)).to.deep.equal(['request-parameter-style-changed']);
+      // Through allOf too: explode changes nothing for a single value, but would for an object.
+      const wrapped = { allOf: [{ description: 'the id' }, { $ref: '#/components/schemas/Id' }] };
+      expect(rules(id({}, wrapped), id({ explode: true }, wrapped), { schemas: { Id: { type: 'integer' } } })).to.deep.equal([]);
+      expect(rules(id({}, {}), id({ explode: true }, {}))).to.deep.equal(['request-parameter-style-changed']);
       // Of a schema that says no type, every shape counts.
       expect(rules(tags({ schema: {} }), tags({ schema: {}, explode: false }))).to.deep.equal(['request-parameter-style-changed']);
     });

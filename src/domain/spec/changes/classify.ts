@@ -324,8 +324,8 @@ function serialization(s: Serialization | null): string {
   return s === null ? 'its media type' : `${s.style}${s.explode ? ', exploded' : ''}${s.allowReserved ? ', reserved characters as they are' : ''}`;
 }
 
-/** How deep a parameter's schema is followed through `$ref`s, `allOf` and `items` to tell its shape. */
-const ALL_OF_DEPTH = 16;
+/** How deep a parameter's schema is followed through `allOf` and `items` to tell its shape (`$ref`s are followed at each step). */
+const SHAPE_DEPTH = 16;
 
 /** What names a 2.0 `formData` body of the older document apart from the newer's: no JSON pointer starts so. */
 const OLDER_FORM = 'older:';
@@ -596,23 +596,27 @@ class Classifier {
     return [...shapes].some((shape) => wire(a.serialization, shape) !== wire(b.serialization, shape));
   }
 
-  /** The shapes of the values a schema takes (all three when it does not say). */
+  /** The shapes of the values a schema takes: by its type, else by its keywords or its first `allOf` member that tells; all three when nothing does. */
   private shapes(schemas: Schemas, raw: JsonValue | undefined, depth: number): Shape[] {
+    const any: Shape[] = ['primitive', 'array', 'object'];
     const schema = schemas.follow(raw);
-    if (!isJsonObject(schema) || depth > ALL_OF_DEPTH) return ['primitive', 'array', 'object'];
+    if (!isJsonObject(schema) || depth > SHAPE_DEPTH) return any;
     const type = schema['type'];
     const types = typeof type === 'string' ? [type] : Array.isArray(type) ? type.filter((t): t is string => typeof t === 'string') : null;
     if (types !== null) return [...new Set(types.map((t): Shape => (t === 'array' || t === 'object' ? t : 'primitive')))];
     if (schema['items'] !== undefined) return ['array'];
     if (schema['properties'] !== undefined || schema['additionalProperties'] !== undefined) return ['object'];
-    const members = Array.isArray(schema['allOf']) ? schema['allOf'] : [];
-    return members.length > 0 ? this.shapes(schemas, members[0], depth + 1) : ['primitive', 'array', 'object'];
+    for (const member of Array.isArray(schema['allOf']) ? schema['allOf'] : []) {
+      const told = this.shapes(schemas, member, depth + 1);
+      if (told.length < any.length) return told;
+    }
+    return any;
   }
 
   /** Whether a schema's values may hold text, where reserved characters can stand (numbers and booleans cannot). */
   private textual(schemas: Schemas, raw: JsonValue | undefined, depth: number): boolean {
     const schema = schemas.follow(raw);
-    if (!isJsonObject(schema) || depth > ALL_OF_DEPTH) return true;
+    if (!isJsonObject(schema) || depth > SHAPE_DEPTH) return true;
     const type = schema['type'];
     const types = typeof type === 'string' ? [type] : Array.isArray(type) ? type : [];
     if (types.length > 0 && types.every((t) => t === 'integer' || t === 'number' || t === 'boolean' || t === 'null')) return false;
