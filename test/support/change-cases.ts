@@ -194,8 +194,8 @@ const FIXED: ChangeCase[] = [
     not: { before: op({ responses: { '200': { description: 'ok', headers: { 'X-Rate-Limit': { required: true, schema: { type: 'integer' } } } } } }), after: op({ responses: { '200': { description: 'ok', headers: { 'X-Rate-Limit': { schema: { type: 'integer' } } } } } }) },
     openApi3Only: true,
   },
-  { rule: 'webhook-added', before: hook(), after: hook({}), not: { before: hook({}), after: hook({ summary: 'A pet was added' }) }, openApi31Only: true },
-  { rule: 'webhook-removed', before: hook({}), after: hook(), not: { before: hook(), after: hook({}) }, openApi31Only: true },
+  { rule: 'webhook-added', before: hook(), after: hook({}), not: { before: hook({}), after: hook({ summary: 'A pet was added' }) }, openApi3Only: true, openApi31Only: true },
+  { rule: 'webhook-removed', before: hook({}), after: hook(), not: { before: hook(), after: hook({}) }, openApi3Only: true, openApi31Only: true },
   { rule: 'callback-added', before: callback(), after: callback({}), not: { before: callback({}), after: callback({ summary: 'The event' }) }, openApi3Only: true },
   { rule: 'callback-removed', before: callback({}), after: callback(), not: { before: callback(), after: callback({}) }, openApi3Only: true },
   {
