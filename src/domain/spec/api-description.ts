@@ -6,9 +6,10 @@ import { isJsonObject, specFormatOf, type JsonObject, type JsonValue, type SpecF
 /**
  * What a document describes, whatever its format: Swagger 2.0 and OpenAPI 3.x normalised to one
  * model of operations with parameters (and how each is written on the wire), request bodies and
- * responses (by media type), callbacks, security, servers and models; 3.1's webhooks beside them. A 2.0 `body` parameter becomes the request body and its `formData`
- * parameters an object body, each under the operation's `consumes`; a 2.0 response schema is
- * content under `produces`; a non-body parameter's `type`, `items`, `enum`... become its schema.
+ * responses (by media type), callbacks, security, servers and models; 3.1's webhooks beside them.
+ * A 2.0 `body` parameter becomes the request body and its `formData` parameters an object body,
+ * each under the operation's `consumes`; a 2.0 response schema is content under `produces`; a
+ * non-body parameter's `type`, `items`, `enum`... become its schema.
  * Schemas are kept as written, `$ref`s and all: `modelName` says which of them name a model, and
  * every part carries the JSON pointer of where the document says it (after internal `$ref`s).
  * Pure and defensive: nothing here trusts a field's type or follows an external `$ref`.
