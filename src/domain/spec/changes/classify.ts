@@ -815,7 +815,7 @@ class Classifier {
         rule: at === '' ? `${context.scope}-${kind}` : `${context.direction}-property-${kind}`,
         level: schemaLevel(kind, context.direction),
         location: locationOf(context, outer),
-        pointer: d.pointer,
+        pointer: this.located(d.pointer),
         message: `${context.where}${at === '' ? '' : `, property ${at}`}: ${SCHEMA_WORDS[kind](inside === '' ? change : `at ${inside}, ${change}`)}.`,
       };
     }
