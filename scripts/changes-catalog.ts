@@ -72,6 +72,28 @@ rule for the same change, its id (\`oasdiffId\`).
   response. The same change is breaking on one side and information on the other. Read-only
   properties are not expected in requests, write-only ones not in responses; a property becoming
   one or the other is reported (\`became-read-only\`, \`became-write-only\`...).
+- <a id="webhooks-and-callbacks"></a>**Webhooks and callbacks go the other way.** An OpenAPI 3.1
+  webhook or an operation's callback is a request the API sends to the client's consumer: its
+  parameters and body are what the consumer *receives* (judged as a response: widening breaks),
+  and its responses are the consumer's answer, what it *sends* (judged as a request). Their rules
+  are the \`callback-*\` ones, for webhooks and callbacks alike; properties inside them take the
+  \`response-property-*\` rules in the request and the \`request-property-*\` ones in the answer.
+  Callbacks of a webhook or of a callback are not read.
+- <a id="media-types"></a>**Media types generalised or narrowed.** Media types are matched whatever
+  their case and the order or quoting of their parameters. One without its like is paired with a
+  new one that covers it (\`*/*\`, \`application/*\`, \`application/json\` for
+  \`application/problem+json\`, the type without a parameter such as \`charset\`): generalised,
+  which breaks a response (a client may receive a type it cannot read); or that it covers:
+  narrowed, which breaks a request (clients sending the old type are refused). Their schemas are
+  compared; only what has no counterpart either way was added or removed.
+- <a id="serialization"></a>**How a parameter is written.** \`style\`, \`explode\` and
+  \`allowReserved\`, with their defaults (\`form\` and exploded in a query or cookie, \`simple\` in
+  a path or header), are compared by what they write for the values the parameter's schema takes:
+  a single value is \`name=value\` in a query whatever the style, an array in a header is
+  comma-separated exploded or not, but an array in a query exploded or not is two different
+  requests (\`request-parameter-style-changed\`). Swagger 2.0's \`collectionFormat\` reads as
+  its equivalent (\`csv\`: the place's style unexploded, \`multi\`: form exploded, \`ssv\`:
+  spaceDelimited, \`pipes\`: pipeDelimited; \`tsv\` has none).
 - <a id="wire"></a>**Parameters and headers travel as text.** A path, query, header or cookie
   value is a string on the wire, whatever its schema's type: every integer, number or boolean is
   also a string there. So a parameter's type change is judged by the set of texts each side takes:
@@ -111,19 +133,23 @@ rule for the same change, its id (\`oasdiffId\`).
   for a tuple's position, and \`(keyword)\` for what an applicator holds: \`(then)\`,
   \`(propertyNames)\`, \`(contains)\`, \`(patternProperties ^x-)\`, \`(dependentSchemas card)\`...
 - **Operations are matched by method and path**, path parameters by their place (\`/pets/{id}\` and
-  \`/pets/{petId}\` are one path); parameters by place and name (header names whatever their case);
-  responses by status; media types whatever their case; \`oneOf\`/\`anyOf\` alternatives by the model
+  \`/pets/{petId}\` are one path); webhooks by name and method; an operation's callbacks by name,
+  expression and method; parameters by place and name (header names whatever their case);
+  responses by status; media types as above; \`oneOf\`/\`anyOf\` alternatives by the model
   they name, else by their types and order.
 - **Levels.** \`breaking\`: a client written against the older spec can fail against the newer.
   \`warning\`: deprecations, and changes that break some clients or cannot be judged (a pattern, a
   default). \`info\`: additions and descriptions.
 - **\`location\`** names where: \`{ method, path }\` for an operation, narrowed by \`parameter\`
   (\`<in> <name>\`), \`status\` (\`requestBody\` or the response status), \`mediaType\`, \`header\`
-  and \`property\` (dotted, \`[]\` for array items, \`{}\` for map values); \`{ model }\`,
+  and \`property\` (dotted, \`[]\` for array items, \`{}\` for map values); \`callback\`
+  (\`<name> <METHOD> <expression>\`) narrows an operation to one of its callbacks, and
+  \`{ webhook, method }\` stands for a webhook, narrowed the same way; \`{ model }\`,
   \`{ securityScheme }\` or \`{ server }\` otherwise. \`pointer\` points into the newer document,
-  into the older one for what was removed.
+  into the older one for what was removed: a media type at its entry of \`content\` (or of 2.0's
+  \`consumes\`/\`produces\`), a 2.0 \`formData\` field at its parameter.
 - **Order.** Servers, security schemes, models, then operations in the newer document's order,
-  removed operations last; inside one schema, nearest first (what the schema itself changed, then
+  each with its callbacks last, removed operations last, then webhooks the same way; inside one schema, nearest first (what the schema itself changed, then
   what its properties' schemas did).
 
 <a id="removal-after-sunset"></a>**Removal after sunset.** An operation that was \`deprecated\` with an

@@ -13,7 +13,7 @@ type Json = Record<string, unknown>;
 
 export interface ChangeCase {
   readonly rule: RuleId;
-  /** Documents, OpenAPI 3.0. */
+  /** Documents, OpenAPI 3.0 (3.1 for webhooks). */
   readonly before: Json;
   readonly after: Json;
   /** A change near it that must not be reported as `rule`. */
@@ -37,6 +37,26 @@ function op(operation: Json = {}, path = '/pets', method = 'get', extra: Json = 
 }
 
 const json = (schema: unknown) => ({ 'application/json': { schema } });
+const typed = (...types: string[]) => Object.fromEntries(types.map((type) => [type, { schema: { type: 'object' } }]));
+const body = (...types: string[]) => op({ requestBody: { content: typed(...types) } }, '/pets', 'post');
+const answer = (...types: string[]) => op({ responses: { '200': { description: 'ok', content: typed(...types) } } });
+
+/** An OpenAPI 3.1 document with one webhook, newPet (POST), or none. */
+function hook(operation?: Json): Json {
+  return { openapi: '3.1.0', info: INFO, paths: {}, ...(operation === undefined ? {} : { webhooks: { newPet: { post: { responses: ok, ...operation } } } }) };
+}
+
+/** POST /subscriptions with a callback, onEvent (POST to the URL its request body gives), or none. */
+function callback(operation?: Json): Json {
+  return op(operation === undefined ? {} : { callbacks: { onEvent: { '{$request.body#/url}': { post: { responses: ok, ...operation } } } } }, '/subscriptions', 'post');
+}
+
+const signature = (extra: Json = {}) => ({ name: 'X-Signature', in: 'header', schema: { type: 'string' }, ...extra });
+const event = (extra: Json = {}) => ({ requestBody: { content: json({ type: 'object' }), ...extra } });
+const sentAs = (...types: string[]) => callback({ requestBody: { content: typed(...types) } });
+const answeredAs = (...types: string[]) => callback({ responses: { '200': { description: 'ok', content: typed(...types) } } });
+const answerHeader = (extra?: Json) => callback({ responses: { '200': { description: 'ok', ...(extra === undefined ? {} : { headers: { 'X-Received': { schema: { type: 'string' }, ...extra } } }) } } });
+const ids = (extra: Json = {}) => ({ name: 'ids', in: 'query', schema: { type: 'array', items: { type: 'string' } }, ...extra });
 const query = (extra: Json = {}) => ({ name: 'limit', in: 'query', schema: { type: 'integer' }, ...extra });
 const schemes = (securitySchemes: Json) => ({ components: { securitySchemes } });
 const oauth = (flows: Json) => ({ oauth: { type: 'oauth2', flows } });
@@ -55,6 +75,9 @@ const FIXED: ChangeCase[] = [
   { rule: 'endpoint-sunset-changed', before: op({ deprecated: true }), after: op({ deprecated: true, 'x-sunset': '2027-06-30' }), not: { before: op({ 'x-sunset': '2027-06-30' }), after: op({ 'x-sunset': '2027-06-30' }) } },
   { rule: 'endpoint-sunset-removed', before: op({ deprecated: true, 'x-sunset': '2027-06-30' }), after: op({ deprecated: true }), not: { before: op({ 'x-sunset': '2027-06-30' }), after: op({ 'x-sunset': '2027-07-31' }) } },
   { rule: 'endpoint-operation-id-changed', before: op({ operationId: 'listPets' }), after: op({ operationId: 'findPets' }), not: { before: op(), after: op({ operationId: 'listPets' }) } },
+  { rule: 'endpoint-operation-id-added', before: op(), after: op({ operationId: 'listPets' }), not: { before: op({ operationId: 'listPets' }), after: op({ operationId: 'findPets' }) } },
+  { rule: 'endpoint-tag-added', before: op({ tags: ['pets'] }), after: op({ tags: ['pets', 'store'] }), not: { before: op({ tags: ['pets', 'store'] }), after: op({ tags: ['store', 'pets'] }) } },
+  { rule: 'endpoint-tag-removed', before: op({ tags: ['pets', 'store'] }), after: op({ tags: ['pets'] }), not: { before: op({ tags: ['store', 'pets'] }), after: op({ tags: ['pets', 'store'] }) } },
   { rule: 'endpoint-description-changed', before: op({ summary: 'List pets' }), after: op({ summary: 'List all pets' }), not: { before: op({ summary: 'List pets', tags: ['a'] }), after: op({ summary: 'List pets', tags: ['b'] }) } },
   { rule: 'request-parameter-added', before: op(), after: op({ parameters: [query()] }), not: { before: op(), after: op({ parameters: [query({ required: true })] }) } },
   { rule: 'request-parameter-required-added', before: op(), after: op({ parameters: [query({ required: true })] }), not: { before: op(), after: op({ parameters: [query()] }) } },
@@ -70,6 +93,13 @@ const FIXED: ChangeCase[] = [
   { rule: 'request-parameter-became-required', before: op({ parameters: [query()] }), after: op({ parameters: [query({ required: true })] }), not: { before: op({ parameters: [query({ required: true })] }), after: op({ parameters: [query()] }) } },
   { rule: 'request-parameter-became-optional', before: op({ parameters: [query({ required: true })] }), after: op({ parameters: [query()] }), not: { before: op({ parameters: [query()] }), after: op({ parameters: [query({ required: true })] }) } },
   { rule: 'request-parameter-deprecated', before: op({ parameters: [query()] }), after: op({ parameters: [query({ deprecated: true })] }), not: { before: op({ parameters: [query()] }), after: op({ parameters: [query()] }) }, openApi3Only: true },
+  {
+    rule: 'request-parameter-style-changed',
+    before: op({ parameters: [ids()] }),
+    after: op({ parameters: [ids({ explode: false })] }),
+    // A single value is written name=value in a query whatever the style.
+    not: { before: op({ parameters: [query()] }), after: op({ parameters: [query({ style: 'spaceDelimited' })] }) },
+  },
   {
     rule: 'request-body-added',
     before: op({}, '/pets', 'post'),
@@ -112,6 +142,8 @@ const FIXED: ChangeCase[] = [
     after: op({ requestBody: { content: json({ type: 'object' }) } }, '/pets', 'post'),
     not: { before: op({ requestBody: { content: json({ type: 'object' }) } }, '/pets', 'post'), after: op({ requestBody: { content: { 'Application/JSON': { schema: { type: 'object' } } } } }, '/pets', 'post') },
   },
+  { rule: 'request-media-type-generalized', before: body('application/json'), after: body('application/*'), not: { before: body('application/json'), after: body('application/json; charset=utf-8') } },
+  { rule: 'request-media-type-narrowed', before: body('application/json'), after: body('application/json; charset=utf-8'), not: { before: body('application/json; charset=utf-8'), after: body('application/json') } },
   { rule: 'response-status-added', before: op(), after: op({ responses: { ...ok, '404': { description: 'no pet' } } }), not: { before: op({ responses: { ...ok, '404': { description: 'no' } } }), after: op({ responses: { ...ok, '404': { description: 'no pet' } } }) } },
   { rule: 'response-success-status-removed', before: op({ responses: { ...ok, '206': { description: 'partial' } } }), after: op(), not: { before: op({ responses: { ...ok, '404': { description: 'no' } } }), after: op() } },
   { rule: 'response-status-removed', before: op({ responses: { ...ok, '404': { description: 'no' } } }), after: op(), not: { before: op({ responses: { ...ok, '206': { description: 'partial' } } }), after: op() } },
@@ -127,6 +159,8 @@ const FIXED: ChangeCase[] = [
     after: op({ responses: { '200': { description: 'ok', content: json({ type: 'object' }) } } }),
     not: { before: op({ responses: { '200': { description: 'ok', content: json({ type: 'object' }) } } }), after: op({ responses: { '200': { description: 'ok', content: json({ type: 'object' }) } } }) },
   },
+  { rule: 'response-media-type-generalized', before: answer('application/json'), after: answer('*/*'), not: { before: answer('application/*'), after: answer('application/json') } },
+  { rule: 'response-media-type-narrowed', before: answer('application/json'), after: answer('application/problem+json'), not: { before: answer('application/problem+json'), after: answer('application/json') } },
   {
     rule: 'response-header-added',
     before: op(),
@@ -160,6 +194,92 @@ const FIXED: ChangeCase[] = [
     not: { before: op({ responses: { '200': { description: 'ok', headers: { 'X-Rate-Limit': { required: true, schema: { type: 'integer' } } } } } }), after: op({ responses: { '200': { description: 'ok', headers: { 'X-Rate-Limit': { schema: { type: 'integer' } } } } } }) },
     openApi3Only: true,
   },
+  { rule: 'webhook-added', before: hook(), after: hook({}), not: { before: hook({}), after: hook({ summary: 'A pet was added' }) }, openApi3Only: true, openApi31Only: true },
+  { rule: 'webhook-removed', before: hook({}), after: hook(), not: { before: hook(), after: hook({}) }, openApi3Only: true, openApi31Only: true },
+  { rule: 'callback-added', before: callback(), after: callback({}), not: { before: callback({}), after: callback({ summary: 'The event' }) }, openApi3Only: true },
+  { rule: 'callback-removed', before: callback({}), after: callback(), not: { before: callback(), after: callback({}) }, openApi3Only: true },
+  {
+    rule: 'callback-request-parameter-added',
+    before: callback({}),
+    after: callback({ parameters: [signature()] }),
+    not: { before: callback({ parameters: [signature()] }), after: callback({ parameters: [signature({ required: true })] }) },
+    openApi3Only: true,
+  },
+  {
+    rule: 'callback-request-parameter-removed',
+    before: callback({ parameters: [signature()] }),
+    after: callback({}),
+    not: { before: callback({ parameters: [signature({ required: true })] }), after: callback({}) },
+    openApi3Only: true,
+  },
+  {
+    rule: 'callback-request-required-parameter-removed',
+    before: callback({ parameters: [signature({ required: true })] }),
+    after: callback({}),
+    not: { before: callback({ parameters: [signature()] }), after: callback({}) },
+    openApi3Only: true,
+  },
+  {
+    rule: 'callback-request-parameter-became-required',
+    before: callback({ parameters: [signature()] }),
+    after: callback({ parameters: [signature({ required: true })] }),
+    not: { before: callback({ parameters: [signature({ required: true })] }), after: callback({ parameters: [signature()] }) },
+    openApi3Only: true,
+  },
+  {
+    rule: 'callback-request-parameter-became-optional',
+    before: callback({ parameters: [signature({ required: true })] }),
+    after: callback({ parameters: [signature()] }),
+    not: { before: callback({ parameters: [signature()] }), after: callback({ parameters: [signature({ required: true })] }) },
+    openApi3Only: true,
+  },
+  {
+    rule: 'callback-request-parameter-deprecated',
+    before: callback({ parameters: [signature()] }),
+    after: callback({ parameters: [signature({ deprecated: true })] }),
+    not: { before: callback({ parameters: [signature({ deprecated: true })] }), after: callback({ parameters: [signature({ deprecated: true })] }) },
+    openApi3Only: true,
+  },
+  {
+    rule: 'callback-request-parameter-style-changed',
+    before: callback({ parameters: [ids()] }),
+    after: callback({ parameters: [ids({ style: 'pipeDelimited' })] }),
+    // An array in a header is written comma-separated, exploded or not.
+    not: { before: callback({ parameters: [signature({ schema: { type: 'array', items: { type: 'string' } } })] }), after: callback({ parameters: [signature({ schema: { type: 'array', items: { type: 'string' } }, explode: true })] }) },
+    openApi3Only: true,
+  },
+  { rule: 'callback-request-body-added', before: callback({}), after: callback(event()), not: { before: callback(event()), after: callback(event({ required: true })) }, openApi3Only: true },
+  { rule: 'callback-request-body-removed', before: callback(event()), after: callback({}), not: { before: callback(event({ required: true })), after: callback({}) }, openApi3Only: true },
+  { rule: 'callback-request-required-body-removed', before: callback(event({ required: true })), after: callback({}), not: { before: callback(event()), after: callback({}) }, openApi3Only: true },
+  { rule: 'callback-request-body-became-required', before: callback(event()), after: callback(event({ required: true })), not: { before: callback(event({ required: true })), after: callback(event()) }, openApi3Only: true },
+  { rule: 'callback-request-body-became-optional', before: callback(event({ required: true })), after: callback(event()), not: { before: callback(event()), after: callback(event({ required: true })) }, openApi3Only: true },
+  { rule: 'callback-request-media-type-added', before: sentAs('application/json'), after: sentAs('application/json', 'application/xml'), not: { before: sentAs('application/json', 'application/xml'), after: sentAs('application/json') }, openApi3Only: true },
+  { rule: 'callback-request-media-type-removed', before: sentAs('application/json', 'application/xml'), after: sentAs('application/json'), not: { before: sentAs('application/json'), after: sentAs('application/json', 'application/xml') }, openApi3Only: true },
+  { rule: 'callback-request-media-type-generalized', before: sentAs('application/json'), after: sentAs('application/*'), not: { before: sentAs('application/*'), after: sentAs('application/json') }, openApi3Only: true },
+  { rule: 'callback-request-media-type-narrowed', before: sentAs('application/json'), after: sentAs('application/cloudevents+json'), not: { before: sentAs('application/cloudevents+json'), after: sentAs('application/json') }, openApi3Only: true },
+  {
+    rule: 'callback-response-status-added',
+    before: callback({}),
+    after: callback({ responses: { ...ok, '410': { description: 'unsubscribe' } } }),
+    not: { before: callback({ responses: { ...ok, '410': { description: 'gone' } } }), after: callback({ responses: { ...ok, '410': { description: 'unsubscribe' } } }) },
+    openApi3Only: true,
+  },
+  {
+    rule: 'callback-response-status-removed',
+    before: callback({ responses: { ...ok, '204': { description: 'taken' } } }),
+    after: callback({}),
+    not: { before: callback({}), after: callback({ responses: { ...ok, '204': { description: 'taken' } } }) },
+    openApi3Only: true,
+  },
+  { rule: 'callback-response-media-type-added', before: answeredAs('application/json'), after: answeredAs('application/json', 'text/plain'), not: { before: answeredAs('application/json', 'text/plain'), after: answeredAs('application/json') }, openApi3Only: true },
+  { rule: 'callback-response-media-type-removed', before: answeredAs('application/json', 'text/plain'), after: answeredAs('application/json'), not: { before: answeredAs('application/json'), after: answeredAs('application/json', 'text/plain') }, openApi3Only: true },
+  { rule: 'callback-response-media-type-generalized', before: answeredAs('text/plain'), after: answeredAs('text/*'), not: { before: answeredAs('text/*'), after: answeredAs('text/plain') }, openApi3Only: true },
+  { rule: 'callback-response-media-type-narrowed', before: answeredAs('text/plain'), after: answeredAs('text/plain; charset=utf-8'), not: { before: answeredAs('text/plain; charset=utf-8'), after: answeredAs('text/plain') }, openApi3Only: true },
+  { rule: 'callback-response-header-added', before: answerHeader(), after: answerHeader({}), not: { before: answerHeader(), after: answerHeader({ required: true }) }, openApi3Only: true },
+  { rule: 'callback-response-required-header-added', before: answerHeader(), after: answerHeader({ required: true }), not: { before: answerHeader(), after: answerHeader({}) }, openApi3Only: true },
+  { rule: 'callback-response-header-removed', before: answerHeader({ required: true }), after: answerHeader(), not: { before: answerHeader(), after: answerHeader({ required: true }) }, openApi3Only: true },
+  { rule: 'callback-response-header-became-required', before: answerHeader({}), after: answerHeader({ required: true }), not: { before: answerHeader({ required: true }), after: answerHeader({}) }, openApi3Only: true },
+  { rule: 'callback-response-header-became-optional', before: answerHeader({ required: true }), after: answerHeader({}), not: { before: answerHeader({}), after: answerHeader({ required: true }) }, openApi3Only: true },
   {
     rule: 'security-requirement-added',
     before: op({}, '/pets', 'get', schemes({ key: { type: 'apiKey', in: 'header', name: 'X-Key' } })),
@@ -364,7 +484,17 @@ const PROPERTY_PAIRS: Record<PropertyKind, SchemaPair> = {
   'became-readable': { before: props({ name, tag: { ...tag, writeOnly: true } }), after: props({ name, tag }), not: [props({ name, tag }), props({ name, tag: { ...tag, writeOnly: true } })], openApi3Only: true },
 };
 
-type Placement = 'request-parameter' | 'request-body' | 'request-property' | 'response-body' | 'response-property' | 'response-header';
+type Placement =
+  | 'request-parameter'
+  | 'request-body'
+  | 'request-property'
+  | 'response-body'
+  | 'response-property'
+  | 'response-header'
+  | 'callback-request-parameter'
+  | 'callback-request-body'
+  | 'callback-response-body'
+  | 'callback-response-header';
 
 /** The document with `schema` at `placement` (OpenAPI 3.1 for JSON Schema 2020-12 keywords), the models `pair` refers to beside it. */
 function placed(placement: Placement, schema: unknown, pair: SchemaPair): Json {
@@ -376,9 +506,17 @@ function placed(placement: Placement, schema: unknown, pair: SchemaPair): Json {
   };
 }
 
-/** The document with `schema` at `placement`: a query parameter, a body, a property of a body, a response header. */
+/** The document with `schema` at `placement`: a query parameter, a body, a property of a body, a response header; of a callback's request and its answer. */
 function at(placement: Placement, schema: unknown): Json {
   switch (placement) {
+    case 'callback-request-parameter':
+      return callback({ parameters: [{ name: 'filter', in: 'query', schema }] });
+    case 'callback-request-body':
+      return callback({ requestBody: { content: json(schema) } });
+    case 'callback-response-body':
+      return callback({ responses: { '200': { description: 'ok', content: json(schema) } } });
+    case 'callback-response-header':
+      return callback({ responses: { '200': { description: 'ok', headers: { 'X-Filter': { schema } } } } });
     case 'request-parameter':
       return op({ parameters: [{ name: 'filter', in: 'query', schema }] });
     case 'request-body':
@@ -396,7 +534,18 @@ function at(placement: Placement, schema: unknown): Json {
 
 function schemaCases(): ChangeCase[] {
   const cases: ChangeCase[] = [];
-  const placements: Placement[] = ['request-parameter', 'request-body', 'request-property', 'response-body', 'response-property', 'response-header'];
+  const placements: Placement[] = [
+    'request-parameter',
+    'request-body',
+    'request-property',
+    'response-body',
+    'response-property',
+    'response-header',
+    'callback-request-parameter',
+    'callback-request-body',
+    'callback-response-body',
+    'callback-response-header',
+  ];
   for (const placement of placements) {
     for (const kind of SCHEMA_KINDS) {
       const pair = SCHEMA_PAIRS[kind];
@@ -405,7 +554,7 @@ function schemaCases(): ChangeCase[] {
         before: placed(placement, pair.before, pair),
         after: placed(placement, pair.after, pair),
         not: { before: placed(placement, pair.not[0], pair), after: placed(placement, pair.not[1], pair) },
-        ...(pair.openApi3Only ? { openApi3Only: true } : {}),
+        ...(pair.openApi3Only || placement.startsWith('callback-') ? { openApi3Only: true } : {}),
         ...(pair.openApi31Only ? { openApi31Only: true } : {}),
       });
     }

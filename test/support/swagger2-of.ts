@@ -3,9 +3,10 @@
  * both formats: servers, parameters (schemas flattened into the parameter), request bodies (a body
  * parameter under `consumes`, or `formData` parameters), responses (schema under `produces`,
  * headers), security schemes (apiKey, http basic, oauth2 with its first flow), models, `nullable`
- * as `x-nullable`. Throws `Unexpressible` for what Swagger 2.0 cannot say (cookie parameters,
- * oneOf/anyOf, type lists, http bearer, mutualTLS, openIdConnect, object parameters, required or
- * deprecated response headers, deprecated parameters, several flows), so a test can skip that form.
+ * as `x-nullable`, an array parameter's style as its `collectionFormat`. Throws `Unexpressible` for
+ * what Swagger 2.0 cannot say (cookie parameters, oneOf/anyOf, type lists, http bearer, mutualTLS,
+ * openIdConnect, object parameters, required or deprecated response headers, deprecated parameters,
+ * label, matrix and deepObject styles, allowReserved, several flows), so a test can skip that form.
  */
 type Json = Record<string, unknown>;
 
@@ -39,8 +40,31 @@ function flat(schema: Json | undefined): Json {
 function parameter(p: Json): Json {
   if (p['in'] === 'cookie') throw new Unexpressible('a cookie parameter');
   if (p['deprecated'] === true) throw new Unexpressible('a deprecated parameter');
-  const { schema, ...rest } = p;
-  return { ...rest, ...flat(schema as Json | undefined) };
+  if (p['allowReserved'] === true) throw new Unexpressible('allowReserved');
+  const { schema, style, explode, ...rest } = p;
+  delete rest['allowReserved'];
+  const format = collectionFormat(String(p['in']), schema as Json | undefined, style, explode);
+  return { ...rest, ...flat(schema as Json | undefined), ...(format === undefined ? {} : { collectionFormat: format }) };
+}
+
+/**
+ * The `collectionFormat` that writes an array parameter as its 3.0 `style` and `explode` do (3.0's
+ * default in a query, form exploded, is 2.0's `multi`, not its default `csv`); none for other
+ * values, which any style of their place writes the same, except a path's label and matrix.
+ */
+function collectionFormat(place: string, schema: Json | undefined, style: unknown, explode: unknown): string | undefined {
+  const written = typeof style === 'string' ? style : place === 'query' ? 'form' : 'simple';
+  const exploded = typeof explode === 'boolean' ? explode : written === 'form';
+  if (schema?.['type'] !== 'array') {
+    if (written === 'label' || written === 'matrix') throw new Unexpressible(`the ${written} style`);
+    return undefined;
+  }
+  if (written === 'simple' && place !== 'query') return 'csv';
+  if (place !== 'query') throw new Unexpressible(`the ${written} style in a ${place} parameter`);
+  if (exploded && ['form', 'spaceDelimited', 'pipeDelimited'].includes(written)) return 'multi';
+  const format = { form: 'csv', spaceDelimited: 'ssv', pipeDelimited: 'pipes' }[written];
+  if (format === undefined) throw new Unexpressible(`the ${written} style`);
+  return format;
 }
 
 export function swagger2Of(document: Json): Json {

@@ -5,10 +5,11 @@ import { isJsonObject, specFormatOf, type JsonObject, type JsonValue, type SpecF
 
 /**
  * What a document describes, whatever its format: Swagger 2.0 and OpenAPI 3.x normalised to one
- * model of operations with parameters, request bodies and responses (by media type), security,
- * servers and models. A 2.0 `body` parameter becomes the request body and its `formData`
- * parameters an object body, each under the operation's `consumes`; a 2.0 response schema is
- * content under `produces`; a non-body parameter's `type`, `items`, `enum`... become its schema.
+ * model of operations with parameters (and how each is written on the wire), request bodies and
+ * responses (by media type), callbacks, security, servers and models; 3.1's webhooks beside them.
+ * A 2.0 `body` parameter becomes the request body and its `formData` parameters an object body,
+ * each under the operation's `consumes`; a 2.0 response schema is content under `produces`; a
+ * non-body parameter's `type`, `items`, `enum`... become its schema.
  * Schemas are kept as written, `$ref`s and all: `modelName` says which of them name a model, and
  * every part carries the JSON pointer of where the document says it (after internal `$ref`s).
  * Pure and defensive: nothing here trusts a field's type or follows an external `$ref`.
@@ -61,6 +62,14 @@ export interface OperationDescription {
   readonly security: readonly SecurityRequirement[];
   /** Where `security` comes from: the operation's own, the document's, or the operation when neither says any. */
   readonly securityPointer: string;
+  /** 3.x `callbacks`: the requests the API sends while or after it handles the operation (not read below a webhook's or a callback's own). */
+  readonly callbacks: readonly CallbackOperation[];
+}
+
+/** A request the API sends for a callback of an operation: `path` is the runtime expression of its URL, as written. */
+export interface CallbackOperation extends OperationDescription {
+  /** The callback's key under the operation's `callbacks`. */
+  readonly callback: string;
 }
 
 export type SecurityRequirement = readonly { readonly scheme: string; readonly scopes: readonly string[] }[];
@@ -73,6 +82,8 @@ export interface ParameterDescription {
   readonly deprecated: boolean;
   readonly description: string | null;
   readonly schema: JsonValue | undefined;
+  /** How its value is written on the wire; null for a 3.x parameter described by `content` (its media type says), or one that could not be read. */
+  readonly serialization: Serialization | null;
   /** JSON pointer to the parameter; its schema is at `schemaPointer`. */
   readonly pointer: string;
   readonly schemaPointer: string;
@@ -80,11 +91,33 @@ export interface ParameterDescription {
   readonly ref: string | null;
 }
 
+/**
+ * A parameter's 3.x `style`, `explode` and `allowReserved`, their defaults filled in (`form` in
+ * query and cookie, `simple` in path and header; `explode` only with `form`). A 2.0 array's
+ * `collectionFormat` reads as its 3.x equivalent: `csv` is the place's style unexploded, `multi`
+ * form exploded, `ssv` spaceDelimited, `pipes` pipeDelimited, and `tsv`, which 3.x cannot say,
+ * tabDelimited.
+ */
+export interface Serialization {
+  readonly style: string;
+  readonly explode: boolean;
+  readonly allowReserved: boolean;
+}
+
 export interface MediaContent {
   readonly mediaType: string;
   readonly schema: JsonValue | undefined;
-  /** JSON pointer to the schema (for a 2.0 `formData` body, to the operation's parameters). */
+  /** JSON pointer to the schema; for a 2.0 `formData` body, which no document has in one place, only a name for it (see `form`). */
   readonly pointer: string;
+  /** JSON pointer to the media type: its entry of `content`, or of the `consumes` or `produces` that 2.0 takes it from (the body or response itself when it is the default). */
+  readonly at: string;
+  /** A 2.0 `formData` body: where its parameters are listed, and the pointer of each field's parameter by the field's name. */
+  readonly form?: FormFields;
+}
+
+export interface FormFields {
+  readonly pointer: string;
+  readonly fields: ReadonlyMap<string, string>;
 }
 
 export interface RequestBodyDescription {
@@ -184,10 +217,28 @@ interface Reader {
   readonly servers: ServerDescription[];
 }
 
+/** The 3.x place's default style; 2.0's `collectionFormat` of an array as the 3.x style and explode that write the same. */
+function serializationOf(place: string | null, style: JsonValue | undefined, explode: JsonValue | undefined, allowReserved: JsonValue | undefined): Serialization {
+  const written = text(style) ?? (place === 'query' || place === 'cookie' ? 'form' : 'simple');
+  return { style: written, explode: typeof explode === 'boolean' ? explode : written === 'form', allowReserved: allowReserved === true };
+}
+
+const COLLECTION_STYLES: Record<string, string> = { ssv: 'spaceDelimited', pipes: 'pipeDelimited', tsv: 'tabDelimited' };
+
+function swagger2Serialization(raw: JsonObject): Serialization {
+  const place = text(raw['in']);
+  const format = raw['type'] === 'array' ? (text(raw['collectionFormat']) ?? 'csv') : null;
+  if (format === 'multi') return serializationOf(place, 'form', true, false);
+  const style = format === null ? undefined : COLLECTION_STYLES[format];
+  return serializationOf(place, style, format === null ? undefined : false, false);
+}
+
 function swagger2Reader(document: JsonObject, refs: References): Reader {
-  const mediaTypes = (operation: JsonObject, key: 'consumes' | 'produces', fallback: string[]) => {
-    const own = Array.isArray(operation[key]) ? strings(operation[key]) : strings(document[key]);
-    return own.length > 0 ? own : fallback;
+  /** The media types of `consumes` or `produces`, the operation's or else the document's, each with its pointer; `fallback` at `at` when neither lists any. */
+  const mediaTypes = (operation: RawOperation, key: 'consumes' | 'produces', fallback: string[], at: string) => {
+    const [list, listAt] = Array.isArray(operation.value[key]) ? [operation.value[key], `${operation.pointer}/${key}`] : [document[key], `/${key}`];
+    const own = (Array.isArray(list) ? list : []).flatMap((mediaType, i) => (typeof mediaType === 'string' ? [{ mediaType, at: `${listAt}/${i}` }] : []));
+    return own.length > 0 ? own : fallback.map((mediaType) => ({ mediaType, at }));
   };
   return {
     format: 'swagger-2.0',
@@ -203,6 +254,7 @@ function swagger2Reader(document: JsonObject, refs: References): Reader {
       deprecated: false,
       description: text(raw['description']),
       schema: swagger2Schema(raw),
+      serialization: swagger2Serialization(raw),
       pointer,
       schemaPointer: pointer,
       ref: null,
@@ -213,32 +265,37 @@ function swagger2Reader(document: JsonObject, refs: References): Reader {
         return {
           description: text(body.value['description']),
           required: body.value['required'] === true,
-          content: mediaTypes(operation.value, 'consumes', ['application/json']).map((mediaType) => ({ mediaType, schema: body.value['schema'], pointer: `${body.pointer}/schema` })),
+          content: mediaTypes(operation, 'consumes', ['application/json'], body.pointer).map(({ mediaType, at }) => ({ mediaType, schema: body.value['schema'], pointer: `${body.pointer}/schema`, at })),
           pointer: body.pointer,
           ref: null,
         };
       }
-      const fields = operation.parameters.filter((p) => p.value['in'] === 'formData').map((p) => p.value);
+      const fields = operation.parameters.filter((p) => p.value['in'] === 'formData');
       if (fields.length === 0) return null;
       const properties: JsonObject = {};
-      for (const field of fields) {
+      for (const { value: field } of fields) {
         const schema = swagger2Schema(field);
         if (text(field['description']) !== null) schema['description'] = field['description']!;
         properties[text(field['name']) ?? ''] = schema;
       }
-      const required = fields.filter((f) => f['required'] === true).map((f) => text(f['name']) ?? '');
+      const required = fields.filter((f) => f.value['required'] === true).map((f) => text(f.value['name']) ?? '');
       const schema: JsonObject = { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
-      const forms = mediaTypes(operation.value, 'consumes', []).filter((t) => /^(multipart\/form-data|application\/x-www-form-urlencoded)\b/.test(t));
-      const fallback = fields.some((f) => f['type'] === 'file') ? 'multipart/form-data' : 'application/x-www-form-urlencoded';
+      // The list the first field is in (the operation's or the path item's), or that field where a `$ref` led.
+      const first = fields[0]!.pointer;
+      const form = { pointer: /\/parameters\/\d+$/.test(first) ? first.replace(/\/\d+$/, '') : first, fields: new Map(fields.map((f) => [text(f.value['name']) ?? '', f.pointer])) };
+      const forms = mediaTypes(operation, 'consumes', [], form.pointer).filter((t) => /^(multipart\/form-data|application\/x-www-form-urlencoded)\b/.test(t.mediaType));
+      const fallback = fields.some((f) => f.value['type'] === 'file') ? 'multipart/form-data' : 'application/x-www-form-urlencoded';
+      // No document has this schema in one place: its pointer only names it, the fields' are in `form`.
       const pointer = `${operation.pointer}/parameters`;
-      return { description: null, required: required.length > 0, content: (forms.length > 0 ? forms : [fallback]).map((mediaType) => ({ mediaType, schema, pointer })), pointer, ref: null };
+      const content = (forms.length > 0 ? forms : [{ mediaType: fallback, at: form.pointer }]).map(({ mediaType, at }) => ({ mediaType, schema, pointer, at, form }));
+      return { description: null, required: required.length > 0, content, pointer: form.pointer, ref: null };
     },
     response: (status, raw, at, operation) => {
       const { value, ref, at: pointer } = refs.follow(raw, at, ofKind('response', 'swagger-2.0'));
       if (ref !== null) return { status, description: null, content: [], headers: [], pointer, ref };
       const response = objectOr(value);
       const schema = response['schema'];
-      const content = schema === undefined ? [] : mediaTypes(operation.value, 'produces', ['application/json']).map((mediaType) => ({ mediaType, schema, pointer: `${pointer}/schema` }));
+      const content = schema === undefined ? [] : mediaTypes(operation, 'produces', ['application/json'], pointer).map(({ mediaType, at: typeAt }) => ({ mediaType, schema, pointer: `${pointer}/schema`, at: typeAt }));
       const headers = Object.entries(objectOr(response['headers'])).map(([name, header]) => {
         const at = `${pointer}/headers/${escapePointer(name)}`;
         // Swagger 2.0 cannot say whether a response header is always sent; its type is the header's own.
@@ -260,7 +317,10 @@ function swagger2Servers(document: JsonObject): ServerDescription[] {
 }
 
 function contentOf(value: JsonValue | undefined, at: string): MediaContent[] {
-  return Object.entries(objectOr(value)).map(([mediaType, media]) => ({ mediaType, schema: objectOr(media)['schema'], pointer: `${at}/${escapePointer(mediaType)}/schema` }));
+  return Object.entries(objectOr(value)).map(([mediaType, media]) => {
+    const typeAt = `${at}/${escapePointer(mediaType)}`;
+    return { mediaType, schema: objectOr(media)['schema'], pointer: `${typeAt}/schema`, at: typeAt };
+  });
 }
 
 function openApi3Reader(document: JsonObject, format: SpecFormat, refs: References): Reader {
@@ -285,6 +345,7 @@ function openApi3Reader(document: JsonObject, format: SpecFormat, refs: Referenc
         deprecated: raw['deprecated'] === true,
         description: text(raw['description']),
         schema: raw['schema'] ?? content?.schema,
+        serialization: raw['schema'] === undefined && raw['content'] !== undefined ? null : serializationOf(text(raw['in']), raw['style'], raw['explode'], raw['allowReserved']),
         pointer,
         schemaPointer: content?.pointer ?? `${pointer}/schema`,
         ref: null,
@@ -341,41 +402,61 @@ function parametersOf(
 
 /** The operations of the path items under `key` (`paths`, or 3.1's `webhooks`), in document order. */
 function operations(document: JsonObject, refs: References, reader: Reader, key: 'paths' | 'webhooks'): OperationDescription[] {
+  return Object.entries(objectOr(document[key]))
+    .filter(([path]) => !path.startsWith('x-'))
+    .flatMap(([path, raw]) => pathItemOperations(document, refs, reader, path, raw, `/${key}/${escapePointer(path)}`, key === 'paths'));
+}
+
+/** A callback is an object of path items by runtime expression; one behind a `$ref` is read when it is one. */
+const isCallback = (value: JsonValue) => isJsonObject(value) && Object.entries(value).every(([key, item]) => key.startsWith('x-') || isJsonObject(item));
+
+/** The operations of one path item; with their callbacks' operations when `withCallbacks` (those of a callback or webhook are not read). */
+function pathItemOperations(document: JsonObject, refs: References, reader: Reader, path: string, raw: JsonValue | undefined, at: string, withCallbacks: boolean): OperationDescription[] {
   const result: OperationDescription[] = [];
   const documentSecurity = securityOf(document['security']);
-  for (const [path, raw] of Object.entries(objectOr(document[key]))) {
-    if (path.startsWith('x-')) continue;
-    const followed = refs.follow(raw, `/${key}/${escapePointer(path)}`, ofKind('pathItem', reader.format));
-    const item = objectOr(followed.value);
-    for (const method of operationMethods(reader.format !== 'swagger-2.0')) {
-      const operation = item[method];
-      if (!isJsonObject(operation)) continue;
-      const pointer = `${followed.at}/${method}`;
-      const { read, unread } = parametersOf(refs, reader.format, { value: item['parameters'], pointer: `${followed.at}/parameters` }, { value: operation['parameters'], pointer: `${pointer}/parameters` });
-      const raw: RawOperation = { value: operation, pointer, parameters: read };
-      const parameters = [
-        ...read.filter((p) => reader.isParameter(p.value)).map((p) => reader.parameter(p.value, p.pointer)),
-        ...unread.map(({ ref, pointer: at }) => ({ name: ref, in: null, required: false, deprecated: false, description: null, schema: undefined, pointer: at, schemaPointer: at, ref })),
-      ];
-      result.push({
-        method: method.toUpperCase(),
-        path,
-        pointer,
-        operationId: text(operation['operationId']),
-        summary: text(operation['summary']),
-        description: text(operation['description']),
-        deprecated: operation['deprecated'] === true,
-        sunset: text(operation['x-sunset']),
-        tags: strings(operation['tags']),
-        parameters,
-        requestBody: reader.requestBody(raw),
-        responses: Object.entries(objectOr(operation['responses']))
-          .filter(([status]) => !status.startsWith('x-'))
-          .map(([status, response]) => reader.response(status, response, `${pointer}/responses/${escapePointer(status)}`, raw)),
-        security: Array.isArray(operation['security']) ? securityOf(operation['security']) : documentSecurity,
-        securityPointer: Array.isArray(operation['security']) ? `${pointer}/security` : Array.isArray(document['security']) ? '/security' : pointer,
-      });
+  const followed = refs.follow(raw, at, ofKind('pathItem', reader.format));
+  const item = objectOr(followed.value);
+  for (const method of operationMethods(reader.format !== 'swagger-2.0')) {
+    const operation = item[method];
+    if (!isJsonObject(operation)) continue;
+    const pointer = `${followed.at}/${method}`;
+    const { read, unread } = parametersOf(refs, reader.format, { value: item['parameters'], pointer: `${followed.at}/parameters` }, { value: operation['parameters'], pointer: `${pointer}/parameters` });
+    const rawOperation: RawOperation = { value: operation, pointer, parameters: read };
+    const parameters = [
+      ...read.filter((p) => reader.isParameter(p.value)).map((p) => reader.parameter(p.value, p.pointer)),
+      ...unread.map(({ ref, pointer: refAt }) => ({ name: ref, in: null, required: false, deprecated: false, description: null, schema: undefined, serialization: null, pointer: refAt, schemaPointer: refAt, ref })),
+    ];
+    const callbacks: CallbackOperation[] = [];
+    if (withCallbacks && reader.format !== 'swagger-2.0') {
+      for (const [name, rawCallback] of Object.entries(objectOr(operation['callbacks']))) {
+        if (name.startsWith('x-')) continue;
+        const callback = refs.follow(rawCallback, `${pointer}/callbacks/${escapePointer(name)}`, isCallback);
+        for (const [expression, callbackItem] of Object.entries(objectOr(callback.value))) {
+          if (expression.startsWith('x-')) continue;
+          const sent = pathItemOperations(document, refs, reader, expression, callbackItem, `${callback.at}/${escapePointer(expression)}`, false);
+          callbacks.push(...sent.map((op) => ({ ...op, callback: name })));
+        }
+      }
     }
+    result.push({
+      method: method.toUpperCase(),
+      path,
+      pointer,
+      operationId: text(operation['operationId']),
+      summary: text(operation['summary']),
+      description: text(operation['description']),
+      deprecated: operation['deprecated'] === true,
+      sunset: text(operation['x-sunset']),
+      tags: strings(operation['tags']),
+      parameters,
+      requestBody: reader.requestBody(rawOperation),
+      responses: Object.entries(objectOr(operation['responses']))
+        .filter(([status]) => !status.startsWith('x-'))
+        .map(([status, response]) => reader.response(status, response, `${pointer}/responses/${escapePointer(status)}`, rawOperation)),
+      security: Array.isArray(operation['security']) ? securityOf(operation['security']) : documentSecurity,
+      securityPointer: Array.isArray(operation['security']) ? `${pointer}/security` : Array.isArray(document['security']) ? '/security' : pointer,
+      callbacks,
+    });
   }
   return result;
 }

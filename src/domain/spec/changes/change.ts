@@ -1,12 +1,24 @@
 import type { ChangeLevel, RuleId } from './rules.js';
 
-/** Where a change is: an operation (narrowed to a parameter, property, status...), a model, a security scheme or a server. */
+/**
+ * Where a change is: an operation (narrowed to a parameter, property, status...), a callback of an
+ * operation or a webhook (narrowed the same way), a model, a security scheme or a server.
+ */
 export interface ChangeLocation {
+  /** The operation's; a webhook's own (its `path` is absent). */
   readonly method?: string;
   readonly path?: string;
+  /** An OpenAPI 3.1 webhook's name (its key under `webhooks`): what follows is in the request the API sends, or the answer to it. */
+  readonly webhook?: string;
+  /**
+   * A callback of the operation, `<name> <METHOD> <expression>` (its key under `callbacks`, the
+   * method of its request and the runtime expression of its URL): what follows is in the request
+   * the API sends there, or the answer to it.
+   */
+  readonly callback?: string;
   /** `<in> <name>`, e.g. `query limit`. */
   readonly parameter?: string;
-  /** `requestBody`, or the response status. */
+  /** `requestBody`, or the response status (of a webhook or callback: of the consumer's answer). */
   readonly status?: string;
   readonly mediaType?: string;
   /** A response header's name. */

@@ -1,10 +1,22 @@
-import { describeApi, type ApiDescription, type HeaderDescription, type MediaContent, type OperationDescription, type ParameterDescription, type SecurityRequirement } from '../api-description.js';
+import {
+  describeApi,
+  type ApiDescription,
+  type CallbackOperation,
+  type FormFields,
+  type HeaderDescription,
+  type MediaContent,
+  type OperationDescription,
+  type ParameterDescription,
+  type SecurityRequirement,
+  type Serialization,
+} from '../api-description.js';
 import type { AuthAdapter } from '../derived-resources.js';
-import { escapePointer } from '../json-pointer.js';
-import type { JsonObject } from '../spec-document.js';
+import { escapePointer, References } from '../json-pointer.js';
+import { ofKind } from '../reference-kinds.js';
+import { isJsonObject, specFormatOf, type JsonObject, type JsonValue } from '../spec-document.js';
 import type { Change, ChangeLocation } from './change.js';
 import { withOasdiffId } from './oasdiff-ids.js';
-import { FIXED_RULES, negatedKind, propertyLevel, schemaLevel, type Direction, type FixedRuleId, type PropertyKind, type SchemaKind, type SchemaScope } from './rules.js';
+import { FIXED_RULES, negatedKind, propertyLevel, schemaLevel, SCOPE_DIRECTION, type Direction, type FixedRuleId, type PropertyKind, type SchemaKind, type SchemaScope } from './rules.js';
 import { MAX_OTHER_PLACES, SchemaComparator, type SchemaAt, type SchemaDifference } from './schema-diff.js';
 import { removedAfterSunset } from './sunset.js';
 
@@ -20,8 +32,9 @@ export interface ClassifyOptions {
 /**
  * The changes from `older` to `newer`, two validated documents of any accepted formats (Swagger
  * 2.0 against OpenAPI 3.1 works: both are read through describeApi), in a stable order: servers,
- * security schemes, models, then operations in the newer document's order (removed ones where the
- * older had them, after). Pure: no I/O, no clock (the day to judge sunsets by is `options.today`).
+ * security schemes, models, operations in the newer document's order (removed ones where the
+ * older had them, after), each with its callbacks last, then webhooks in the same way. Pure: no
+ * I/O, no clock (the day to judge sunsets by is `options.today`).
  */
 export function classifyChanges(older: JsonObject, newer: JsonObject, options: ClassifyOptions = {}): Change[] {
   return new Classifier(older, newer, options).run();
@@ -125,6 +138,213 @@ interface Context {
   readonly where: string;
 }
 
+function context(scope: SchemaScope, location: ChangeLocation, where: string): Context {
+  return { direction: SCOPE_DIRECTION[scope], scope, location, where };
+}
+
+/** How a header is said in a message (`the header X-Rate may be missing`) under its rule. */
+interface HeaderRule {
+  readonly rule: FixedRuleId;
+  readonly says: (header: string) => string;
+}
+
+interface MediaRules {
+  readonly added: FixedRuleId;
+  readonly removed: FixedRuleId;
+  readonly generalized: FixedRuleId;
+  readonly narrowed: FixedRuleId;
+  readonly addedSays: (where: string, mediaType: string) => string;
+  readonly removedSays: (where: string, mediaType: string) => string;
+}
+
+/**
+ * The rules of one way round of an exchange: an operation, whose request the client sends and
+ * whose responses it receives (CALLED), or a webhook or callback, whose request the API sends to
+ * the client's consumer and whose responses are the consumer's answer (SENT). The scopes carry the
+ * direction of each place (SCOPE_DIRECTION).
+ */
+interface Exchange {
+  readonly scopes: { readonly parameter: SchemaScope; readonly body: SchemaScope; readonly response: SchemaScope; readonly header: SchemaScope };
+  readonly parameter: Readonly<Record<'added' | 'requiredAdded' | 'removed' | 'requiredRemoved' | 'becameRequired' | 'becameOptional' | 'deprecated' | 'styleChanged', FixedRuleId>>;
+  readonly body: Readonly<Record<'added' | 'requiredAdded' | 'removed' | 'requiredRemoved' | 'becameRequired' | 'becameOptional', FixedRuleId>>;
+  readonly requestMedia: MediaRules;
+  readonly status: Readonly<Record<'added' | 'removed' | 'successRemoved', FixedRuleId>>;
+  readonly responseMedia: MediaRules;
+  readonly header: Readonly<Record<'added' | 'requiredAdded' | 'removed' | 'requiredRemoved' | 'becameRequired' | 'becameOptional', HeaderRule>>;
+}
+
+const CALLED: Exchange = {
+  scopes: { parameter: 'request-parameter', body: 'request-body', response: 'response-body', header: 'response-header' },
+  parameter: {
+    added: 'request-parameter-added',
+    requiredAdded: 'request-parameter-required-added',
+    removed: 'request-parameter-removed',
+    requiredRemoved: 'request-parameter-removed',
+    becameRequired: 'request-parameter-became-required',
+    becameOptional: 'request-parameter-became-optional',
+    deprecated: 'request-parameter-deprecated',
+    styleChanged: 'request-parameter-style-changed',
+  },
+  body: {
+    added: 'request-body-added',
+    requiredAdded: 'request-body-required-added',
+    removed: 'request-body-removed',
+    requiredRemoved: 'request-body-removed',
+    becameRequired: 'request-body-became-required',
+    becameOptional: 'request-body-became-optional',
+  },
+  requestMedia: {
+    added: 'request-media-type-added',
+    removed: 'request-media-type-removed',
+    generalized: 'request-media-type-generalized',
+    narrowed: 'request-media-type-narrowed',
+    addedSays: (where, m) => `${where}: may be sent as ${m}.`,
+    removedSays: (where, m) => `${where}: is no longer taken as ${m}.`,
+  },
+  status: { added: 'response-status-added', removed: 'response-status-removed', successRemoved: 'response-success-status-removed' },
+  responseMedia: {
+    added: 'response-media-type-added',
+    removed: 'response-media-type-removed',
+    generalized: 'response-media-type-generalized',
+    narrowed: 'response-media-type-narrowed',
+    addedSays: (where, m) => `${where}: may come as ${m}.`,
+    removedSays: (where, m) => `${where}: no longer comes as ${m}.`,
+  },
+  header: {
+    added: { rule: 'response-header-added', says: (h) => `the header ${h} was added` },
+    requiredAdded: { rule: 'response-header-added', says: (h) => `the header ${h} was added` },
+    removed: { rule: 'response-header-removed', says: (h) => `the header ${h} was removed` },
+    requiredRemoved: { rule: 'response-required-header-removed', says: (h) => `the header ${h}, always sent, was removed` },
+    becameRequired: { rule: 'response-header-became-required', says: (h) => `the header ${h} is always sent` },
+    becameOptional: { rule: 'response-header-became-optional', says: (h) => `the header ${h} may be missing` },
+  },
+};
+
+const SENT: Exchange = {
+  scopes: { parameter: 'callback-request-parameter', body: 'callback-request-body', response: 'callback-response-body', header: 'callback-response-header' },
+  parameter: {
+    added: 'callback-request-parameter-added',
+    requiredAdded: 'callback-request-parameter-added',
+    removed: 'callback-request-parameter-removed',
+    requiredRemoved: 'callback-request-required-parameter-removed',
+    becameRequired: 'callback-request-parameter-became-required',
+    becameOptional: 'callback-request-parameter-became-optional',
+    deprecated: 'callback-request-parameter-deprecated',
+    styleChanged: 'callback-request-parameter-style-changed',
+  },
+  body: {
+    added: 'callback-request-body-added',
+    requiredAdded: 'callback-request-body-added',
+    removed: 'callback-request-body-removed',
+    requiredRemoved: 'callback-request-required-body-removed',
+    becameRequired: 'callback-request-body-became-required',
+    becameOptional: 'callback-request-body-became-optional',
+  },
+  requestMedia: {
+    added: 'callback-request-media-type-added',
+    removed: 'callback-request-media-type-removed',
+    generalized: 'callback-request-media-type-generalized',
+    narrowed: 'callback-request-media-type-narrowed',
+    addedSays: (where, m) => `${where}: may come as ${m}.`,
+    removedSays: (where, m) => `${where}: no longer comes as ${m}.`,
+  },
+  status: { added: 'callback-response-status-added', removed: 'callback-response-status-removed', successRemoved: 'callback-response-status-removed' },
+  responseMedia: {
+    added: 'callback-response-media-type-added',
+    removed: 'callback-response-media-type-removed',
+    generalized: 'callback-response-media-type-generalized',
+    narrowed: 'callback-response-media-type-narrowed',
+    addedSays: (where, m) => `${where}: may be answered as ${m}.`,
+    removedSays: (where, m) => `${where}: is no longer taken as ${m}.`,
+  },
+  header: {
+    added: { rule: 'callback-response-header-added', says: (h) => `the optional header ${h} was added` },
+    requiredAdded: { rule: 'callback-response-required-header-added', says: (h) => `the required header ${h} was added` },
+    removed: { rule: 'callback-response-header-removed', says: (h) => `the header ${h} was removed` },
+    requiredRemoved: { rule: 'callback-response-header-removed', says: (h) => `the header ${h} was removed` },
+    becameRequired: { rule: 'callback-response-header-became-required', says: (h) => `the header ${h} became required` },
+    becameOptional: { rule: 'callback-response-header-became-optional', says: (h) => `the header ${h} became optional` },
+  },
+};
+
+/** A media type or range, read: lower case, parameters unquoted and in order in `key`. */
+interface MediaRange {
+  readonly type: string;
+  readonly subtype: string;
+  /** The structured syntax suffix: `json` of `application/problem+json`. */
+  readonly suffix: string | null;
+  readonly parameters: ReadonlyMap<string, string>;
+  readonly key: string;
+}
+
+function mediaRange(mediaType: string): MediaRange {
+  const [essence = '', ...rest] = mediaType.toLowerCase().split(';');
+  const [type = '', subtype = ''] = essence.trim().split('/').map((part) => part.trim());
+  const parameters = new Map(
+    rest
+      .map((parameter) => parameter.split('=').map((part) => part.trim()))
+      .filter(([name]) => name !== undefined && name !== '')
+      .map(([name, value]) => [name!, (value ?? '').replace(/^"(.*)"$/, '$1')] as const)
+      .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)),
+  );
+  const plus = subtype.lastIndexOf('+');
+  const key = `${type}/${subtype}${[...parameters].map(([name, value]) => `;${name}=${value}`).join('')}`;
+  return { type, subtype, suffix: plus < 0 ? null : subtype.slice(plus + 1), parameters, key };
+}
+
+/**
+ * Whether every message of type `b` is also of type `a`: `*\/*` covers every type, `text/*` every
+ * text type, `application/json` (and `application/*+json`) every `application/...+json`, and a
+ * type covers itself with more parameters (`; charset=utf-8`).
+ */
+function covers(a: MediaRange, b: MediaRange): boolean {
+  if (a.type !== '*' && a.type !== b.type) return false;
+  const subtype = a.subtype === '*' || a.subtype === b.subtype || (b.suffix !== null && (a.subtype === b.suffix || a.subtype === `*+${b.suffix}`));
+  return subtype && [...a.parameters].every(([name, value]) => b.parameters.get(name) === value);
+}
+
+type Shape = 'primitive' | 'array' | 'object';
+
+/** The styles that write `name=value` pairs (2.0's `tsv` too); a primitive value is one such pair in any of them. */
+const PAIRED = new Set(['form', 'spaceDelimited', 'pipeDelimited', 'tabDelimited', 'deepObject']);
+
+/** What a serialization writes for a value of a shape, as a name: two serializations with one name write the same. */
+function wire(s: Serialization | null, shape: Shape): string {
+  if (s === null) return 'content';
+  if (shape === 'primitive') return PAIRED.has(s.style) ? 'form' : s.style;
+  // `simple` writes an array's items comma-separated, exploded or not.
+  if (s.style === 'simple' && shape === 'array') return 'simple';
+  if (s.style === 'deepObject') return 'deepObject';
+  // Exploded, the paired styles all write one pair per item (an array) or property (an object).
+  if (PAIRED.has(s.style) && s.explode) return 'exploded';
+  return `${s.style} ${s.explode}`;
+}
+
+function serialization(s: Serialization | null): string {
+  return s === null ? 'its media type' : `${s.style}${s.explode ? ', exploded' : ''}${s.allowReserved ? ', reserved characters as they are' : ''}`;
+}
+
+/** How deep a parameter's schema is followed through `allOf` and `items` to tell its shape (`$ref`s are followed at each step). */
+const SHAPE_DEPTH = 16;
+
+/** What names a 2.0 `formData` body of the older document apart from the newer's: no JSON pointer starts so. */
+const OLDER_FORM = 'older:';
+
+/** A document's schemas behind `$ref`s, as far as they are schemas. */
+class Schemas {
+  private readonly references: References;
+  private readonly isSchema: (value: JsonValue) => boolean;
+
+  constructor(document: JsonObject) {
+    this.references = new References(document);
+    this.isSchema = ofKind('schema', specFormatOf(document) ?? 'openapi-3.1');
+  }
+
+  follow(value: JsonValue | undefined): JsonValue | undefined {
+    return this.references.follow(value, '', this.isSchema).value;
+  }
+}
+
 interface NormalScheme {
   readonly type: string;
   readonly key: string | null;
@@ -159,6 +379,10 @@ class Classifier {
   private readonly a: ApiDescription;
   private readonly b: ApiDescription;
   private readonly schemas: SchemaComparator;
+  private readonly olderSchemas: Schemas;
+  private readonly newerSchemas: Schemas;
+  /** The 2.0 `formData` bodies compared, by the name their schema goes by (contentSchemas). */
+  private readonly forms = new Map<string, FormFields>();
 
   constructor(
     older: JsonObject,
@@ -168,6 +392,8 @@ class Classifier {
     this.a = describeApi(older);
     this.b = describeApi(newer);
     this.schemas = new SchemaComparator(older, newer);
+    this.olderSchemas = new Schemas(older);
+    this.newerSchemas = new Schemas(newer);
   }
 
   run(): Change[] {
@@ -175,6 +401,7 @@ class Classifier {
     this.securitySchemes();
     this.models();
     this.operations();
+    this.webhooks();
     for (const { index, alsoAt } of this.reported.values()) {
       if (alsoAt.length > 0) this.changes[index] = { ...this.changes[index]!, alsoAt };
     }
@@ -275,14 +502,56 @@ class Classifier {
     if (a.operationId !== null && b.operationId !== null && a.operationId !== b.operationId) {
       this.fixed('endpoint-operation-id-changed', location, `${b.pointer}/operationId`, `${name}: the operationId changed from ${a.operationId} to ${b.operationId}.`);
     }
+    if (a.operationId === null && b.operationId !== null) this.fixed('endpoint-operation-id-added', location, `${b.pointer}/operationId`, `${name}: the operationId ${b.operationId} was given.`);
     if (a.summary !== b.summary || a.description !== b.description) this.fixed('endpoint-description-changed', location, b.pointer, `${name}: the summary or description changed.`);
-    this.parameters(a, b, location, name);
-    this.requestBody(a, b, location, name);
-    this.responses(a, b, location, name);
+    for (const [i, tag] of b.tags.entries()) if (!a.tags.includes(tag)) this.fixed('endpoint-tag-added', location, `${b.pointer}/tags/${i}`, `${name}: the tag ${tag} was added.`);
+    for (const [i, tag] of a.tags.entries()) if (!b.tags.includes(tag)) this.fixed('endpoint-tag-removed', location, `${a.pointer}/tags/${i}`, `${name}: the tag ${tag} was removed.`);
+    this.exchange(a, b, location, name, CALLED);
     this.security(a, b, location, name);
+    this.callbacks(a, b, location, name);
   }
 
-  private parameters(a: OperationDescription, b: OperationDescription, location: ChangeLocation, name: string): void {
+  /** Callbacks matched by their name, expression and method: each a request the API sends, compared the other way round. */
+  private callbacks(a: OperationDescription, b: OperationDescription, location: ChangeLocation, name: string): void {
+    const key = (c: CallbackOperation) => `${c.callback}\u0000${c.path}\u0000${c.method}`;
+    const before = new Map(a.callbacks.map((c) => [key(c), c]));
+    const after = new Set(b.callbacks.map(key));
+    const said = (c: CallbackOperation) => `the callback ${c.callback} (${c.method} ${c.path})`;
+    for (const callback of b.callbacks) {
+      const where = { ...location, callback: `${callback.callback} ${callback.method} ${callback.path}` };
+      const old = before.get(key(callback));
+      if (old === undefined) this.fixed('callback-added', where, callback.pointer, `${name}: ${said(callback)} was added.`);
+      else this.exchange(old, callback, where, `${name}, ${said(callback)}`, SENT);
+    }
+    for (const callback of a.callbacks) {
+      if (!after.has(key(callback))) this.fixed('callback-removed', { ...location, callback: `${callback.callback} ${callback.method} ${callback.path}` }, callback.pointer, `${name}: ${said(callback)} was removed.`);
+    }
+  }
+
+  /** OpenAPI 3.1 webhooks, matched by their name and method: requests the API sends, compared the other way round. */
+  private webhooks(): void {
+    const key = (w: OperationDescription) => `${w.path}\u0000${w.method}`;
+    const before = new Map(this.a.webhooks.map((w) => [key(w), w]));
+    const after = new Set(this.b.webhooks.map(key));
+    for (const webhook of this.b.webhooks) {
+      const where = { webhook: webhook.path, method: webhook.method };
+      const old = before.get(key(webhook));
+      if (old === undefined) this.fixed('webhook-added', where, webhook.pointer, `The webhook ${webhook.path} (${webhook.method}) was added.`);
+      else this.exchange(old, webhook, where, `The webhook ${webhook.path} (${webhook.method})`, SENT);
+    }
+    for (const webhook of this.a.webhooks) {
+      if (!after.has(key(webhook))) this.fixed('webhook-removed', { webhook: webhook.path, method: webhook.method }, webhook.pointer, `The webhook ${webhook.path} (${webhook.method}) was removed.`);
+    }
+  }
+
+  /** What goes each way between the two ends of an operation, a webhook or a callback: parameters, request body, responses. */
+  private exchange(a: OperationDescription, b: OperationDescription, location: ChangeLocation, name: string, rules: Exchange): void {
+    this.parameters(a, b, location, name, rules);
+    this.requestBody(a, b, location, name, rules);
+    this.responses(a, b, location, name, rules);
+  }
+
+  private parameters(a: OperationDescription, b: OperationDescription, location: ChangeLocation, name: string, rules: Exchange): void {
     // Path parameters are matched by their place in the path, whatever their names.
     const renamed = new Map(pathNames(a.path).map((old, i) => [old, pathNames(b.path)[i] ?? old]));
     const key = (p: ParameterDescription, renames?: ReadonlyMap<string, string>) =>
@@ -290,75 +559,159 @@ class Classifier {
     const readable = (list: readonly ParameterDescription[]) => list.filter((p) => p.ref === null);
     const before = new Map(readable(a.parameters).map((p) => [key(p, renamed), p]));
     const after = new Map(readable(b.parameters).map((p) => [key(p), p]));
+    const { parameter: said } = rules;
     for (const [k, p] of after) {
       const old = before.get(k);
       const where = { ...location, parameter: `${p.in} ${p.name}` };
       if (old === undefined) {
-        if (p.required) this.fixed('request-parameter-required-added', where, p.pointer, `${name}: the required ${p.in} parameter ${p.name} was added.`);
-        else this.fixed('request-parameter-added', where, p.pointer, `${name}: the optional ${p.in} parameter ${p.name} was added.`);
+        if (p.required) this.fixed(said.requiredAdded, where, p.pointer, `${name}: the required ${p.in} parameter ${p.name} was added.`);
+        else this.fixed(said.added, where, p.pointer, `${name}: the optional ${p.in} parameter ${p.name} was added.`);
         continue;
       }
-      if (!old.required && p.required) this.fixed('request-parameter-became-required', where, p.pointer, `${name}: the ${p.in} parameter ${p.name} became required.`);
-      if (old.required && !p.required) this.fixed('request-parameter-became-optional', where, p.pointer, `${name}: the ${p.in} parameter ${p.name} became optional.`);
-      if (!old.deprecated && p.deprecated) this.fixed('request-parameter-deprecated', where, p.pointer, `${name}: the ${p.in} parameter ${p.name} became deprecated.`);
+      if (!old.required && p.required) this.fixed(said.becameRequired, where, p.pointer, `${name}: the ${p.in} parameter ${p.name} became required.`);
+      if (old.required && !p.required) this.fixed(said.becameOptional, where, p.pointer, `${name}: the ${p.in} parameter ${p.name} became optional.`);
+      if (!old.deprecated && p.deprecated) this.fixed(said.deprecated, where, p.pointer, `${name}: the ${p.in} parameter ${p.name} became deprecated.`);
+      if (this.serializedDifferently(old, p)) {
+        this.fixed(said.styleChanged, where, p.pointer, `${name}: the ${p.in} parameter ${p.name} is written differently (${serialization(old.serialization)} to ${serialization(p.serialization)}).`);
+      }
       this.schema(
         { schema: old.schema, pointer: old.schemaPointer },
         { schema: p.schema, pointer: p.schemaPointer },
-        { direction: 'request', scope: 'request-parameter', location: where, where: `${name}, ${p.in} parameter ${p.name}` },
+        context(rules.scopes.parameter, where, `${name}, ${p.in} parameter ${p.name}`),
       );
     }
     for (const [k, p] of before) {
-      if (!after.has(k)) this.fixed('request-parameter-removed', { ...location, parameter: `${p.in} ${p.name}` }, p.pointer, `${name}: the ${p.in} parameter ${p.name} was removed.`);
+      if (after.has(k)) continue;
+      const where = { ...location, parameter: `${p.in} ${p.name}` };
+      if (p.required) this.fixed(said.requiredRemoved, where, p.pointer, `${name}: the ${p.in} parameter ${p.name}${said.requiredRemoved === said.removed ? '' : ', always sent,'} was removed.`);
+      else this.fixed(said.removed, where, p.pointer, `${name}: the ${p.in} parameter ${p.name} was removed.`);
     }
   }
 
-  private requestBody(a: OperationDescription, b: OperationDescription, location: ChangeLocation, name: string): void {
+  /** Whether what is written for a parameter's values changed: a style, explode or allowReserved that reads the same for the values its schemas take is no change. */
+  private serializedDifferently(a: ParameterDescription, b: ParameterDescription): boolean {
+    const shapes = new Set([...this.shapes(this.olderSchemas, a.schema, 0), ...this.shapes(this.newerSchemas, b.schema, 0)]);
+    const reserved = (p: ParameterDescription, schemas: Schemas) => p.in === 'query' && p.serialization?.allowReserved === true && this.textual(schemas, p.schema, 0);
+    if (reserved(a, this.olderSchemas) !== reserved(b, this.newerSchemas)) return true;
+    return [...shapes].some((shape) => wire(a.serialization, shape) !== wire(b.serialization, shape));
+  }
+
+  /** The shapes of the values a schema takes: by its type, else by its keywords or its first `allOf` member that tells; all three when nothing does. */
+  private shapes(schemas: Schemas, raw: JsonValue | undefined, depth: number): Shape[] {
+    const any: Shape[] = ['primitive', 'array', 'object'];
+    const schema = schemas.follow(raw);
+    if (!isJsonObject(schema) || depth > SHAPE_DEPTH) return any;
+    const type = schema['type'];
+    const types = typeof type === 'string' ? [type] : Array.isArray(type) ? type.filter((t): t is string => typeof t === 'string') : null;
+    if (types !== null) return [...new Set(types.map((t): Shape => (t === 'array' || t === 'object' ? t : 'primitive')))];
+    if (schema['items'] !== undefined) return ['array'];
+    if (schema['properties'] !== undefined || schema['additionalProperties'] !== undefined) return ['object'];
+    for (const member of Array.isArray(schema['allOf']) ? schema['allOf'] : []) {
+      const told = this.shapes(schemas, member, depth + 1);
+      if (told.length < any.length) return told;
+    }
+    return any;
+  }
+
+  /** Whether a schema's values may hold text, where reserved characters can stand (numbers and booleans cannot). */
+  private textual(schemas: Schemas, raw: JsonValue | undefined, depth: number): boolean {
+    const schema = schemas.follow(raw);
+    if (!isJsonObject(schema) || depth > SHAPE_DEPTH) return true;
+    const type = schema['type'];
+    const types = typeof type === 'string' ? [type] : Array.isArray(type) ? type : [];
+    if (types.length > 0 && types.every((t) => t === 'integer' || t === 'number' || t === 'boolean' || t === 'null')) return false;
+    if (types.length === 1 && types[0] === 'array') return this.textual(schemas, schema['items'], depth + 1);
+    return true;
+  }
+
+  private requestBody(a: OperationDescription, b: OperationDescription, location: ChangeLocation, name: string, rules: Exchange): void {
     const [x, y] = [a.requestBody, b.requestBody];
     const where = { ...location, status: 'requestBody' };
+    const { body: said } = rules;
     if (x === null && y === null) return;
     if (x === null && y !== null) {
-      if (y.required) this.fixed('request-body-required-added', where, y.pointer, `${name}: a required request body was added.`);
-      else this.fixed('request-body-added', where, y.pointer, `${name}: an optional request body was added.`);
+      if (y.required) this.fixed(said.requiredAdded, where, y.pointer, `${name}: a required request body was added.`);
+      else this.fixed(said.added, where, y.pointer, `${name}: an optional request body was added.`);
       return;
     }
     if (x !== null && y === null) {
-      this.fixed('request-body-removed', where, x.pointer, `${name}: the request body was removed.`);
+      if (x.required) this.fixed(said.requiredRemoved, where, x.pointer, `${name}: the request body${said.requiredRemoved === said.removed ? '' : ', always sent,'} was removed.`);
+      else this.fixed(said.removed, where, x.pointer, `${name}: the request body was removed.`);
       return;
     }
     if (x === null || y === null || x.ref !== null || y.ref !== null) return;
-    if (!x.required && y.required) this.fixed('request-body-became-required', where, y.pointer, `${name}: the request body became required.`);
-    if (x.required && !y.required) this.fixed('request-body-became-optional', where, y.pointer, `${name}: the request body became optional.`);
-    this.content(x.content, y.content, where, `${name}, request body`, 'request', 'request-body', {
-      added: (m, p) => this.fixed('request-media-type-added', { ...where, mediaType: m }, p, `${name}: the request body may be sent as ${m}.`),
-      removed: (m, p) => this.fixed('request-media-type-removed', { ...where, mediaType: m }, p, `${name}: the request body is no longer taken as ${m}.`),
-    });
+    if (!x.required && y.required) this.fixed(said.becameRequired, where, y.pointer, `${name}: the request body became required.`);
+    if (x.required && !y.required) this.fixed(said.becameOptional, where, y.pointer, `${name}: the request body became optional.`);
+    this.content(x.content, y.content, where, `${name}, request body`, rules.scopes.body, rules.requestMedia);
   }
 
-  private content(
-    before: readonly MediaContent[],
-    after: readonly MediaContent[],
-    location: ChangeLocation,
-    where: string,
-    direction: Direction,
-    scope: SchemaScope,
-    report: { added(mediaType: string, pointer: string): void; removed(mediaType: string, pointer: string): void },
-  ): void {
-    const old = new Map(before.map((c) => [c.mediaType.toLowerCase(), c]));
-    const seen = new Set<string>();
+  /**
+   * Media types matched whatever their case and their parameters' order; one without its like is
+   * matched with one that covers it or that it covers (generalised or narrowed), and only what has
+   * no counterpart either way was added or removed. Each pair's schemas are compared.
+   */
+  private content(before: readonly MediaContent[], after: readonly MediaContent[], location: ChangeLocation, where: string, scope: SchemaScope, said: MediaRules): void {
+    const old = new Map(before.map((c) => [mediaRange(c.mediaType).key, c]));
+    const keys = new Set(after.map((c) => mediaRange(c.mediaType).key));
+    const unmatched = after.filter((c) => !old.has(mediaRange(c.mediaType).key));
+    const counterparts = new Map<MediaContent, MediaContent[]>();
+    const removed: MediaContent[] = [];
+    for (const [key, content] of old) {
+      if (keys.has(key)) continue;
+      const range = mediaRange(content.mediaType);
+      const counterpart = unmatched.find((c) => covers(mediaRange(c.mediaType), range) || covers(range, mediaRange(c.mediaType)));
+      if (counterpart === undefined) removed.push(content);
+      else counterparts.set(counterpart, [...(counterparts.get(counterpart) ?? []), content]);
+    }
+    const compare = (from: MediaContent, to: MediaContent) => this.contentSchemas(from, to, context(scope, { ...location, mediaType: to.mediaType }, `${where} (${to.mediaType})`));
     for (const content of after) {
-      const type = content.mediaType.toLowerCase();
-      seen.add(type);
-      const match = old.get(type);
-      if (match === undefined) {
-        report.added(content.mediaType, content.pointer);
+      const at = { ...location, mediaType: content.mediaType };
+      const match = old.get(mediaRange(content.mediaType).key);
+      if (match !== undefined) {
+        compare(match, content);
         continue;
       }
-      this.schema(match, content, { direction, scope, location: { ...location, mediaType: content.mediaType }, where: `${where} (${content.mediaType})` });
+      const pairs = counterparts.get(content);
+      if (pairs === undefined) {
+        this.fixed(said.added, at, content.at, said.addedSays(where, content.mediaType));
+        continue;
+      }
+      for (const pair of pairs) {
+        const wider = covers(mediaRange(content.mediaType), mediaRange(pair.mediaType));
+        this.fixed(wider ? said.generalized : said.narrowed, at, content.at, `${where}: ${pair.mediaType} became the ${wider ? 'wider' : 'narrower'} ${content.mediaType}.`);
+        compare(pair, content);
+      }
     }
-    for (const [type, content] of old) if (!seen.has(type)) report.removed(content.mediaType, content.pointer);
+    for (const content of removed) this.fixed(said.removed, { ...location, mediaType: content.mediaType }, content.at, said.removedSays(where, content.mediaType));
   }
 
-  private responses(a: OperationDescription, b: OperationDescription, location: ChangeLocation, name: string): void {
+  /** The schemas of two media types; a 2.0 `formData` body is named apart in each document, so that what is found in a field points at its parameter. */
+  private contentSchemas(from: MediaContent, to: MediaContent, at: Context): void {
+    const named = (content: MediaContent, name: string) => {
+      if (content.form === undefined) return content;
+      this.forms.set(name, content.form);
+      return { schema: content.schema, pointer: name };
+    };
+    this.schema(named(from, `${OLDER_FORM}${from.pointer}`), named(to, to.pointer), at);
+  }
+
+  /** A pointer into a 2.0 `formData` body's schema, named by contentSchemas, as the pointer of the field's parameter (or of the list of them). */
+  private located(pointer: string): string {
+    if (this.forms.size === 0) return pointer;
+    const whole = this.forms.get(pointer);
+    if (whole !== undefined) return whole.pointer;
+    for (let i = pointer.indexOf('/properties/'); i >= 0; i = pointer.indexOf('/properties/', i + 1)) {
+      const form = this.forms.get(pointer.slice(0, i));
+      if (form === undefined) continue;
+      const rest = pointer.slice(i + '/properties/'.length);
+      const end = rest.includes('/') ? rest.indexOf('/') : rest.length;
+      const field = form.fields.get(rest.slice(0, end).replace(/~1/g, '/').replace(/~0/g, '~'));
+      return field === undefined ? form.pointer : `${field}${rest.slice(end)}`;
+    }
+    return pointer;
+  }
+
+  private responses(a: OperationDescription, b: OperationDescription, location: ChangeLocation, name: string, rules: Exchange): void {
     const status = (s: string) => s.toUpperCase();
     const before = new Map(a.responses.map((r) => [status(r.status), r]));
     const after = new Set(b.responses.map((r) => status(r.status)));
@@ -367,48 +720,46 @@ class Classifier {
       const where = { ...location, status: response.status };
       const label = `${name}, response ${response.status}`;
       if (old === undefined) {
-        this.fixed('response-status-added', where, response.pointer, `${name}: the response ${response.status} was added.`);
+        this.fixed(rules.status.added, where, response.pointer, `${name}: the response ${response.status} was added.`);
         continue;
       }
       if (old.ref !== null || response.ref !== null) continue;
-      this.content(old.content, response.content, where, label, 'response', 'response-body', {
-        added: (m, p) => this.fixed('response-media-type-added', { ...where, mediaType: m }, p, `${label}: may come as ${m}.`),
-        removed: (m, p) => this.fixed('response-media-type-removed', { ...where, mediaType: m }, p, `${label}: no longer comes as ${m}.`),
-      });
-      this.headers(old.headers, response.headers, where, label);
+      this.content(old.content, response.content, where, label, rules.scopes.response, rules.responseMedia);
+      this.headers(old.headers, response.headers, where, label, rules);
     }
     for (const response of a.responses) {
       if (after.has(status(response.status))) continue;
-      const rule = response.status.startsWith('2') ? 'response-success-status-removed' : 'response-status-removed';
+      const rule = response.status.startsWith('2') ? rules.status.successRemoved : rules.status.removed;
       this.fixed(rule, { ...location, status: response.status }, response.pointer, `${name}: the response ${response.status} was removed.`);
     }
   }
 
-  private headers(before: readonly HeaderDescription[], after: readonly HeaderDescription[], location: ChangeLocation, label: string): void {
+  private headers(before: readonly HeaderDescription[], after: readonly HeaderDescription[], location: ChangeLocation, label: string, rules: Exchange): void {
     const old = new Map(before.map((h) => [h.name.toLowerCase(), h]));
     const seen = new Set<string>();
+    const { header: said } = rules;
     for (const header of after) {
       const key = header.name.toLowerCase();
       seen.add(key);
       const where = { ...location, header: header.name };
       const match = old.get(key);
       if (match === undefined) {
-        this.fixed('response-header-added', where, header.pointer, `${label}: the header ${header.name} was added.`);
+        const added = header.required ? said.requiredAdded : said.added;
+        this.fixed(added.rule, where, header.pointer, `${label}: ${added.says(header.name)}.`);
         continue;
       }
-      if (match.required && !header.required) this.fixed('response-header-became-optional', where, header.pointer, `${label}: the header ${header.name} may be missing.`);
-      if (!match.required && header.required) this.fixed('response-header-became-required', where, header.pointer, `${label}: the header ${header.name} is always sent.`);
+      if (match.required && !header.required) this.fixed(said.becameOptional.rule, where, header.pointer, `${label}: ${said.becameOptional.says(header.name)}.`);
+      if (!match.required && header.required) this.fixed(said.becameRequired.rule, where, header.pointer, `${label}: ${said.becameRequired.says(header.name)}.`);
       this.schema(
         { schema: match.schema, pointer: match.schemaPointer },
         { schema: header.schema, pointer: header.schemaPointer },
-        { direction: 'response', scope: 'response-header', location: where, where: `${label}, header ${header.name}` },
+        context(rules.scopes.header, where, `${label}, header ${header.name}`),
       );
     }
     for (const [key, header] of old) {
       if (seen.has(key)) continue;
-      const where = { ...location, header: header.name };
-      if (header.required) this.fixed('response-required-header-removed', where, header.pointer, `${label}: the header ${header.name}, always sent, was removed.`);
-      else this.fixed('response-header-removed', where, header.pointer, `${label}: the header ${header.name} was removed.`);
+      const removed = header.required ? said.requiredRemoved : said.removed;
+      this.fixed(removed.rule, { ...location, header: header.name }, header.pointer, `${label}: ${removed.says(header.name)}.`);
     }
   }
 
@@ -464,7 +815,7 @@ class Classifier {
         rule: at === '' ? `${context.scope}-${kind}` : `${context.direction}-property-${kind}`,
         level: schemaLevel(kind, context.direction),
         location: locationOf(context, outer),
-        pointer: d.pointer,
+        pointer: this.located(d.pointer),
         message: `${context.where}${at === '' ? '' : `, property ${at}`}: ${SCHEMA_WORDS[kind](inside === '' ? change : `at ${inside}, ${change}`)}.`,
       };
     }
@@ -474,7 +825,7 @@ class Classifier {
         rule: `${context.direction}-property-${kind}`,
         level: propertyLevel(kind, context.direction),
         location,
-        pointer: d.pointer,
+        pointer: this.located(d.pointer),
         message: `${context.where}: the property ${property} ${PROPERTY_WORDS[kind]}.`,
       };
     }
@@ -483,7 +834,7 @@ class Classifier {
       rule: property === '' ? `${context.scope}-${kind}` : `${context.direction}-property-${kind}`,
       level: schemaLevel(kind, context.direction),
       location,
-      pointer: d.pointer,
+      pointer: this.located(d.pointer),
       message: `${context.where}${property === '' ? '' : `, property ${property}`}: ${SCHEMA_WORDS[kind](d.detail)}.`,
     };
   }

@@ -212,8 +212,38 @@ export function negatedKind(kind: SchemaKind | `property-${PropertyKind}`): Sche
   return effect === 'narrows' ? 'not-narrowed' : effect === 'widens' ? 'not-widened' : 'not-changed';
 }
 
-/** Where a schema stands: the scope its root changes are named by. */
-export type SchemaScope = 'request-parameter' | 'request-body' | 'response-body' | 'response-header';
+/**
+ * Where a schema stands: the scope its root changes are named by. `callback-*`: in a request the
+ * API sends (a webhook, a callback), which the client's consumer receives, or in the answer the
+ * consumer gives it.
+ */
+export type SchemaScope =
+  | 'request-parameter'
+  | 'request-body'
+  | 'response-body'
+  | 'response-header'
+  | 'callback-request-parameter'
+  | 'callback-request-body'
+  | 'callback-response-body'
+  | 'callback-response-header';
+
+/**
+ * What the client does with the data at each place: sends it (`request`) or receives it
+ * (`response`). A webhook or callback turns the exchange round: the client's consumer receives the
+ * request the API sends, and sends the answer.
+ */
+export const SCOPE_DIRECTION: Readonly<Record<SchemaScope | `${Direction}-property`, Direction>> = {
+  'request-parameter': 'request',
+  'request-body': 'request',
+  'request-property': 'request',
+  'response-body': 'response',
+  'response-property': 'response',
+  'response-header': 'response',
+  'callback-request-parameter': 'response',
+  'callback-request-body': 'response',
+  'callback-response-body': 'request',
+  'callback-response-header': 'request',
+};
 
 /** Rules of operations, parameters, bodies, responses, security and servers, each at one level. */
 export const FIXED_RULES = {
@@ -224,13 +254,20 @@ export const FIXED_RULES = {
   'endpoint-sunset-changed': { level: 'warning', means: "An operation's `x-sunset` date was set or changed." },
   'endpoint-sunset-removed': { level: 'info', means: "An operation's `x-sunset` date was removed: it is no longer scheduled for removal." },
   'endpoint-operation-id-changed': { level: 'warning', means: 'The `operationId` changed or was removed: code generated from it gets new names.' },
+  'endpoint-operation-id-added': { level: 'info', means: 'An `operationId` was given to an operation that had none.' },
   'endpoint-description-changed': { level: 'info', means: "An operation's summary or description changed." },
+  'endpoint-tag-added': { level: 'info', means: 'An operation was given another tag.' },
+  'endpoint-tag-removed': { level: 'info', means: 'An operation lost a tag (it is listed elsewhere in references and generated code).' },
   'request-parameter-added': { level: 'info', means: 'An optional parameter was added.' },
   'request-parameter-required-added': { level: 'breaking', means: 'A required parameter was added: requests without it are refused.' },
   'request-parameter-removed': { level: 'warning', means: 'A parameter was removed: clients sending it may be refused or ignored.' },
   'request-parameter-became-required': { level: 'breaking', means: 'An optional parameter became required.' },
   'request-parameter-became-optional': { level: 'info', means: 'A required parameter became optional.' },
   'request-parameter-deprecated': { level: 'warning', means: 'A parameter became deprecated.' },
+  'request-parameter-style-changed': {
+    level: 'breaking',
+    means: 'A parameter is written differently on the wire for its type (`style`, `explode`, `allowReserved`, 2.0 `collectionFormat`): what clients send is read otherwise.',
+  },
   'request-body-added': { level: 'info', means: 'An optional request body was added.' },
   'request-body-required-added': { level: 'breaking', means: 'A required request body was added.' },
   'request-body-removed': { level: 'warning', means: 'The request body was removed: clients sending one may be refused.' },
@@ -238,16 +275,51 @@ export const FIXED_RULES = {
   'request-body-became-optional': { level: 'info', means: 'The request body became optional.' },
   'request-media-type-added': { level: 'info', means: 'The request body may be sent in another media type.' },
   'request-media-type-removed': { level: 'breaking', means: 'A media type the request body could be sent in is no longer taken.' },
+  'request-media-type-generalized': { level: 'info', means: 'The request body is taken in a media type that covers the old one (`application/*`, `application/json` for `application/problem+json`, a parameter less).' },
+  'request-media-type-narrowed': { level: 'breaking', means: 'The request body is taken only in a media type that the old one covers: clients sending the old type are refused.' },
   'response-status-added': { level: 'info', means: 'A response status was added.' },
   'response-success-status-removed': { level: 'breaking', means: 'A success (2xx) response status was removed.' },
   'response-status-removed': { level: 'breaking', means: 'A non-success response status (or `default`) was removed: clients that handle it may now meet an undocumented answer instead.' },
   'response-media-type-added': { level: 'info', means: 'A response may come in another media type.' },
   'response-media-type-removed': { level: 'breaking', means: 'A media type a response came in is no longer sent.' },
+  'response-media-type-generalized': { level: 'breaking', means: 'A response comes in a media type that covers the old one: a client may receive a type it cannot read.' },
+  'response-media-type-narrowed': { level: 'info', means: 'A response comes in a media type that the old one covers.' },
   'response-header-added': { level: 'info', means: 'A response header was added.' },
   'response-header-removed': { level: 'warning', means: 'An optional response header was removed.' },
   'response-required-header-removed': { level: 'breaking', means: 'A response header that was always sent was removed.' },
   'response-header-became-optional': { level: 'breaking', means: 'A response header that was always sent may now be missing.' },
   'response-header-became-required': { level: 'info', means: 'A response header is now always sent.' },
+  'webhook-added': { level: 'info', means: 'A webhook (a request the API sends, OpenAPI 3.1 `webhooks`) was added.' },
+  'webhook-removed': { level: 'breaking', means: 'A webhook was removed: consumers waiting for it no longer get it.' },
+  'callback-added': { level: 'info', means: 'A callback (a request the API sends while or after it handles an operation) was added.' },
+  'callback-removed': { level: 'breaking', means: 'A callback was removed: consumers waiting for it no longer get it.' },
+  'callback-request-parameter-added': { level: 'info', means: 'A request a webhook or callback sends has another parameter.' },
+  'callback-request-parameter-removed': { level: 'warning', means: 'A request a webhook or callback sends lost an optional parameter: consumers that read it when present no longer get it.' },
+  'callback-request-required-parameter-removed': { level: 'breaking', means: 'A request a webhook or callback sends lost a parameter it always had.' },
+  'callback-request-parameter-became-required': { level: 'info', means: 'A parameter of a request a webhook or callback sends is now always there.' },
+  'callback-request-parameter-became-optional': { level: 'breaking', means: 'A parameter a webhook or callback always sent may now be missing.' },
+  'callback-request-parameter-deprecated': { level: 'warning', means: 'A parameter of a request a webhook or callback sends became deprecated.' },
+  'callback-request-parameter-style-changed': { level: 'breaking', means: 'A parameter of a request a webhook or callback sends is written differently on the wire for its type: consumers read it otherwise.' },
+  'callback-request-body-added': { level: 'info', means: 'A request a webhook or callback sends has a body it did not have.' },
+  'callback-request-body-removed': { level: 'warning', means: 'A request a webhook or callback sends lost its optional body.' },
+  'callback-request-required-body-removed': { level: 'breaking', means: 'A request a webhook or callback sends lost the body it always had.' },
+  'callback-request-body-became-required': { level: 'info', means: 'The body of a request a webhook or callback sends is now always there.' },
+  'callback-request-body-became-optional': { level: 'breaking', means: 'The body a webhook or callback always sent may now be missing.' },
+  'callback-request-media-type-added': { level: 'warning', means: 'A webhook or callback may send its body in another media type: a consumer reading only the others fails if it gets it.' },
+  'callback-request-media-type-removed': { level: 'info', means: 'A webhook or callback no longer sends its body in a media type.' },
+  'callback-request-media-type-generalized': { level: 'breaking', means: 'A webhook or callback sends its body in a media type that covers the old one: a consumer may receive a type it cannot read.' },
+  'callback-request-media-type-narrowed': { level: 'info', means: 'A webhook or callback sends its body in a media type that the old one covers.' },
+  'callback-response-status-added': { level: 'info', means: 'A webhook or callback takes another status in its answer.' },
+  'callback-response-status-removed': { level: 'breaking', means: 'A status a consumer could answer a webhook or callback with is no longer taken: consumers answering it may be taken as failing.' },
+  'callback-response-media-type-added': { level: 'info', means: 'A webhook or callback takes its answer in another media type.' },
+  'callback-response-media-type-removed': { level: 'breaking', means: 'A media type a consumer could answer a webhook or callback in is no longer taken.' },
+  'callback-response-media-type-generalized': { level: 'info', means: 'A webhook or callback takes its answer in a media type that covers the old one.' },
+  'callback-response-media-type-narrowed': { level: 'breaking', means: 'A webhook or callback takes its answer only in a media type that the old one covers: consumers answering in the old type are refused.' },
+  'callback-response-header-added': { level: 'info', means: 'A webhook or callback reads an optional header of its answer.' },
+  'callback-response-required-header-added': { level: 'breaking', means: 'A webhook or callback needs a header in its answer that consumers did not send.' },
+  'callback-response-header-removed': { level: 'warning', means: 'A webhook or callback no longer reads a header of its answer: consumers sending it may be ignored.' },
+  'callback-response-header-became-required': { level: 'breaking', means: 'A header of the answer to a webhook or callback became required.' },
+  'callback-response-header-became-optional': { level: 'info', means: 'A header of the answer to a webhook or callback became optional.' },
   'security-requirement-added': { level: 'breaking', means: 'An operation needs credentials it did not need: a way of calling it that worked no longer does.' },
   'security-scope-added': { level: 'breaking', means: 'An operation needs more scopes of a scheme it already used.' },
   'security-requirement-removed': { level: 'info', means: 'An operation can be called in a way it could not: fewer credentials, another scheme, fewer scopes.' },
@@ -344,6 +416,10 @@ const SCOPE_WORDS: Record<SchemaScope | `${Direction}-property`, string> = {
   'response-header': 'In a response header',
   'request-property': 'In a property of what a client sends',
   'response-property': 'In a property of what a client receives',
+  'callback-request-parameter': 'In a parameter of a request a webhook or callback sends',
+  'callback-request-body': 'In the body of a request a webhook or callback sends',
+  'callback-response-body': 'In the body of the answer a consumer gives a webhook or callback',
+  'callback-response-header': 'In a header of the answer a consumer gives a webhook or callback',
 };
 
 export interface RuleEntry {
@@ -352,16 +428,23 @@ export interface RuleEntry {
   readonly means: string;
 }
 
-function directionOf(scope: SchemaScope | `${Direction}-property`): Direction {
-  return scope.startsWith('request') ? 'request' : 'response';
-}
-
 /** Every rule, in catalog order: the fixed ones, then the schema rules by where they stand. */
 export function ruleCatalog(): RuleEntry[] {
   const entries: RuleEntry[] = Object.entries(FIXED_RULES).map(([rule, { level, means }]) => ({ rule: rule as RuleId, level, means }));
-  const scopes: (SchemaScope | `${Direction}-property`)[] = ['request-parameter', 'request-body', 'request-property', 'response-body', 'response-property', 'response-header'];
+  const scopes: (SchemaScope | `${Direction}-property`)[] = [
+    'request-parameter',
+    'request-body',
+    'request-property',
+    'response-body',
+    'response-property',
+    'response-header',
+    'callback-request-parameter',
+    'callback-request-body',
+    'callback-response-body',
+    'callback-response-header',
+  ];
   for (const scope of scopes) {
-    const direction = directionOf(scope);
+    const direction = SCOPE_DIRECTION[scope];
     for (const kind of SCHEMA_KINDS) entries.push({ rule: `${scope}-${kind}`, level: schemaLevel(kind, direction), means: `${SCOPE_WORDS[scope]}, ${SCHEMA_MEANS[kind]}.` });
     if (scope.endsWith('-property')) {
       for (const kind of PROPERTY_KINDS) entries.push({ rule: `${direction}-property-${kind}`, level: propertyLevel(kind, direction), means: `${SCOPE_WORDS[scope]}, ${PROPERTY_MEANS[kind]}.` });
