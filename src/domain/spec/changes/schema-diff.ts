@@ -119,6 +119,14 @@ export interface Reached {
   readonly negated: boolean;
 }
 
+interface PairState {
+  reached: number;
+  expanded: boolean;
+  /** The last walk that met the pair: a walk meets each pair once. */
+  walk: number;
+  local: Local | undefined;
+}
+
 interface Step {
   readonly from: Node;
   readonly to: Node;
@@ -143,14 +151,18 @@ interface Step {
  * work at most 1 + MAX_OTHER_PLACES times the pairs.
  */
 export class SchemaComparator {
-  private readonly locals = new Map<string, Local>();
-  private readonly views = new Map<string, View>();
-  /** Per reading and pair, how many walks reached it. */
-  private readonly reached = new Map<string, number>();
-  /** Per reading, the pairs whose own pairs below were walked from some place (not cut at SCHEMA_DEPTH). */
-  private readonly expanded = new Set<string>();
-  /** Per reading and schema (`o` or `n` and its pointer), how many of the other document's it was compared with. */
-  private readonly pairings = new Map<string, number>();
+  /**
+   * Per reading (direction, wire, inside a `not` or not), per older and newer schema: how many walks
+   * reached the pair, whether some walk went below it (not cut at SCHEMA_DEPTH), the walk that saw
+   * it last and its differences. Keyed by the pointers themselves, never by a string made of them:
+   * V8 keeps a string's hash, so each lookup of a pointer met before costs no rehash.
+   */
+  private readonly pairs = new Map<string, Map<string, Map<string, PairState>>>();
+  /** Per direction, how many of the other document's schemas each schema was compared with. */
+  private readonly pairings = new Map<string, { readonly older: Map<string, number>; readonly newer: Map<string, number> }>();
+  private readonly olderViews = new Map<string, View>();
+  private readonly newerViews = new Map<string, View>();
+  private walks = 0;
 
   private readonly older: DocumentSchemas;
   private readonly newer: DocumentSchemas;
@@ -164,40 +176,57 @@ export class SchemaComparator {
   walk(from: SchemaAt, to: SchemaAt, reading: Reading): Reached[] {
     const found: Reached[] = [];
     const steps: Step[] = [{ from, to, parent: -1, segment: null, depth: 0, negated: false }];
-    const walked = new Set<string>();
+    const walk = ++this.walks;
+    const pairings = this.pairingsOf(reading.direction);
     for (let i = 0; i < steps.length; i++) {
       const step = steps[i]!;
       const a = this.older.follow(step.from.schema, step.from.pointer);
       const b = this.newer.follow(step.to.schema, step.to.pointer);
       // A reference that cannot be followed (external, nowhere, or to something that is not a schema) is not compared.
       if (a.ref !== null || b.ref !== null || a.value === undefined || b.value === undefined) continue;
-      const pair = `${step.negated ? '!' : ''}${a.at}\u0001${b.at}`;
-      if (walked.has(pair)) continue;
-      walked.add(pair);
-      const key = `${reading.direction}${reading.wire ? ' wire' : ''}\u0001${pair}`;
-      const times = this.reached.get(key) ?? 0;
+      const pair = this.pairState(reading, step.negated, a.at, b.at);
+      if (pair.walk === walk) continue;
+      pair.walk = walk;
       // Past its places, a pair is not walked again, unless every walk so far reached it too deep to go below it.
-      if (times > MAX_OTHER_PLACES && this.expanded.has(key)) continue;
-      if (times === 0) {
-        const [older, newer] = [`${reading.direction}\u0001o${a.at}`, `${reading.direction}\u0001n${b.at}`];
-        const [olderPaired, newerPaired] = [this.pairings.get(older) ?? 0, this.pairings.get(newer) ?? 0];
+      if (pair.reached > MAX_OTHER_PLACES && pair.expanded) continue;
+      if (pair.reached === 0) {
+        const [olderPaired, newerPaired] = [pairings.older.get(a.at) ?? 0, pairings.newer.get(b.at) ?? 0];
         if (olderPaired >= MAX_PAIRINGS || newerPaired >= MAX_PAIRINGS) continue;
-        this.pairings.set(older, olderPaired + 1);
-        this.pairings.set(newer, newerPaired + 1);
+        pairings.older.set(a.at, olderPaired + 1);
+        pairings.newer.set(b.at, newerPaired + 1);
       }
-      this.reached.set(key, times + 1);
-      const local = this.local(key, { schema: a.value, pointer: a.at }, { schema: b.value, pointer: b.at }, reading);
+      const first = pair.reached === 0;
+      pair.reached += 1;
+      pair.local ??= new PairComparison(this, this.view(true, a.at, a.value), this.view(false, b.at, b.value), { schema: a.value, pointer: a.at }, { schema: b.value, pointer: b.at }, reading).run();
+      const local = pair.local;
       if (local.own.length > 0) {
         const path = this.pathTo(steps, i);
-        for (const difference of local.own) found.push({ difference, path: [...path, ...difference.path], first: times === 0, negated: step.negated });
+        for (const difference of local.own) found.push({ difference, path: [...path, ...difference.path], first, negated: step.negated });
       }
       if (step.depth + 1 >= SCHEMA_DEPTH) continue;
-      this.expanded.add(key);
+      pair.expanded = true;
       for (const next of local.below) {
         steps.push({ from: next.from, to: next.to, parent: i, segment: next.segment, depth: step.depth + 1, negated: next.negates === true ? !step.negated : step.negated });
       }
     }
     return found;
+  }
+
+  private pairState(reading: Reading, negated: boolean, olderAt: string, newerAt: string): PairState {
+    const readingKey = `${reading.direction}${reading.wire ? ' wire' : ''}${negated ? ' not' : ''}`;
+    let byOlder = this.pairs.get(readingKey);
+    if (byOlder === undefined) this.pairs.set(readingKey, (byOlder = new Map<string, Map<string, PairState>>()));
+    let byNewer = byOlder.get(olderAt);
+    if (byNewer === undefined) byOlder.set(olderAt, (byNewer = new Map<string, PairState>()));
+    let state = byNewer.get(newerAt);
+    if (state === undefined) byNewer.set(newerAt, (state = { reached: 0, expanded: false, walk: 0, local: undefined }));
+    return state;
+  }
+
+  private pairingsOf(direction: Direction): { readonly older: Map<string, number>; readonly newer: Map<string, number> } {
+    let pairings = this.pairings.get(direction);
+    if (pairings === undefined) this.pairings.set(direction, (pairings = { older: new Map(), newer: new Map() }));
+    return pairings;
   }
 
   private pathTo(steps: readonly Step[], index: number): string[] {
@@ -209,19 +238,10 @@ export class SchemaComparator {
     return path.reverse();
   }
 
-  private local(key: string, a: Node, b: Node, reading: Reading): Local {
-    let local = this.locals.get(key);
-    if (local === undefined) {
-      local = new PairComparison(this, this.view(this.older, a), this.view(this.newer, b), a, b, reading).run();
-      this.locals.set(key, local);
-    }
-    return local;
-  }
-
   /** The view of a schema of the older document (`older`) or the newer, its references followed. */
   viewAt(older: boolean, node: Node): View {
-    const document = older ? this.older : this.newer;
-    return this.view(document, resolved(document, node));
+    const { schema, pointer } = resolved(older ? this.older : this.newer, node);
+    return this.view(older, pointer, schema);
   }
 
   /** Where a node's references lead, in the older document (`older`) or the newer. */
@@ -258,12 +278,12 @@ export class SchemaComparator {
     return false;
   }
 
-  private view(document: DocumentSchemas, node: Node): View {
-    const cacheKey = `${document === this.older ? 'o' : 'n'}${node.pointer}`;
-    let view = this.views.get(cacheKey);
+  private view(older: boolean, pointer: string, schema: Node['schema']): View {
+    const views = older ? this.olderViews : this.newerViews;
+    let view = views.get(pointer);
     if (view === undefined) {
-      view = viewOf(document, node);
-      this.views.set(cacheKey, view);
+      view = viewOf(older ? this.older : this.newer, { schema, pointer });
+      views.set(pointer, view);
     }
     return view;
   }

@@ -227,9 +227,14 @@ function typesOf(schema: JsonObject): { types: Set<string> | null; nullable: boo
 const child = (container: string, keyword: string, value: JsonValue | undefined): Node | null =>
   value === undefined ? null : { schema: value, pointer: `${container}/${keyword}` };
 
-function nodes(container: string, keyword: string, value: JsonValue | undefined): Map<string, Node> {
+/** Shared by every view without such a keyword: most schemas have none, and views are many (one per schema of both documents). */
+const NO_NODES: ReadonlyMap<string, Node> = new Map();
+const NO_NAMES: ReadonlySet<string> = new Set();
+const NO_DEPENDENCIES: ReadonlyMap<string, ReadonlySet<string>> = new Map();
+
+function nodes(container: string, keyword: string, value: JsonValue | undefined): ReadonlyMap<string, Node> {
+  if (!isJsonObject(value)) return NO_NODES;
   const found = new Map<string, Node>();
-  if (!isJsonObject(value)) return found;
   for (const [name, schema] of Object.entries(value)) found.set(name, { schema, pointer: `${container}/${keyword}/${escapePointer(name)}` });
   return found;
 }
@@ -246,6 +251,14 @@ function discriminatorOf(schema: JsonObject): Discriminator | null {
   return { property: raw['propertyName'], mapping };
 }
 
+const LIMITS: readonly Limit[] = [...MAXIMA, ...MINIMA];
+const NO_LIMITS: Readonly<Record<Limit, undefined>> = Object.fromEntries(LIMITS.map((l) => [l, undefined])) as Record<Limit, undefined>;
+
+function limitsOf(schema: JsonObject): Readonly<Record<Limit, number | undefined>> {
+  if (!LIMITS.some((limit) => limit in schema)) return NO_LIMITS;
+  return Object.fromEntries(LIMITS.map((l) => [l, finite(schema[l])])) as Record<Limit, number | undefined>;
+}
+
 const EMPTY: View = {
   types: null,
   nullable: false,
@@ -253,16 +266,16 @@ const EMPTY: View = {
   enum: null,
   const: undefined,
   extensible: null,
-  properties: new Map(),
-  required: new Set(),
+  properties: NO_NODES,
+  required: NO_NAMES,
   items: null,
   prefix: [],
   contains: null,
   additional: true,
-  patternProperties: new Map(),
+  patternProperties: NO_NODES,
   propertyNames: null,
-  dependentRequired: new Map(),
-  dependentSchemas: new Map(),
+  dependentRequired: NO_DEPENDENCIES,
+  dependentSchemas: NO_NODES,
   unevaluatedItems: null,
   unevaluatedProperties: null,
   condition: null,
@@ -272,7 +285,7 @@ const EMPTY: View = {
   contentMediaType: null,
   contentEncoding: null,
   contentSchema: null,
-  limits: Object.fromEntries([...MAXIMA, ...MINIMA].map((l) => [l, undefined])) as Record<Limit, undefined>,
+  limits: NO_LIMITS,
   upper: undefined,
   lower: undefined,
   multipleOf: undefined,
@@ -300,8 +313,8 @@ function ownView(document: DocumentSchemas, node: Node, depth: number, visiting:
   const { types, nullable } = typesOf(schema);
   const values = (raw: JsonValue | undefined) => (Array.isArray(raw) ? raw.filter((v) => v !== null).map((v) => JSON.stringify(v)) : null);
   const choice = Array.isArray(schema['oneOf']) ? 'oneOf' : Array.isArray(schema['anyOf']) ? 'anyOf' : null;
-  const dependentRequired = new Map<string, Set<string>>();
-  if (isJsonObject(schema['dependentRequired'])) for (const [name, list] of Object.entries(schema['dependentRequired'])) dependentRequired.set(name, new Set(strings(list)));
+  let dependentRequired = NO_DEPENDENCIES;
+  if (isJsonObject(schema['dependentRequired'])) dependentRequired = new Map(Object.entries(schema['dependentRequired']).map(([name, list]) => [name, new Set(strings(list))]));
   const additionalRaw = schema['additionalProperties'];
   let view: View = {
     types,
@@ -311,7 +324,7 @@ function ownView(document: DocumentSchemas, node: Node, depth: number, visiting:
     const: 'const' in schema ? JSON.stringify(schema['const']) : undefined,
     extensible: values(schema['x-extensible-enum']),
     properties: nodes(at, 'properties', schema['properties']),
-    required: new Set(strings(schema['required'])),
+    required: Array.isArray(schema['required']) ? new Set(strings(schema['required'])) : NO_NAMES,
     // 2.0's and 3.0's tuple-less `items`; an array of schemas (draft 4 tuples) is not compared.
     items: Array.isArray(schema['items']) ? null : child(at, 'items', schema['items']),
     prefix: Array.isArray(schema['prefixItems']) ? schema['prefixItems'].map((item, i) => ({ schema: item, pointer: `${at}/prefixItems/${i}` })) : [],
@@ -330,7 +343,7 @@ function ownView(document: DocumentSchemas, node: Node, depth: number, visiting:
     contentMediaType: text(schema['contentMediaType']),
     contentEncoding: text(schema['contentEncoding']),
     contentSchema: child(at, 'contentSchema', schema['contentSchema']),
-    limits: Object.fromEntries([...MAXIMA, ...MINIMA].map((l) => [l, finite(schema[l])])) as Record<Limit, number | undefined>,
+    limits: limitsOf(schema),
     upper: boundOf(schema, 'maximum', 'exclusiveMaximum'),
     lower: boundOf(schema, 'minimum', 'exclusiveMinimum'),
     multipleOf: finite(schema['multipleOf']),
@@ -431,7 +444,7 @@ function merged(a: View, b: View): View {
  */
 function applicable(view: View): View {
   const { types } = view;
-  if (types === null) return containsless(view);
+  if (types === null || !inapplicable(view, types)) return containsless(view);
   const has = (...kinds: string[]) => kinds.some((kind) => types.has(kind));
   const limits = { ...view.limits };
   let result: View = view;
@@ -448,17 +461,43 @@ function applicable(view: View): View {
     limits.maxProperties = limits.minProperties = undefined;
     result = {
       ...result,
-      properties: new Map(),
-      required: new Set(),
+      properties: NO_NODES,
+      required: NO_NAMES,
       additional: true,
-      patternProperties: new Map(),
+      patternProperties: NO_NODES,
       propertyNames: null,
-      dependentRequired: new Map(),
-      dependentSchemas: new Map(),
+      dependentRequired: NO_DEPENDENCIES,
+      dependentSchemas: NO_NODES,
       unevaluatedProperties: null,
     };
   }
   return containsless({ ...result, limits });
+}
+
+/** Whether a view holds a keyword its types leave without effect (most do not: then it is kept as it is). */
+function inapplicable(view: View, types: ReadonlySet<string>): boolean {
+  const { limits } = view;
+  if (!types.has('string') && (limits.maxLength !== undefined || limits.minLength !== undefined || view.pattern !== null || view.contentMediaType !== null || view.contentEncoding !== null || view.contentSchema !== null)) return true;
+  if (!types.has('number') && !types.has('integer') && (view.upper !== undefined || view.lower !== undefined || view.multipleOf !== undefined)) return true;
+  if (
+    !types.has('array') &&
+    (view.items !== null || view.prefix.length > 0 || view.contains !== null || view.uniqueItems || view.unevaluatedItems !== null || limits.maxItems !== undefined || limits.minItems !== undefined || limits.maxContains !== undefined || limits.minContains !== undefined)
+  ) {
+    return true;
+  }
+  return (
+    !types.has('object') &&
+    (view.properties.size > 0 ||
+      view.required.size > 0 ||
+      view.additional !== true ||
+      view.patternProperties.size > 0 ||
+      view.propertyNames !== null ||
+      view.dependentRequired.size > 0 ||
+      view.dependentSchemas.size > 0 ||
+      view.unevaluatedProperties !== null ||
+      limits.maxProperties !== undefined ||
+      limits.minProperties !== undefined)
+  );
 }
 
 /** `minContains` and `maxContains` mean nothing without `contains`. */
