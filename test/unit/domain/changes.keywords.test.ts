@@ -108,6 +108,25 @@ describe('domain: the change classifier, keyword by keyword', () => {
       expect(rules(body(named), body({ oneOf: [named, tagged] }))).to.include('request-body-one-of-overlap-added breaking');
       expect(rules(body(cat), body({ oneOf: [cat, dog] }))).to.not.include('request-body-one-of-overlap-added breaking');
     });
+    it('an alternative of no type of its own takes its own alternatives\' types: oneOf [object or array] beside boolean and number overlaps nothing', () => {
+      const before = body({ oneOf: [{ type: 'boolean' }, { type: 'number' }] });
+      const after = body({ oneOf: [{ type: 'boolean' }, { type: 'number' }, { oneOf: [{ type: 'object', required: ['c'] }, { type: 'array' }] }] });
+      expect(rules(before, after)).to.deep.equal(['request-body-option-added info']);
+    });
+    it('a null alternative is named null, and an added alternative points at its place in the oneOf', () => {
+      const changes = classifyChanges(answer({ anyOf: [{ $ref: '#/components/schemas/Cat' }] }, { schemas: { Cat: cat } }), answer({ anyOf: [{ $ref: '#/components/schemas/Cat' }, { type: 'null' }, { $ref: '#/components/schemas/Dog' }] }, { schemas: { Cat: cat, Dog: dog } }));
+      const options = changes.filter((c) => c.rule === 'response-body-option-added');
+      expect(options.map((c) => [c.pointer, c.message.includes('the alternative null was added') || c.message.includes('the alternative Dog was added')])).to.deep.equal([
+        ['/paths/~1pets/get/responses/200/content/application~1json/schema/anyOf/1', true],
+        ['/paths/~1pets/get/responses/200/content/application~1json/schema/anyOf/2', true],
+      ]);
+    });
+    it('a property required without a schema that gets one is not added: its schema is compared with any type', () => {
+      const before = body({ type: 'object', required: ['level'], properties: { name: { type: 'string' } } });
+      const after = body({ type: 'object', required: ['level'], properties: { name: { type: 'string' }, level: { type: 'string', enum: ['off', 'on'] } } });
+      expect(rules(before, after)).to.deep.equal(['request-property-type-narrowed breaking level', 'request-property-enum-added breaking level']);
+      expect(rules(after, before)).to.deep.equal(['request-property-type-widened info level', 'request-property-enum-removed info level']);
+    });
     it('anyOf to oneOf over overlapping alternatives narrows; over alternatives a required const tells apart it does not', () => {
       const named = { type: 'object', properties: { name: { type: 'string' } } };
       const tagged = { type: 'object', properties: { tag: { type: 'string' } } };

@@ -93,6 +93,11 @@ function asText(json: string): string {
   return typeof value === 'string' ? value : json;
 }
 
+/** What an alternative takes, by type: `string`, `integer or string`, `null` for `type: 'null'`, `no value` for the schema false. */
+function typeName(view: View): string {
+  return view.types !== null && view.types.size === 0 && view.nullable ? 'null' : listed(view.types);
+}
+
 function listed(types: ReadonlySet<string> | null): string {
   if (types === null) return 'any type';
   return types.size === 0 ? 'no value' : [...types].sort().join(' or ');
@@ -244,10 +249,6 @@ export class SchemaComparator {
     return this.view(older, pointer, schema);
   }
 
-  /** Where a node's references lead, in the older document (`older`) or the newer. */
-  pointerOf(older: boolean, node: Node): string {
-    return reportable(resolved(older ? this.older : this.newer, node).pointer);
-  }
 
   /** How many pairs of `view`'s alternatives can match one value (0 with a discriminator, which tells them apart). */
   overlaps(older: boolean, view: View): number {
@@ -258,12 +259,30 @@ export class SchemaComparator {
     return count;
   }
 
+  /**
+   * The types and null a view takes: its own, or, with none and alternatives, those of its
+   * alternatives together (`oneOf: [string, number]` takes strings and numbers, not any type).
+   */
+  private takenTypes(older: boolean, view: View): { readonly types: ReadonlySet<string> | null; readonly nullable: boolean } {
+    if (view.types !== null || view.options.length === 0) return view;
+    const types = new Set<string>();
+    let nullable = view.nullable;
+    for (const option of view.options.slice(0, MAX_OVERLAP_OPTIONS)) {
+      const alternative = this.viewAt(older, option);
+      if (alternative.types === null) return view;
+      for (const type of alternative.types) types.add(type);
+      nullable ||= alternative.nullable;
+    }
+    return { types, nullable };
+  }
+
   /** Whether no value can match both: their types, their values, a required property's types or values, or a closed object tell them apart. */
   private disjoint(older: boolean, x: View, y: View, depth = 0): boolean {
-    if (x.nullable && y.nullable) return false;
+    const [xt, yt] = [this.takenTypes(older, x), this.takenTypes(older, y)];
+    if (xt.nullable && yt.nullable) return false;
     // An integer is a number: the two share the integers.
     const shared = (t: string, types: ReadonlySet<string>) => accepted(t, types) || (t === 'number' && types.has('integer'));
-    if (x.types !== null && y.types !== null && ![...x.types].some((t) => shared(t, y.types!))) return true;
+    if (xt.types !== null && yt.types !== null && ![...xt.types].some((t) => shared(t, yt.types!))) return true;
     const values = (v: View) => (v.const !== undefined ? [v.const] : v.enum);
     const [xv, yv] = [values(x), values(y)];
     if (xv !== null && yv !== null && !xv.some((value) => yv.includes(value))) return true;
@@ -447,7 +466,9 @@ class PairComparison {
       const after = b.properties.get(name);
       const was = older(before);
       if (after === undefined) {
-        if (!hidden(was)) this.found.push({ kind: 'property-removed', path: [name], pointer: before.pointer, detail: name });
+        // Still required without its schema: it is still there, of any type.
+        if (b.required.has(name)) this.next(name, before, implied(true, this.bAt, `properties/${name}`));
+        else if (!hidden(was)) this.found.push({ kind: 'property-removed', path: [name], pointer: before.pointer, detail: name });
         continue;
       }
       const is = newer(after);
@@ -465,7 +486,13 @@ class PairComparison {
       this.next(name, before, after);
     }
     for (const [name, after] of b.properties) {
-      if (a.properties.has(name) || hidden(newer(after))) continue;
+      if (a.properties.has(name)) continue;
+      // Required before without a schema of its own: it was there, of any type; now it has one.
+      if (a.required.has(name)) {
+        this.next(name, implied(true, this.aAt, `properties/${name}`), after);
+        continue;
+      }
+      if (hidden(newer(after))) continue;
       this.found.push({ kind: b.required.has(name) ? 'property-required-added' : 'property-added', path: [name], pointer: after.pointer, detail: name });
     }
     // A name required without being listed (in `then`, or with its schema left open) is required all the same.
@@ -541,8 +568,8 @@ class PairComparison {
     const matched = new Set(pairs.map(([x, y]) => (wrapped ? y : x)));
     for (const option of options) {
       if (matched.has(option)) continue;
-      if (wrapped) this.found.push({ kind: 'option-added', path: [], pointer: this.schemas.pointerOf(false, option), detail: this.optionName(false, option) });
-      else this.found.push({ kind: 'option-removed', path: [], pointer: this.schemas.pointerOf(true, option), detail: this.optionName(true, option) });
+      if (wrapped) this.found.push({ kind: 'option-added', path: [], pointer: reportable(option.pointer), detail: this.optionName(false, option) });
+      else this.found.push({ kind: 'option-removed', path: [], pointer: reportable(option.pointer), detail: this.optionName(true, option) });
     }
     for (const [from, to] of pairs) this.below.push({ segment: null, from, to });
     if (wrapped && b.choice === 'oneOf') this.overlapsAdded(0);
@@ -558,10 +585,10 @@ class PairComparison {
     const pairs = this.match(a.options, b.options);
     const [from, to] = [new Set(pairs.map(([x]) => x)), new Set(pairs.map(([, y]) => y))];
     for (const option of a.options) {
-      if (!from.has(option)) this.found.push({ kind: 'option-removed', path: [], pointer: this.schemas.pointerOf(true, option) || this.aAt, detail: this.optionName(true, option) });
+      if (!from.has(option)) this.found.push({ kind: 'option-removed', path: [], pointer: reportable(option.pointer), detail: this.optionName(true, option) });
     }
     for (const option of b.options) {
-      if (!to.has(option)) this.found.push({ kind: 'option-added', path: [], pointer: this.schemas.pointerOf(false, option), detail: this.optionName(false, option) });
+      if (!to.has(option)) this.found.push({ kind: 'option-added', path: [], pointer: reportable(option.pointer), detail: this.optionName(false, option) });
     }
     for (const [x, y] of pairs) this.below.push({ segment: null, from: x, to: y });
     if (b.choice === 'oneOf') this.overlapsAdded(a.choice === 'oneOf' ? this.schemas.overlaps(true, a) : 0);
@@ -598,12 +625,12 @@ class PairComparison {
       }
     };
     take((_, node) => nameOf(node));
-    take((inOlder, node) => `types:${listed(this.schemas.viewAt(inOlder, node).types)}`);
+    take((inOlder, node) => `types:${typeName(this.schemas.viewAt(inOlder, node))}`);
     return pairs;
   }
 
   private optionName(older: boolean, option: Node): string {
-    return nameOf(option) ?? listed(this.schemas.viewAt(older, option).types);
+    return nameOf(option) ?? typeName(this.schemas.viewAt(older, option));
   }
 
   private discriminators(): void {
