@@ -48,6 +48,10 @@ describe('domain: the change classifier, keyword by keyword', () => {
       expect(rules(body({ type: 'number', pattern: '^1' }), body({ type: 'number', pattern: '^2' }))).to.deep.equal([]);
       expect(rules(body({ type: 'array', properties: { a: { type: 'string' } } }), body({ type: 'array', required: ['a'], properties: { a: { type: 'integer' } } }))).to.deep.equal([]);
     });
+    it('no type is any type, whatever stands beside it: properties alone take strings and arrays too', () => {
+      expect(rules(body({ properties: {} }), body({ properties: {}, minItems: 3 }))).to.deep.equal(['request-body-min-increased breaking']);
+      expect(rules(answer({ type: 'object', properties: {} }), answer({ properties: {} }))).to.deep.equal(['response-body-type-widened breaking']);
+    });
     it('while with any type every keyword applies', () => {
       expect(rules(body({ maxLength: 10 }), body({ maxLength: 2 }))).to.deep.equal(['request-body-max-decreased breaking']);
     });
@@ -180,6 +184,9 @@ describe('domain: the change classifier, keyword by keyword', () => {
   });
 
   describe('type lists and null', () => {
+    it('an allOf member that takes no null takes null away from a schema that took only null', () => {
+      expect(rules(body({ allOf: [{ type: 'null' }] }), body({ allOf: [{ type: 'null' }, { type: 'boolean' }] }))).to.deep.equal(['request-body-nullable-removed breaking']);
+    });
     it('a schema of any type takes null already: const null there fixes the value, it adds no null', () => {
       expect(rules(answer({}), answer({ const: null }))).to.deep.equal(['response-body-const-added info']);
       expect(rules(body({}), body({ const: null }))).to.deep.equal(['request-body-const-added breaking']);

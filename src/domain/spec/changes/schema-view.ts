@@ -211,8 +211,7 @@ function typesOf(schema: JsonObject): { types: Set<string> | null; nullable: boo
   let types: Set<string> | null = null;
   if (typeof raw === 'string') types = new Set([raw]);
   else if (Array.isArray(raw)) types = new Set(raw.filter((t): t is string => typeof t === 'string'));
-  else if (isJsonObject(schema['properties']) || isJsonObject(schema['additionalProperties']) || schema['additionalProperties'] === false) types = new Set(['object']);
-  else if (schema['items'] !== undefined && schema['items'] !== false && schema['items'] !== true) types = new Set(['array']);
+  // No `type`: any type, whatever keywords stand beside it (`properties` alone takes strings too).
   if (types?.has('null')) {
     types.delete('null');
     nullable = true;
@@ -397,7 +396,8 @@ function merged(a: View, b: View): View {
   for (const key of Object.keys(b.limits) as Limit[]) limits[key] ??= b.limits[key];
   return {
     types,
-    nullable: a.nullable && (b.nullable || b.types === null),
+    // Null passes both when each takes it (any type does); with any type left, it goes without saying.
+    nullable: types !== null && (a.nullable || a.types === null) && (b.nullable || b.types === null),
     format: a.format ?? b.format,
     enum: a.enum ?? b.enum,
     const: a.const ?? b.const,
