@@ -106,6 +106,14 @@ describe('domain: the change classifier, keyword by keyword', () => {
       const wrapped = { type: 'object', oneOf: [cat, dog], discriminator: { propertyName: 'kind' } };
       expect(rules(answer(cat), answer(wrapped))).to.deep.equal(['response-body-option-added breaking', 'response-body-discriminator-added warning']);
     });
+    it('a schema replaced by a oneOf none of whose alternatives is it is judged by the types they take together', () => {
+      expect(rules(body({ type: 'boolean' }), body({ oneOf: [{ type: 'null' }, { type: 'integer', minimum: 0 }] }))).to.deep.equal([
+        'request-body-option-added info',
+        'request-body-option-added info',
+        'request-body-type-changed breaking',
+      ]);
+      expect(rules(body({ enum: ['a'] }), body({ oneOf: [{ enum: ['a'], type: 'integer' }, { type: 'null' }] }))).to.include('request-body-type-narrowed breaking');
+    });
     it('wrapping a request schema into a oneOf whose alternatives overlap breaks the requests that match two; disjoint ones do not', () => {
       const named = { type: 'object', properties: { name: { type: 'string' } } };
       const tagged = { type: 'object', properties: { tag: { type: 'string' } } };

@@ -263,7 +263,7 @@ export class SchemaComparator {
    * The types and null a view takes: its own, or, with none and alternatives, those of its
    * alternatives together (`oneOf: [string, number]` takes strings and numbers, not any type).
    */
-  private takenTypes(older: boolean, view: View): { readonly types: ReadonlySet<string> | null; readonly nullable: boolean } {
+  takenTypes(older: boolean, view: View): { readonly types: ReadonlySet<string> | null; readonly nullable: boolean } {
     if (view.types !== null || view.options.length === 0) return view;
     const types = new Set<string>();
     let nullable = view.nullable;
@@ -572,9 +572,26 @@ class PairComparison {
       else this.found.push({ kind: 'option-removed', path: [], pointer: reportable(option.pointer), detail: this.optionName(true, option) });
     }
     for (const [from, to] of pairs) this.below.push({ segment: null, from, to });
+    // No alternative is the schema itself: it is judged by the types the alternatives take together.
+    if (pairs.length === 0) this.typesAgainstAlternatives(wrapped);
     if (wrapped && b.choice === 'oneOf') this.overlapsAdded(0);
     this.discriminators();
     return true;
+  }
+
+  private typesAgainstAlternatives(wrapped: boolean): void {
+    const plain = wrapped ? this.a : this.b;
+    const taken = this.schemas.takenTypes(!wrapped, wrapped ? this.b : this.a);
+    const [before, after] = wrapped ? [plain.types, taken.types] : [taken.types, plain.types];
+    if (before === null && after !== null) return this.add('type-narrowed', `any type to ${listed(after)}`);
+    if (before !== null && after === null) return this.add('type-widened', `${listed(before)} to any type`);
+    if (before === null || after === null) return;
+    const gone = [...before].filter((t) => !takes(t, after, this.reading.wire));
+    const come = [...after].filter((t) => !takes(t, before, this.reading.wire));
+    const detail = `${listed(before)} to ${listed(after)}`;
+    if (gone.length > 0 && come.length > 0) this.add('type-changed', detail);
+    else if (gone.length > 0) this.add('type-narrowed', detail);
+    else if (come.length > 0) this.add('type-widened', detail);
   }
 
   /** oneOf/anyOf alternatives, matched by the model they name, else by their types in order; and the discriminator. */
