@@ -106,6 +106,10 @@ describe('domain: the change classifier, keyword by keyword', () => {
       const wrapped = { type: 'object', oneOf: [cat, dog], discriminator: { propertyName: 'kind' } };
       expect(rules(answer(cat), answer(wrapped))).to.deep.equal(['response-body-option-added breaking', 'response-body-discriminator-added warning']);
     });
+    it('wrapped into a choice that asks something beside its alternatives, the schema meets that too', () => {
+      expect(rules(body({ type: 'string' }), body({ anyOf: [{ type: 'string' }, { type: 'integer', minimum: 0 }], maxLength: 3 }))).to.deep.equal(['request-body-option-added info', 'request-body-max-decreased breaking']);
+      expect(rules(body({ type: 'integer' }), body({ oneOf: [{ type: 'integer' }, { type: 'string', maxLength: 2 }], multipleOf: 4 }))).to.deep.equal(['request-body-option-added info', 'request-body-multiple-of-narrowed breaking']);
+    });
     it('a schema replaced by a oneOf none of whose alternatives is it is judged by the types they take together', () => {
       expect(rules(body({ type: 'boolean' }), body({ oneOf: [{ type: 'null' }, { type: 'integer', minimum: 0 }] }))).to.deep.equal([
         'request-body-option-added info',

@@ -189,9 +189,10 @@ describe('domain: the oasdiff ids of the change rules (oasdiffIdOf)', () => {
     expect(idsOf(post(pet({ type: 'string' })), post(pet({ type: 'string', pattern: '^[a-z]+$' })))).to.deep.equal([['request-property-pattern-added', 'request-property-pattern-added']]);
     expect(idsOf(post(pet({ type: 'string', pattern: '^[a-z]+$' })), post(pet({ type: 'string', pattern: '^[a-z ]+$' })))).to.deep.equal([['request-property-pattern-changed', 'request-property-pattern-changed']]);
     expect(idsOf(get(pet({ type: 'string', pattern: '^[a-z]+$' })), get(pet({ type: 'string' })))).to.deep.equal([['response-property-pattern-removed', 'response-property-pattern-removed']]);
-    expect(idsOf(post(pet({ type: 'integer', multipleOf: 10 })), post(pet({ type: 'integer', multipleOf: 5 })))).to.deep.equal([['request-property-multiple-of-changed', 'request-property-multiple-of-generalized']]);
-    expect(idsOf(post(pet({ type: 'integer', multipleOf: 5 })), post(pet({ type: 'integer', multipleOf: 10 })))).to.deep.equal([['request-property-multiple-of-changed', 'request-property-multiple-of-changed']]);
-    expect(idsOf(get(pet({ type: 'integer', multipleOf: 5 })), get(pet({ type: 'integer', multipleOf: 10 })))).to.deep.equal([['response-property-multiple-of-changed', 'response-property-multiple-of-specialized']]);
+    expect(idsOf(post(pet({ type: 'integer', multipleOf: 10 })), post(pet({ type: 'integer', multipleOf: 5 })))).to.deep.equal([['request-property-multiple-of-widened', 'request-property-multiple-of-generalized']]);
+    expect(idsOf(post(pet({ type: 'integer', multipleOf: 5 })), post(pet({ type: 'integer', multipleOf: 10 })))).to.deep.equal([['request-property-multiple-of-narrowed', 'request-property-multiple-of-changed']]);
+    expect(idsOf(get(pet({ type: 'integer', multipleOf: 5 })), get(pet({ type: 'integer', multipleOf: 10 })))).to.deep.equal([['response-property-multiple-of-narrowed', 'response-property-multiple-of-specialized']]);
+    expect(idsOf(post(pet({ type: 'integer', multipleOf: 4 })), post(pet({ type: 'integer', multipleOf: 6 })))).to.deep.equal([['request-property-multiple-of-changed', 'request-property-multiple-of-changed']]);
     expect(idsOf(post(pet({ type: 'integer' })), post(pet({ type: 'integer', default: 5 })))).to.deep.equal([['request-property-default-changed', 'request-property-default-value-added']]);
   });
 

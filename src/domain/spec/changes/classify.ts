@@ -90,6 +90,8 @@ const SCHEMA_WORDS: Record<SchemaKind, (detail: string) => string> = {
   'not-narrowed': (d) => `inside not, ${d}, so more values pass`,
   'not-widened': (d) => `inside not, ${d}, so fewer values pass`,
   'not-changed': (d) => `inside not, ${d}`,
+  'multiple-of-narrowed': (d) => `multipleOf changed from ${d}, so fewer values pass`,
+  'multiple-of-widened': (d) => `multipleOf changed from ${d}, so more values pass`,
 };
 
 const PROPERTY_WORDS: Record<PropertyKind, string> = {

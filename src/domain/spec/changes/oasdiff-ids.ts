@@ -251,6 +251,33 @@ function setOrChanged(added: string, removed: string, changed: string): Kind {
 }
 
 /**
+ * One keyword, three kinds of ours: oasdiff's id follows from the two values, whichever way they
+ * go, among those the kind may carry (`all`).
+ */
+function multipleOfIds(all: readonly string[]): Kind {
+  return {
+    all,
+    pick: (detail, direction) => {
+      const [from, to] = sides(detail) ?? [];
+      if (from === undefined || to === undefined) return undefined;
+      // oasdiff's own names for a multiple that lets more values through a request, or fewer out of a response.
+      const id =
+        from === 'none'
+          ? 'multiple-of-set'
+          : to === 'none'
+            ? 'multiple-of-unset'
+            : direction === 'request' && Number.isInteger(Number(from) / Number(to))
+              ? 'multiple-of-generalized'
+              : direction === 'response' && Number.isInteger(Number(to) / Number(from))
+                ? 'multiple-of-specialized'
+                : 'multiple-of-changed';
+      return all.includes(id) ? id : undefined;
+    },
+  };
+}
+
+
+/**
  * Our schema and property kinds. Left out, and why:
  * - `format-*`: oasdiff files a format under the type (`type-changed`, `type-generalized`), by its
  *   own table of which formats widen which; ours does not follow it.
@@ -298,19 +325,9 @@ const KINDS: Readonly<Record<string, Kind>> = {
   'pattern-changed': one('pattern-changed'),
   'pattern-added': one('pattern-added'),
   'pattern-removed': one('pattern-removed'),
-  'multiple-of-changed': {
-    all: ['multiple-of-set', 'multiple-of-unset', 'multiple-of-changed', 'multiple-of-generalized', 'multiple-of-specialized'],
-    pick: (detail, direction) => {
-      const [from, to] = sides(detail) ?? [];
-      if (from === undefined || to === undefined) return undefined;
-      if (from === 'none') return 'multiple-of-set';
-      if (to === 'none') return 'multiple-of-unset';
-      // oasdiff's own names for a multiple that lets more values through a request, or fewer out of a response.
-      if (direction === 'request' && Number.isInteger(Number(from) / Number(to))) return 'multiple-of-generalized';
-      if (direction === 'response' && Number.isInteger(Number(to) / Number(from))) return 'multiple-of-specialized';
-      return 'multiple-of-changed';
-    },
-  },
+  'multiple-of-changed': multipleOfIds(['multiple-of-changed']),
+  'multiple-of-narrowed': multipleOfIds(['multiple-of-set', 'multiple-of-changed', 'multiple-of-specialized']),
+  'multiple-of-widened': multipleOfIds(['multiple-of-unset', 'multiple-of-changed', 'multiple-of-generalized']),
   'unique-items-added': one('unique-items-set'),
   'unique-items-removed': one('unique-items-unset'),
   'default-changed': setOrChanged('default-value-added', 'default-value-removed', 'default-value-changed'),

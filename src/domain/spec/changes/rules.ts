@@ -58,6 +58,8 @@ export const SCHEMA_KINDS = [
   'not-narrowed',
   'not-widened',
   'not-changed',
+  'multiple-of-narrowed',
+  'multiple-of-widened',
 ] as const;
 export type SchemaKind = (typeof SCHEMA_KINDS)[number];
 
@@ -122,6 +124,8 @@ const SCHEMA_EFFECT: Record<SchemaKind, 'narrows' | 'widens' | 'neither'> = {
   'not-narrowed': 'widens',
   'not-widened': 'narrows',
   'not-changed': 'neither',
+  'multiple-of-narrowed': 'narrows',
+  'multiple-of-widened': 'widens',
 };
 
 const FIXED_SCHEMA_LEVEL: Partial<Record<SchemaKind, ChangeLevel>> = {
@@ -129,7 +133,7 @@ const FIXED_SCHEMA_LEVEL: Partial<Record<SchemaKind, ChangeLevel>> = {
   'format-changed': 'breaking',
   // A pattern is a language of its own: whether the new one takes every value of the old cannot be decided here.
   'pattern-changed': 'warning',
-  // A new multiple may or may not divide the old one: which values still pass depends on both.
+  // A new multiple that neither divides nor is a multiple of the old one: some values pass that did not, some no longer do.
   'multiple-of-changed': 'warning',
   // Clients that leave the value out get another one.
   'default-changed': 'warning',
@@ -362,7 +366,7 @@ const SCHEMA_MEANS: Record<SchemaKind, string> = {
   'min-increased': 'a minimum (minimum or exclusiveMinimum, minLength, minItems, minProperties) was raised or set, or made exclusive',
   'min-decreased': 'a minimum was lowered or removed, or made inclusive',
   'pattern-changed': 'the pattern was set, changed or removed',
-  'multiple-of-changed': 'multipleOf was set, changed or removed',
+  'multiple-of-changed': 'multipleOf changed to a number that neither divides the old one nor is a multiple of it',
   'unique-items-added': 'the items of an array must now be unique',
   'unique-items-removed': 'the items of an array may now repeat',
   'default-changed': 'the default value changed',
@@ -394,6 +398,8 @@ const SCHEMA_MEANS: Record<SchemaKind, string> = {
   'not-narrowed': 'what `not` excludes shrank: more values pass',
   'not-widened': 'what `not` excludes grew: fewer values pass',
   'not-changed': 'what `not` excludes changed',
+  'multiple-of-narrowed': 'multipleOf was set, or changed to a multiple of the old one (2 to 4): fewer values pass',
+  'multiple-of-widened': 'multipleOf was removed, or changed to a divisor of the old one (4 to 2): more values pass',
 };
 
 const PROPERTY_MEANS: Record<PropertyKind, string> = {

@@ -2,6 +2,8 @@ import type { JsonObject } from '../spec-document.js';
 import type { Direction, PropertyKind, SchemaKind } from './rules.js';
 import {
   accepted,
+  besideChoice,
+  both,
   DocumentSchemas,
   implied,
   MAXIMA,
@@ -441,7 +443,7 @@ class PairComparison {
       if (x === y) continue;
       this.add(y > x ? 'min-increased' : 'min-decreased', `${limit} ${x} to ${y}`);
     }
-    if (a.multipleOf !== b.multipleOf) this.add('multiple-of-changed', `${a.multipleOf ?? 'none'} to ${b.multipleOf ?? 'none'}`);
+    if (a.multipleOf !== b.multipleOf) this.add(multipleOfKind(a.multipleOf, b.multipleOf), `${a.multipleOf ?? 'none'} to ${b.multipleOf ?? 'none'}`);
   }
 
   /** `pattern` and the content keywords of strings. */
@@ -571,7 +573,10 @@ class PairComparison {
       if (wrapped) this.found.push({ kind: 'option-added', path: [], pointer: reportable(option.pointer), detail: this.optionName(false, option) });
       else this.found.push({ kind: 'option-removed', path: [], pointer: reportable(option.pointer), detail: this.optionName(true, option) });
     }
-    for (const [from, to] of pairs) this.below.push({ segment: null, from, to });
+    // The alternative as the choice takes it: with what the choice asks beside its alternatives.
+    const beside = besideChoice(wrapped ? this.bNode : this.aNode);
+    const withBeside = (alternative: Node) => (beside === null ? alternative : both(alternative, beside));
+    for (const [from, to] of pairs) this.below.push(wrapped ? { segment: null, from, to: withBeside(to) } : { segment: null, from: withBeside(from), to });
     // No alternative is the schema itself: it is judged by the types the alternatives take together.
     if (pairs.length === 0) this.typesAgainstAlternatives(wrapped);
     if (wrapped && b.choice === 'oneOf') this.overlapsAdded(0);
@@ -663,6 +668,21 @@ class PairComparison {
     }
     for (const [value, target] of y.mapping) if (!x.mapping.has(value)) this.add('discriminator-mapping-added', `${value} (${target})`);
   }
+}
+
+/** Whether `x` is a whole multiple of `y` (within the precision of decimal fractions: 0.3 of 0.1). */
+function multipleOf(x: number, y: number): boolean {
+  const ratio = x / y;
+  return Math.abs(ratio - Math.round(ratio)) < 1e-9;
+}
+
+/** A multipleOf set, or changed to a multiple of the old one, lets fewer values through; removed, or changed to a divisor, more. */
+function multipleOfKind(before: number | undefined, after: number | undefined): SchemaKind {
+  if (before === undefined) return 'multiple-of-narrowed';
+  if (after === undefined) return 'multiple-of-widened';
+  if (multipleOf(after, before)) return 'multiple-of-narrowed';
+  if (multipleOf(before, after)) return 'multiple-of-widened';
+  return 'multiple-of-changed';
 }
 
 /** The model a node names: its reference's last segment, or its own name where models are kept. */

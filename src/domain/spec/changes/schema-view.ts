@@ -199,6 +199,20 @@ export class DocumentSchemas {
   }
 }
 
+/** Keywords that say nothing of the values a schema takes, or that a choice's comparison reads apart. */
+const BESIDE_A_CHOICE = new Set(['oneOf', 'anyOf', 'discriminator', 'description', 'title', 'example', 'examples', 'externalDocs', 'xml', '$comment', 'deprecated']);
+
+/**
+ * What a `oneOf`/`anyOf` schema asks beside its alternatives (`{ oneOf: [...], maxLength: 5 }`:
+ * every value, whichever alternative it matches, has at most 5 characters), as a schema of its
+ * own at the schema's place; null when it asks nothing more.
+ */
+export function besideChoice(node: Node): Node | null {
+  if (!isJsonObject(node.schema)) return null;
+  const rest = Object.fromEntries(Object.entries(node.schema).filter(([key]) => !BESIDE_A_CHOICE.has(key) && !key.startsWith('x-')));
+  return Object.keys(rest).length === 0 ? null : { schema: rest, pointer: `${node.pointer}${IMPLIED}beside` };
+}
+
 /** A node with its internal references followed (as written when they cannot be). */
 export function resolved(document: DocumentSchemas, node: Node): Node {
   const { value, ref, at } = document.follow(node.schema, node.pointer);
@@ -374,7 +388,7 @@ export function accepted(type: string, types: ReadonlySet<string>): boolean {
 }
 
 /** Two schemas a value must satisfy both of, as one (`allOf`), at the first one's place. */
-function both(x: Node, y: Node): Node {
+export function both(x: Node, y: Node): Node {
   return { schema: { allOf: [x.schema ?? true, y.schema ?? true] }, pointer: `${x.pointer}${IMPLIED}allOf ${y.pointer}` };
 }
 
