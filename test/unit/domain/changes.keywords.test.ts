@@ -195,6 +195,22 @@ describe('domain: the change classifier, keyword by keyword', () => {
     });
   });
 
+  describe('the schema false, then without if, properties judged by additionalProperties', () => {
+    it('against false only the types count: not set where there was none excludes more and reports nothing else', () => {
+      expect(rules(answer({}), answer({ not: { type: 'string', maxLength: 2 } }))).to.deep.equal(['response-body-not-widened info']);
+      expect(rules(body({ type: 'object', unevaluatedProperties: false }), body({ type: 'object', unevaluatedProperties: { type: 'string', maxLength: 3 } }))).to.deep.equal(['request-property-type-widened info (unevaluatedProperties)']);
+    });
+    it('then and else without an if apply to nothing', () => {
+      expect(rules(answer({ then: { type: 'string' } }), answer({}))).to.deep.equal([]);
+    });
+    it('a property listed where additionalProperties judged it is compared with what additionalProperties took', () => {
+      const before = body({ type: 'object', additionalProperties: { type: 'array' } });
+      const after = body({ type: 'object', properties: { c: { type: 'string' } }, additionalProperties: { type: 'array' } });
+      expect(rules(before, after)).to.deep.equal(['request-property-added info c', 'request-property-type-changed breaking c']);
+      expect(rules(after, before)).to.deep.equal(['request-property-removed warning c', 'request-property-type-changed breaking c']);
+    });
+  });
+
   describe('type lists and null', () => {
     it('an allOf member that takes no null takes null away from a schema that took only null', () => {
       expect(rules(body({ allOf: [{ type: 'null' }] }), body({ allOf: [{ type: 'null' }, { type: 'boolean' }] }))).to.deep.equal(['request-body-nullable-removed breaking']);

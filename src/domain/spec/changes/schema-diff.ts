@@ -332,7 +332,8 @@ class PairComparison {
 
   run(): Local {
     if (this.wrapping()) return { own: this.found, below: this.below };
-    if (!this.types()) return { own: this.found, below: this.below };
+    // Against the schema false (no value at all), only what the other takes counts: its keywords constrain nothing there.
+    if (!this.types() || nothing(this.a) || nothing(this.b)) return { own: this.found, below: this.below };
     this.values();
     this.bounds();
     this.strings();
@@ -471,6 +472,8 @@ class PairComparison {
         // Still required without its schema: it is still there, of any type.
         if (b.required.has(name)) this.next(name, before, implied(true, this.bAt, `properties/${name}`));
         else if (!hidden(was)) this.found.push({ kind: 'property-removed', path: [name], pointer: before.pointer, detail: name });
+        // Unlisted now, its values are those additionalProperties takes.
+        if (typeof b.additional === 'object' && !b.required.has(name)) this.next(name, before, b.additional);
         continue;
       }
       const is = newer(after);
@@ -496,6 +499,8 @@ class PairComparison {
       }
       if (hidden(newer(after))) continue;
       this.found.push({ kind: b.required.has(name) ? 'property-required-added' : 'property-added', path: [name], pointer: after.pointer, detail: name });
+      // Unlisted before, its values were those additionalProperties took.
+      if (typeof a.additional === 'object') this.next(name, a.additional, after);
     }
     // A name required without being listed (in `then`, or with its schema left open) is required all the same.
     const unlisted = (name: string) => !a.properties.has(name) && !b.properties.has(name);
@@ -544,7 +549,10 @@ class PairComparison {
   /** `if` / `then` / `else` and `not`. */
   private applicators(): void {
     const { a, b } = this;
-    if (a.condition !== b.condition) {
+    // then and else apply only beside an if.
+    if (a.condition === null && b.condition === null) {
+      // nothing to compare
+    } else if (a.condition !== b.condition) {
       // Which values the condition picks changed: then and else no longer apply to the same ones.
       this.add('condition-changed', 'if');
     } else {
@@ -694,6 +702,11 @@ function nameOf(node: Node): string | null {
   }
   const model = /^\/(?:components\/schemas|definitions)\/([^/]+)$/.exec(node.pointer);
   return model === null ? null : model[1]!.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** The schema false, or one that takes no value: no type and not null. */
+function nothing(view: View): boolean {
+  return view.types !== null && view.types.size === 0 && !view.nullable;
 }
 
 /** A composite with nothing of its own beside its alternatives but perhaps a type (`type: object, oneOf: [...]`): it is only the choice. */
