@@ -80,10 +80,16 @@ const shown = new Set<string>();
 const report: { direction: Direction; outcome: Outcome; kinds: readonly string[]; older: unknown; newer: unknown; witness?: unknown; items: unknown }[] = [];
 for (const outcome of ['miss', 'possible-false-alarm', 'known-limit'] as const) {
   const found = interesting.filter((f) => f.judgement[f.direction].outcome === outcome);
-  // Smallest first: they shrink fastest, and say the most.
-  found.sort((x, y) => JSON.stringify(x.judgement.pair).length - JSON.stringify(y.judgement.pair).length);
-  console.log(`\n== ${outcome}: ${found.length}, the first ${Math.min(limit, found.length)} shrunk ==`);
-  for (const f of found.slice(0, limit)) {
+  // One of each kind of finding (direction, mutations, the classifier's rules), the smallest; the commonest kinds first.
+  const groups = new Map<string, Found[]>();
+  for (const f of found) {
+    const signature = `${f.direction} ${f.judgement.pair.kinds.join('+')} ${[...new Set(f.judgement[f.direction].items.map((c) => c.rule))].sort().join(',')}`;
+    groups.set(signature, [...(groups.get(signature) ?? []), f]);
+  }
+  const size = (f: Found) => JSON.stringify(f.judgement.pair).length;
+  const representatives = [...groups.values()].sort((x, y) => y.length - x.length).map((g) => g.sort((x, y) => size(x) - size(y))[0]!);
+  console.log(`\n== ${outcome}: ${found.length} in ${groups.size} kinds, the ${Math.min(limit, groups.size)} commonest kinds shrunk ==`);
+  for (const f of representatives.slice(0, limit)) {
     const small = shrunk(f);
     const text = describe(small, f.direction);
     const k = JSON.stringify([f.direction, small.pair.older, small.pair.newer]);

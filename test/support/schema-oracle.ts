@@ -103,7 +103,9 @@ function matching(pattern: string, length: number): string[] {
 }
 
 const GENERIC: readonly Json[] = [null, true, false, 0, 1, -1, 0.5, '', 'a', '1', [], {}];
-const EXTRA_NAMES = ['zz', 'A'];
+/** How many values of each place are combined: of an array's items and an object's properties, of a place varied, of a member added. */
+const TAKEN = { item: 12, property: 12, varied: 40, added: 16 } as const;
+const EXTRA_NAMES = ['zz', 'A', ''];
 
 /** How deep the values made for a schema nest (an object of arrays of objects is 3). */
 export const VALUE_DEPTH = 3;
@@ -135,17 +137,43 @@ function make(schemas: readonly Json[], depth: number): Json[] {
     const type = p['type'];
     for (const t of Array.isArray(type) ? type : [type]) if (typeof t === 'string') declared.add(t === 'integer' ? 'number' : t);
   }
+  // Kinds the keywords speak of, beside the types named: `propertyNames` is of objects, `minLength` of strings...
+  for (const p of ps) for (const [kind, keywords] of Object.entries(KEYWORDS_OF)) if (keywords.some((k) => p[k] !== undefined)) declared.add(kind);
   const typed: [string, Json[]][] = [
+    ['null', [null]],
+    ['boolean', [true, false]],
     ['number', numbers(ps)],
     ['string', strings(ps)],
     ['object', depth > 0 ? objects(ps, depth) : [{}]],
     ['array', depth > 0 ? arrays(ps, depth) : [[]]],
   ];
-  // The types the schemas name first; one value of each list in turn, so that the first few values already cover every kind.
-  typed.sort(([x], [y]) => Number(declared.has(y)) - Number(declared.has(x)));
+  // One value of each list in turn, so that the first few already cover every kind; three at a time of the kinds the schemas speak of.
+  const lists = typed.flatMap(([kind, values]) => (declared.has(kind) ? [values.filter((_, i) => i % 3 === 0), values.filter((_, i) => i % 3 === 1), values.filter((_, i) => i % 3 === 2)] : [values]));
   const out = new Values();
-  out.addAll(interleaved([listed, ...typed.map(([, values]) => values), [...GENERIC]]));
+  out.addAll(interleaved([listed, ...lists, [...GENERIC]]));
   return out.list();
+}
+
+/** Keywords that apply to one kind of value only. */
+const KEYWORDS_OF: Record<string, readonly string[]> = {
+  number: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+  string: ['minLength', 'maxLength', 'pattern'],
+  object: ['properties', 'required', 'additionalProperties', 'patternProperties', 'propertyNames', 'dependentRequired', 'dependentSchemas', 'minProperties', 'maxProperties', 'unevaluatedProperties'],
+  array: ['items', 'prefixItems', 'contains', 'minItems', 'maxItems', 'uniqueItems', 'minContains', 'maxContains', 'unevaluatedItems'],
+};
+
+/** At most `n` of `values`, of every kind in turn (objects and arrays first), the largest of each first: seeds whose neighbours reach far. */
+function diverse(values: readonly Json[], n: number): Json[] {
+  const kinds = new Map<string, { value: Json; size: number }[]>();
+  for (const value of values) {
+    const kind = Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
+    const list = kinds.get(kind) ?? [];
+    list.push({ value, size: key(value).length });
+    kinds.set(kind, list);
+  }
+  const order = ['object', 'array', 'string', 'number', 'boolean', 'null'];
+  const lists = [...kinds].sort(([x], [y]) => order.indexOf(x) - order.indexOf(y)).map(([, list]) => list.sort((x, y) => y.size - x.size).map((e) => e.value));
+  return interleaved(lists).slice(0, n);
 }
 
 /** The first of each list, then the second of each, and so on. */
@@ -178,20 +206,30 @@ function numbers(ps: readonly JsonMap[]): Json[] {
   return found.list();
 }
 
+/** Lengths just outside and at each limit of `keywords`, then 0 to 3. */
+function lengthsOf(ps: readonly JsonMap[], keywords: readonly string[], extra: readonly number[] = []): number[] {
+  const lengths: number[] = [];
+  for (const p of ps) {
+    for (const k of keywords) {
+      const v = finite(p[k]);
+      if (v !== undefined && v <= 6) lengths.push(v + 1, v - 1, v);
+    }
+  }
+  return [...new Set([...lengths, ...extra, 0, 1, 2, 3])].filter((n) => n >= 0);
+}
+
 function strings(ps: readonly JsonMap[]): Json[] {
   const found = new Values();
-  const lengths = new Set([0, 1, 2, 3]);
-  const patterns = new Set<string>();
-  for (const p of ps) {
-    for (const k of ['minLength', 'maxLength']) {
-      const v = finite(p[k]);
-      if (v !== undefined) for (const d of [-1, 0, 1]) if (v + d >= 0) lengths.add(v + d);
-    }
-    if (typeof p['pattern'] === 'string') patterns.add(p['pattern']);
+  const lengths = lengthsOf(ps, ['minLength', 'maxLength']);
+  const patterns = ps.map((p) => p['pattern']).filter((x): x is string => typeof x === 'string');
+  // One string of each length first, those that match the patterns among them.
+  for (const length of lengths) {
+    for (const pattern of patterns) found.addAll(matching(pattern, length).slice(0, 1));
+    found.add('a'.repeat(length));
   }
   for (const length of lengths) {
     for (const pattern of patterns) found.addAll(matching(pattern, length));
-    for (const c of ['a', '1', 'b', 'x']) found.add(c.repeat(length));
+    for (const c of ['1', 'b', 'x']) found.add(c.repeat(length));
   }
   found.addAll(['A', 'ab', 'ba', 'a1', '1a']);
   return found.list();
@@ -199,20 +237,17 @@ function strings(ps: readonly JsonMap[]): Json[] {
 
 function arrays(ps: readonly JsonMap[], depth: number): Json[] {
   const found = new Values();
-  const lengths = new Set([0, 1, 2, 3]);
-  for (const p of ps) {
-    for (const k of ['minItems', 'maxItems', 'minContains', 'maxContains']) {
-      const v = finite(p[k]);
-      if (v !== undefined) for (const d of [-1, 0, 1]) if (v + d >= 0 && v + d <= 5) lengths.add(v + d);
-    }
-    if (Array.isArray(p['prefixItems'])) for (const d of [-1, 0, 1]) if (p['prefixItems'].length + d >= 0) lengths.add(p['prefixItems'].length + d);
-  }
+  const prefix = Math.max(0, ...ps.map((p) => (Array.isArray(p['prefixItems']) ? p['prefixItems'].length : 0)));
+  const lengths = lengthsOf(ps, ['minItems', 'maxItems', 'minContains', 'maxContains'], prefix > 0 ? [prefix + 1, prefix - 1, prefix] : []);
   const longest = Math.max(...lengths);
-  const items = Array.from({ length: longest }, (_, i) => valuesFor(childSchemas(ps, i), depth - 1).slice(0, 8));
-  for (const length of [...lengths].sort((x, y) => x - y)) {
-    for (let j = 0; j < 6; j++) found.add(Array.from({ length }, (_, i) => items[i]![j % items[i]!.length]!));
-    found.add(Array.from({ length }, (_, i) => items[i]![i % items[i]!.length]!));
-  }
+  const items = Array.from({ length: longest }, (_, i) => valuesFor(childSchemas(ps, i), depth - 1).slice(0, TAKEN.item));
+  const filled = (length: number, pick: (i: number) => number) => Array.from({ length }, (_, i) => items[i]![pick(i) % items[i]!.length]!);
+  // Every length with the first values (repeated: not unique), then with distinct ones, then with others.
+  for (const length of lengths) found.add(filled(length, () => 0));
+  for (const length of lengths) found.add(filled(length, (i) => i));
+  // Each value the first item can take, alone.
+  for (const value of items[0] ?? []) found.add([value]);
+  for (let j = 1; j < 6; j++) for (const length of lengths) found.add(filled(length, () => j));
   return found.list();
 }
 
@@ -229,19 +264,20 @@ function objects(ps: readonly JsonMap[], depth: number): Json[] {
     }
   }
   for (const name of required) names.add(name);
-  const valuesOf = new Map([...names, ...EXTRA_NAMES].map((name) => [name, valuesFor(childSchemas(ps, name), depth - 1).slice(0, 6)]));
+  // Names at the limits of propertyNames: strings its schemas take or refuse.
+  const limited = ps.filter((p) => p['propertyNames'] !== undefined).map((p) => p['propertyNames']!);
+  const extra = [...new Set([...valuesFor(limited, 0).filter((v): v is string => typeof v === 'string').slice(0, 6), ...EXTRA_NAMES])].filter((n) => !names.has(n));
+  const valuesOf = new Map([...names, ...extra].map((name) => [name, valuesFor(childSchemas(ps, name), depth - 1).slice(0, TAKEN.property)]));
   const build = (chosen: Iterable<string>, j: number): JsonMap => Object.fromEntries([...chosen].map((name) => [name, valuesOf.get(name)![j % valuesOf.get(name)!.length]!]));
   const bases: JsonMap[] = [{}];
   for (let j = 0; j < 4; j++) bases.push(build(names, j), build(required, j));
   for (const base of bases) found.add(base);
+  const all = [...extra, ...names];
+  // Each name left out of, or added to, the first bases with its first value; then with every value.
   for (const base of bases.slice(0, 3)) {
-    for (const name of [...names, ...EXTRA_NAMES]) {
-      if (name in base) {
-        found.add(without(base, name));
-      }
-      for (const value of valuesOf.get(name)!) found.add({ ...base, [name]: value });
-    }
+    for (const name of all) found.add(name in base ? without(base, name) : { ...base, [name]: valuesOf.get(name)![0]! });
   }
+  for (const base of bases.slice(0, 3)) for (const name of all) for (const value of valuesOf.get(name)!) found.add({ ...base, [name]: value });
   return found.list();
 }
 
@@ -369,7 +405,7 @@ class Search {
     const [primary, other] = direction === 'request' ? [this.isOlder, this.isNewer] : [this.isNewer, this.isOlder];
     const witness = (value: Json) => this.check(primary, value) && !this.check(other, value);
     const seeds = new Values();
-    seeds.addAll(valid.slice(0, 12));
+    seeds.addAll(diverse(valid, 24));
     for (const value of pool.slice(0, 60)) {
       if (this.checked > this.budget) break;
       const repaired = this.repair(value, primary);
@@ -377,7 +413,7 @@ class Search {
       if (witness(repaired)) return repaired;
       seeds.add(repaired);
     }
-    for (const seed of seeds.list(16)) {
+    for (const seed of diverse(seeds.list(), 16)) {
       for (const neighbour of this.neighbours(seed)) {
         if (this.checked > this.budget) return undefined;
         if (witness(neighbour)) return neighbour;
@@ -461,15 +497,15 @@ class Search {
     for (const path of placesIn(value).slice(0, 24)) {
       const here = getAt(value, path);
       if (path.length > 0) yield setAt(value, path, undefined);
-      for (const candidate of this.at(path).slice(0, 24)) yield setAt(value, path, candidate);
+      for (const candidate of this.at(path).slice(0, TAKEN.varied)) yield setAt(value, path, candidate);
       if (Array.isArray(here)) {
-        for (const candidate of this.at([...path, here.length]).slice(0, 8)) yield setAt(value, [...path, here.length], candidate);
+        for (const candidate of this.at([...path, here.length]).slice(0, TAKEN.added)) yield setAt(value, [...path, here.length], candidate);
         if (here.length > 0) yield setAt(value, path, [...here, here[0]!]);
       }
       if (isMap(here)) {
         for (const name of [...NAMES, ...EXTRA_NAMES]) {
           if (name in here) continue;
-          for (const candidate of this.at([...path, name]).slice(0, 8)) yield setAt(value, [...path, name], candidate);
+          for (const candidate of this.at([...path, name]).slice(0, TAKEN.added)) yield setAt(value, [...path, name], candidate);
         }
       }
     }

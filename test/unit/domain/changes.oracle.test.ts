@@ -17,7 +17,7 @@ import { pairInputs, type Json } from '../../support/schema-pairs.js';
 const PAIRS = 2000;
 const SEED = 20261101;
 /** Values checked per pair and direction at most, past the first sample of each schema's boundaries. */
-const BUDGET = 1500;
+const BUDGET = 1000;
 
 describe('domain: the change classifier against a semantic oracle (ajv, JSON Schema 2020-12)', function () {
   this.timeout(120_000);
