@@ -336,7 +336,8 @@ export class Validators {
 
   private static fresh(): Ajv2020 {
     // The schemas are checked against the meta-schema once (validateSchema below), not at each compile; unoptimised code compiles faster.
-    return new Ajv2020({ strict: false, allErrors: false, validateFormats: false, validateSchema: false, code: { optimize: false } });
+    // allErrors: with it off, ajv 8.20 skips what follows prefixItems on an empty array (`contains` takes []).
+    return new Ajv2020({ strict: false, allErrors: true, validateFormats: false, validateSchema: false, code: { optimize: false } });
   }
 
   /** null when ajv refuses the schema. */
