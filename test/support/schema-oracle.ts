@@ -107,10 +107,18 @@ const GENERIC: readonly Json[] = [null, true, false, 0, 1, -1, 0.5, '', 'a', '1'
 const TAKEN = { item: 12, property: 12, varied: 40, added: 16 } as const;
 const EXTRA_NAMES = ['zz', 'A', ''];
 
+/** Values already made, by depth and schemas. */
+const made = new Map<string, Json[]>();
+
 /** How deep the values made for a schema nest (an object of arrays of objects is 3). */
 export const VALUE_DEPTH = 3;
 
-/** Values aimed at the boundaries of `schemas` (all that apply at one place): their enum and const values first, then values just inside and just outside each bound, then a value of every type. */
+/**
+ * Values aimed at the boundaries of `schemas` (all that apply at one place): their enum and const
+ * values, values just inside and just outside each bound, matching and non-matching strings,
+ * objects with and without each property, arrays of lengths around the limits, and a value of
+ * every type, interleaved so that the first few already cover every kind. Made once per schemas.
+ */
 export function valuesFor(schemas: readonly Json[], depth = VALUE_DEPTH): Json[] {
   // Nothing said of the place: any value; the generic ones stand for them all.
   if (schemas.every((s) => s === true || (isMap(s) && Object.keys(s).length === 0))) return [...GENERIC];
@@ -123,9 +131,6 @@ export function valuesFor(schemas: readonly Json[], depth = VALUE_DEPTH): Json[]
   }
   return found;
 }
-
-/** Values already made, by depth and schemas. */
-const made = new Map<string, Json[]>();
 
 function make(schemas: readonly Json[], depth: number): Json[] {
   const ps = schemas.flatMap((s) => parts(s));
@@ -313,15 +318,13 @@ function setAt(value: Json, path: ValuePath, replacement: Json | undefined): Jso
   }
   if (isMap(value)) {
     const name = String(k);
-    if (rest.length === 0 && replacement === undefined) {
-      return without(value, name);
-    }
+    if (rest.length === 0 && replacement === undefined) return without(value, name);
     return { ...value, [name]: setAt(value[name] ?? null, rest, replacement) };
   }
   return value;
 }
 
-/** Every place in a value (itself first), up to `limit`. */
+/** Every place in a value, itself first. */
 function placesIn(value: Json, path: ValuePath = [], found: ValuePath[] = []): ValuePath[] {
   found.push(path);
   if (Array.isArray(value)) value.forEach((v, i) => placesIn(v, [...path, i], found));
@@ -565,6 +568,8 @@ export function classified(older: Json, newer: Json): Record<Direction, Change[]
  */
 export const UNDECIDABLE_WARNINGS = ['pattern-changed', 'multiple-of-changed', 'condition-changed', 'not-changed', 'default-changed'] as const;
 
+export const OUTCOMES = ['agreed-breaking', 'agreed-safe', 'known-limit', 'miss', 'miss-warned', 'possible-false-alarm'] as const;
+
 export type Outcome =
   /** Both say it breaks. */
   | 'agreed-breaking'
@@ -572,8 +577,10 @@ export type Outcome =
   | 'agreed-safe'
   /** A witness, and no breaking item: only a warning the classifier gives by design (see {@link UNDECIDABLE_WARNINGS}). */
   | 'known-limit'
-  /** A witness, and no breaking item nor undecidable warning: the classifier missed a break. */
+  /** A witness, and no breaking item nor warning: the classifier missed a break. */
   | 'miss'
+  /** A witness, and only warnings that do not say "cannot be told" (a property removed from a closed request object, say): a miss all the same, listed apart. */
+  | 'miss-warned'
   /** A breaking item and no witness: the classifier may be wrong, or the sampler weak. */
   | 'possible-false-alarm';
 
@@ -590,7 +597,8 @@ export function outcomeOf(items: readonly Change[], witness: Json | undefined): 
   if (breaking) return witness === undefined ? 'possible-false-alarm' : 'agreed-breaking';
   if (witness === undefined) return 'agreed-safe';
   const undecidable = items.some((c) => c.level === 'warning' && (UNDECIDABLE_WARNINGS as readonly string[]).includes(ruleKind(c)));
-  return undecidable ? 'known-limit' : 'miss';
+  if (undecidable) return 'known-limit';
+  return items.some((c) => c.level === 'warning') ? 'miss-warned' : 'miss';
 }
 
 export interface PairJudgement {
