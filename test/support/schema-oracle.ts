@@ -568,7 +568,7 @@ export function classified(older: Json, newer: Json): Record<Direction, Change[]
  */
 export const UNDECIDABLE_WARNINGS = ['pattern-changed', 'multiple-of-changed', 'condition-changed', 'not-changed', 'default-changed'] as const;
 
-export const OUTCOMES = ['agreed-breaking', 'agreed-safe', 'known-limit', 'miss', 'miss-warned', 'possible-false-alarm'] as const;
+export const OUTCOMES = ['agreed-breaking', 'agreed-safe', 'known-limit', 'unlisted', 'miss', 'miss-warned', 'possible-false-alarm'] as const;
 
 export type Outcome =
   /** Both say it breaks. */
@@ -577,6 +577,13 @@ export type Outcome =
   | 'agreed-safe'
   /** A witness, and no breaking item: only a warning the classifier gives by design (see {@link UNDECIDABLE_WARNINGS}). */
   | 'known-limit'
+  /**
+   * A witness with a property the older schema does not list: a client written against the older
+   * document does not send it, and ignores it when it receives it (a tolerant reader), so a
+   * property added there breaks none (docs/changes.md: an optional property added is information,
+   * in a request and in a response). Not a miss.
+   */
+  | 'unlisted'
   /** A witness, and no breaking item nor warning: the classifier missed a break. */
   | 'miss'
   /** A witness, and only warnings that do not say "cannot be told" (a property removed from a closed request object, say): a miss all the same, listed apart. */
@@ -616,9 +623,46 @@ export function judge(validators: Validators, input: PairInput, budget = SEARCH_
   const items = classified(pair.older, pair.newer);
   const of = (direction: Direction): Judgement => {
     const witness = found[direction];
-    return { outcome: outcomeOf(items[direction], witness), ...(witness === undefined ? {} : { witness }), items: items[direction] };
+    let outcome = outcomeOf(items[direction], witness);
+    // Clients send the properties the older document lists, and ignore those it does not (a tolerant reader).
+    if ((outcome === 'miss' || outcome === 'miss-warned') && sendsUnlisted(witness, pair.older)) outcome = 'unlisted';
+    return { outcome, ...(witness === undefined ? {} : { witness }), items: items[direction] };
   };
   return { pair, request: of('request'), response: of('response') };
+}
+
+const isPlainObject = (value: unknown): value is Record<string, Json> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The properties a schema lists, its allOf/oneOf/anyOf members' included; null when a keyword of its own describes the other names (additionalProperties or unevaluatedProperties as a schema, patternProperties, propertyNames). */
+function listedProperties(schema: Record<string, Json>): Map<string, Json> | null {
+  // A schema for the other names describes them; false (a closed object) or none leaves them unlisted.
+  const describes = (keyword: string) => keyword in schema && schema[keyword] !== false;
+  if (describes('additionalProperties') || describes('unevaluatedProperties') || 'patternProperties' in schema || 'propertyNames' in schema) return null;
+  const listed = new Map<string, Json>(isPlainObject(schema['properties']) ? Object.entries(schema['properties']) : []);
+  for (const keyword of ['allOf', 'oneOf', 'anyOf']) {
+    const members = schema[keyword];
+    if (!Array.isArray(members)) continue;
+    for (const member of members) {
+      if (!isPlainObject(member)) continue;
+      const more = listedProperties(member);
+      if (more === null) return null;
+      for (const [name, value] of more) if (!listed.has(name)) listed.set(name, value);
+    }
+  }
+  return listed;
+}
+
+/** Whether `value` holds, at any depth the schema describes, a property the schema's open object does not list. */
+export function sendsUnlisted(value: Json | undefined, schema: Json): boolean {
+  if (!isPlainObject(schema)) return false;
+  if (Array.isArray(value)) {
+    const prefix = Array.isArray(schema['prefixItems']) ? schema['prefixItems'] : [];
+    return value.some((item, i) => sendsUnlisted(item, i < prefix.length ? prefix[i]! : (schema['items'] ?? true)));
+  }
+  if (!isPlainObject(value)) return false;
+  const listed = listedProperties(schema);
+  if (listed === null) return false;
+  return Object.entries(value).some(([name, inner]) => !listed.has(name) || sendsUnlisted(inner, listed.get(name)!));
 }
 
 /** A judgement as text: the schemas, the witness, and the classifier's items. */

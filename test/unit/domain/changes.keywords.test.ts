@@ -161,6 +161,12 @@ describe('domain: the change classifier, keyword by keyword', () => {
       const changes = classifyChanges(answer(schema, models(trait)), answer(schema, models(traitAfter)));
       expect(changes.map((c) => [c.rule, c.pointer, c.alsoAt?.length])).to.deep.equal([['response-property-added', '/components/schemas/Trait/properties/tag', 1]]);
     });
+    it('allOf members of number and integer take integers only, however deep', () => {
+      expect(rules(body({ type: 'number', minimum: 0 }), body({ allOf: [{ allOf: [{ type: 'number', minimum: 0 }, { type: 'integer' }] }] }))).to.deep.equal(['request-body-type-narrowed breaking']);
+    });
+    it('allOf members with enums take the values both list', () => {
+      expect(rules(body({ type: 'number', enum: [1, -1] }), body({ allOf: [{ type: 'number', enum: [1, -1] }, { enum: [1, 2] }] }))).to.deep.equal(['request-body-enum-value-removed breaking']);
+    });
     it('an allOf member that requires a property breaks a request', () => {
       const extra = { type: 'object', required: ['age'], properties: { age: { type: 'integer' } } };
       expect(rules(body({ allOf: [cat] }), body({ allOf: [cat, extra] }))).to.deep.equal(['request-property-required-added breaking age']);

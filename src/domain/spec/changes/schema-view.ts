@@ -392,9 +392,19 @@ export function both(x: Node, y: Node): Node {
   return { schema: { allOf: [x.schema ?? true, y.schema ?? true] }, pointer: `${x.pointer}${IMPLIED}allOf ${y.pointer}` };
 }
 
+/** The types a value of both lists may have: a number that must also be an integer is an integer. */
+function intersection(a: ReadonlySet<string>, b: ReadonlySet<string>): Set<string> {
+  const both = new Set<string>();
+  for (const type of a) {
+    if (b.has(type)) both.add(type);
+    else if ((type === 'number' && b.has('integer')) || (type === 'integer' && b.has('number'))) both.add('integer');
+  }
+  return both;
+}
+
 /** A schema and an `allOf` member of it as one: a value must satisfy both. */
 function merged(a: View, b: View): View {
-  const types = a.types === null ? b.types : b.types === null ? a.types : new Set([...a.types].filter((t) => accepted(t, b.types!) || (t === 'number' && b.types!.has('integer'))));
+  const types = a.types === null ? b.types : b.types === null ? a.types : intersection(a.types, b.types);
   const union = <T>(x: ReadonlyMap<string, T>, y: ReadonlyMap<string, T>) => {
     const all = new Map(x);
     for (const [key, value] of y) if (!all.has(key)) all.set(key, value);
@@ -413,7 +423,8 @@ function merged(a: View, b: View): View {
     // Null passes both when each takes it (any type does); with any type left, it goes without saying.
     nullable: types !== null && (a.nullable || a.types === null) && (b.nullable || b.types === null),
     format: a.format ?? b.format,
-    enum: a.enum ?? b.enum,
+    // A value must be in both lists.
+    enum: a.enum === null ? b.enum : b.enum === null ? a.enum : a.enum.filter((value) => b.enum!.includes(value)),
     const: a.const ?? b.const,
     extensible: a.extensible ?? b.extensible,
     properties,
