@@ -32,8 +32,8 @@ describe('domain: the change classifier, keyword by keyword', () => {
       expect(rules(query({ type: 'string' }), query({ type: 'integer' }))).to.deep.equal(['request-parameter-type-narrowed breaking']);
     });
     it('an enum of integers and one of their texts are the same values there', () => {
-      expect(rules(query({ type: 'integer', enum: [10, 20] }), query({ type: 'string', enum: ['10', '20'] }))).to.deep.equal(['request-parameter-type-widened info']);
-      expect(rules(query({ type: 'integer', enum: [10, 20] }), query({ type: 'string', enum: ['10'] }))).to.deep.equal(['request-parameter-type-widened info', 'request-parameter-enum-value-removed breaking']);
+      expect(rules(query({ type: 'integer', enum: [10, 20] }), query({ type: 'string', enum: ['10', '20'] }))).to.deep.equal([]);
+      expect(rules(query({ type: 'integer', enum: [10, 20] }), query({ type: 'string', enum: ['10'] }))).to.deep.equal(['request-parameter-enum-value-removed breaking']);
     });
     it('in a JSON body the same change is another type altogether: breaking both ways', () => {
       expect(rules(body({ type: 'integer' }), body({ type: 'string' }))).to.deep.equal(['request-body-type-changed breaking']);
@@ -51,6 +51,17 @@ describe('domain: the change classifier, keyword by keyword', () => {
     it('no type is any type, whatever stands beside it: properties alone take strings and arrays too', () => {
       expect(rules(body({ properties: {} }), body({ properties: {}, minItems: 3 }))).to.deep.equal(['request-body-min-increased breaking']);
       expect(rules(answer({ type: 'object', properties: {} }), answer({ properties: {} }))).to.deep.equal(['response-body-type-widened breaking']);
+    });
+    it('a listed value of a type the schema does not take never passes: a type change beside an enum removes its values', () => {
+      expect(rules(body({ type: 'number', enum: [1, 2] }), body({ type: 'boolean', enum: [1, 2] }))).to.deep.equal(['request-body-enum-value-removed breaking', 'request-body-enum-value-removed breaking']);
+    });
+    it('listed values have their own types: properties required beside const 0 constrain nothing, a type beside them changes nothing', () => {
+      expect(rules(body({ const: 0 }), body({ const: 0, properties: { a: { type: 'string' } }, required: ['a'] }))).to.deep.equal([]);
+      expect(rules(answer({ type: 'string', const: 'b' }), answer({ const: 'b' }))).to.deep.equal([]);
+    });
+    it('a not that excludes only types the schema does not take changes nothing', () => {
+      expect(rules(body({ type: 'string' }), body({ type: 'string', not: { type: 'integer' } }))).to.deep.equal([]);
+      expect(rules(body({ type: 'string' }), body({ type: 'string', not: { type: 'string', maxLength: 0 } }))).to.deep.equal(['request-body-not-widened breaking']);
     });
     it('while with any type every keyword applies', () => {
       expect(rules(body({ maxLength: 10 }), body({ maxLength: 2 }))).to.deep.equal(['request-body-max-decreased breaking']);

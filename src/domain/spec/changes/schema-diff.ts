@@ -361,6 +361,8 @@ class PairComparison {
   private types(): boolean {
     const { a, b } = this;
     const wire = this.reading.wire;
+    // Values listed on both sides (const, enum) say what passes: a type beside them, given or taken, changes nothing.
+    if (fixesValues(a) && fixesValues(b)) return true;
     if (a.types !== null && b.types !== null) {
       const gone = [...a.types].filter((t) => !takes(t, b.types!, wire));
       const come = [...b.types].filter((t) => !takes(t, a.types!, wire));
@@ -391,9 +393,13 @@ class PairComparison {
 
     // A `const` is an enum of one value: between them, only a value taken away or added is a change.
     // On the wire a value is its text: 1 and "1" are one value.
-    const texts = (values: readonly string[] | null) => (values === null || !this.reading.wire ? values : values.map(asText));
-    const before = texts(a.const !== undefined ? (a.enum === null || a.enum.includes(a.const) ? [a.const] : []) : a.enum);
-    const after = texts(b.const !== undefined ? (b.enum === null || b.enum.includes(b.const) ? [b.const] : []) : b.enum);
+    // A listed value of a type the schema does not take never passes.
+    const texts = (view: View, values: readonly string[] | null) => {
+      const typed = values === null || view.types === null ? values : values.filter((value) => takesValue(view.types!, value));
+      return typed === null || !this.reading.wire ? typed : typed.map(asText);
+    };
+    const before = texts(a, a.const !== undefined ? (a.enum === null || a.enum.includes(a.const) ? [a.const] : []) : a.enum);
+    const after = texts(b, b.const !== undefined ? (b.enum === null || b.enum.includes(b.const) ? [b.const] : []) : b.enum);
     const constant = a.const !== undefined || b.const !== undefined;
     if (before !== null && after !== null) {
       const [had, has] = [new Set(before), new Set(after)];
@@ -559,8 +565,22 @@ class PairComparison {
       this.next('(then)', a.then, b.then);
       this.next('(else)', a.else, b.else);
     }
-    // No `not` excludes nothing: the schema false inside it.
-    this.next('(not)', a.not, b.not, false, true);
+    // No `not` excludes nothing: the schema false inside it. A `not` that excludes only values of
+    // types the schema does not take (`type: string, not: {type: integer}`) changes nothing.
+    if (!this.excludesNothingTaken()) this.next('(not)', a.not, b.not, false, true);
+  }
+
+  /** Whether the `not`s of both sides exclude only types that neither side takes. */
+  private excludesNothingTaken(): boolean {
+    const { a, b } = this;
+    if (a.types === null || b.types === null) return false;
+    const taken = new Set([...a.types, ...b.types]);
+    const outside = (older: boolean, not: Node | null) => {
+      if (not === null) return true;
+      const excluded = this.schemas.takenTypes(older, this.schemas.viewAt(older, not)).types;
+      return excluded !== null && ![...excluded].some((t) => accepted(t, taken) || (t === 'number' && taken.has('integer')));
+    };
+    return outside(true, a.not) && outside(false, b.not);
   }
 
   /**
@@ -702,6 +722,19 @@ function nameOf(node: Node): string | null {
   }
   const model = /^\/(?:components\/schemas|definitions)\/([^/]+)$/.exec(node.pointer);
   return model === null ? null : model[1]!.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** Whether a value (its JSON text) is of one of `types`; null passes by `nullable`, not here. */
+function takesValue(types: ReadonlySet<string>, json: string): boolean {
+  const value: unknown = JSON.parse(json);
+  if (value === null) return true;
+  if (typeof value === 'number') return types.has('number') || (types.has('integer') && Number.isInteger(value));
+  return types.has(Array.isArray(value) ? 'array' : typeof value);
+}
+
+/** Whether a view lists the values it takes (`const`, `enum`). */
+function fixesValues(view: View): boolean {
+  return view.const !== undefined || view.enum !== null;
 }
 
 /** The schema false, or one that takes no value: no type and not null. */

@@ -468,7 +468,8 @@ function merged(a: View, b: View): View {
  * to instances of its kind), so changing them changes nothing. With any type (no `type`), all apply.
  */
 function applicable(view: View): View {
-  const { types } = view;
+  // Listed values (const, enum) have their own types: keywords of other types constrain nothing.
+  const types = view.types ?? typesOfValues(view);
   if (types === null || !inapplicable(view, types)) return containsless(view);
   const has = (...kinds: string[]) => kinds.some((kind) => types.has(kind));
   const limits = { ...view.limits };
@@ -497,6 +498,18 @@ function applicable(view: View): View {
     };
   }
   return containsless({ ...result, limits });
+}
+
+/** The JSON types of the values a view lists (`const`, `enum`), null when it lists none. */
+function typesOfValues(view: View): ReadonlySet<string> | null {
+  const values = view.const !== undefined ? [view.const] : view.enum;
+  if (values === null) return null;
+  const types = new Set<string>();
+  for (const text of values) {
+    const value: unknown = JSON.parse(text);
+    types.add(value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'number' ? (Number.isInteger(value) ? 'integer' : 'number') : typeof value);
+  }
+  return types;
 }
 
 /** Whether a view holds a keyword its types leave without effect (most do not: then it is kept as it is). */
