@@ -1,4 +1,4 @@
-import { PROPERTY_KINDS, SCHEMA_KINDS, type PropertyKind, type RuleId, type SchemaKind } from '../../src/domain/spec/changes/rules.js';
+import { CATALOG_SCOPES, PROPERTY_KINDS, SCHEMA_KINDS, type PropertyKind, type RuleId, type SchemaKind } from '../../src/domain/spec/changes/rules.js';
 import type { JsonObject } from '../../src/domain/spec/spec-document.js';
 import { openApi31Of } from './openapi31-of.js';
 import { swagger2Of, Unexpressible } from './swagger2-of.js';
@@ -486,17 +486,8 @@ const PROPERTY_PAIRS: Record<PropertyKind, SchemaPair> = {
   'became-readable': { before: props({ name, tag: { ...tag, writeOnly: true } }), after: props({ name, tag }), not: [props({ name, tag }), props({ name, tag: { ...tag, writeOnly: true } })], openApi3Only: true },
 };
 
-type Placement =
-  | 'request-parameter'
-  | 'request-body'
-  | 'request-property'
-  | 'response-body'
-  | 'response-property'
-  | 'response-header'
-  | 'callback-request-parameter'
-  | 'callback-request-body'
-  | 'callback-response-body'
-  | 'callback-response-header';
+/** Where a schema case stands: each place of the catalog's schema rules. */
+type Placement = (typeof CATALOG_SCOPES)[number];
 
 /** The document with `schema` at `placement` (OpenAPI 3.1 for JSON Schema 2020-12 keywords), the models `pair` refers to beside it. */
 function placed(placement: Placement, schema: unknown, pair: SchemaPair): Json {
@@ -536,19 +527,7 @@ function at(placement: Placement, schema: unknown): Json {
 
 function schemaCases(): ChangeCase[] {
   const cases: ChangeCase[] = [];
-  const placements: Placement[] = [
-    'request-parameter',
-    'request-body',
-    'request-property',
-    'response-body',
-    'response-property',
-    'response-header',
-    'callback-request-parameter',
-    'callback-request-body',
-    'callback-response-body',
-    'callback-response-header',
-  ];
-  for (const placement of placements) {
+  for (const placement of CATALOG_SCOPES) {
     for (const kind of SCHEMA_KINDS) {
       const pair = SCHEMA_PAIRS[kind];
       cases.push({

@@ -11,7 +11,7 @@ export function pointer(document: JsonObject, ref: string): JsonValue | undefine
   for (const raw of ref.slice(2).split('/')) {
     let key: string;
     try {
-      key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+      key = unescapePointer(decodeURIComponent(raw));
     } catch {
       return undefined;
     }
@@ -24,6 +24,11 @@ export function pointer(document: JsonObject, ref: string): JsonValue | undefine
 
 export function refOf(value: JsonValue | undefined): string | null {
   return isJsonObject(value) && typeof value['$ref'] === 'string' ? value['$ref'] : null;
+}
+
+/** One segment of a JSON pointer read back as the key it escapes (RFC 6901). */
+export function unescapePointer(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 /** `key` as one segment of a JSON pointer (RFC 6901). */
@@ -129,7 +134,7 @@ export function nameUnder(prefix: string, ref: string): string | null {
   const raw = ref.slice(prefix.length);
   if (raw.includes('/')) return null;
   try {
-    return decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    return unescapePointer(decodeURIComponent(raw));
   } catch {
     return null;
   }

@@ -11,7 +11,7 @@ import {
   type Serialization,
 } from '../api-description.js';
 import type { AuthAdapter } from '../derived-resources.js';
-import { escapePointer, References } from '../json-pointer.js';
+import { escapePointer, References, unescapePointer } from '../json-pointer.js';
 import { ofKind } from '../reference-kinds.js';
 import { isJsonObject, specFormatOf, type JsonObject, type JsonValue } from '../spec-document.js';
 import type { Change, ChangeLocation } from './change.js';
@@ -707,7 +707,7 @@ class Classifier {
       if (form === undefined) continue;
       const rest = pointer.slice(i + '/properties/'.length);
       const end = rest.includes('/') ? rest.indexOf('/') : rest.length;
-      const field = form.fields.get(rest.slice(0, end).replace(/~1/g, '/').replace(/~0/g, '~'));
+      const field = form.fields.get(unescapePointer(rest.slice(0, end)));
       return field === undefined ? form.pointer : `${field}${rest.slice(end)}`;
     }
     return pointer;

@@ -278,6 +278,25 @@ function multipleOfIds(all: readonly string[]): Kind {
 
 
 /**
+ * A type list that lost (or gained) types is oasdiff's `list-of-types-narrowed` (`-widened`); number
+ * to integer is its `type-specialized`, integer to number its `type-generalized`.
+ */
+function typeListIds(way: 'narrowed' | 'widened'): Kind {
+  const [list, single, one, other] = way === 'narrowed' ? ['list-of-types-narrowed', 'type-specialized', 'number', 'integer'] : ['list-of-types-widened', 'type-generalized', 'integer', 'number'];
+  return {
+    all: [list, single],
+    pick: (detail) => {
+      const lists = typeLists(detail);
+      if (lists === undefined) return undefined;
+      const [from, to] = lists;
+      const [fewer, more] = way === 'narrowed' ? [to, from] : [from, to];
+      if (more.length > fewer.length && within(fewer, more)) return list;
+      return from.join() === one && to.join() === other ? single : undefined;
+    },
+  };
+}
+
+/**
  * Our schema and property kinds. Left out, and why:
  * - `format-*`: oasdiff files a format under the type (`type-changed`, `type-generalized`), by its
  *   own table of which formats widen which; ours does not follow it.
@@ -293,26 +312,8 @@ function multipleOfIds(all: readonly string[]): Kind {
  */
 const KINDS: Readonly<Record<string, Kind>> = {
   'type-changed': one('type-changed'),
-  'type-narrowed': {
-    all: ['list-of-types-narrowed', 'type-specialized'],
-    pick: (detail) => {
-      const lists = typeLists(detail);
-      if (lists === undefined) return undefined;
-      const [from, to] = lists;
-      if (from.length > to.length && within(to, from)) return 'list-of-types-narrowed';
-      return from.join() === 'number' && to.join() === 'integer' ? 'type-specialized' : undefined;
-    },
-  },
-  'type-widened': {
-    all: ['list-of-types-widened', 'type-generalized'],
-    pick: (detail) => {
-      const lists = typeLists(detail);
-      if (lists === undefined) return undefined;
-      const [from, to] = lists;
-      if (to.length > from.length && within(from, to)) return 'list-of-types-widened';
-      return from.join() === 'integer' && to.join() === 'number' ? 'type-generalized' : undefined;
-    },
-  },
+  'type-narrowed': typeListIds('narrowed'),
+  'type-widened': typeListIds('widened'),
   'nullable-added': one('became-nullable'),
   'nullable-removed': one('became-not-nullable'),
   'enum-value-added': one('enum-value-added'),

@@ -428,6 +428,20 @@ const SCOPE_WORDS: Record<SchemaScope | `${Direction}-property`, string> = {
   'callback-response-header': 'In a header of the answer a consumer gives a webhook or callback',
 };
 
+/** Where schema rules stand, in catalog order: a property's rules follow its object's place. */
+export const CATALOG_SCOPES = [
+  'request-parameter',
+  'request-body',
+  'request-property',
+  'response-body',
+  'response-property',
+  'response-header',
+  'callback-request-parameter',
+  'callback-request-body',
+  'callback-response-body',
+  'callback-response-header',
+] as const satisfies readonly (SchemaScope | `${Direction}-property`)[];
+
 export interface RuleEntry {
   readonly rule: RuleId;
   readonly level: ChangeLevel;
@@ -437,19 +451,7 @@ export interface RuleEntry {
 /** Every rule, in catalog order: the fixed ones, then the schema rules by where they stand. */
 export function ruleCatalog(): RuleEntry[] {
   const entries: RuleEntry[] = Object.entries(FIXED_RULES).map(([rule, { level, means }]) => ({ rule: rule as RuleId, level, means }));
-  const scopes: (SchemaScope | `${Direction}-property`)[] = [
-    'request-parameter',
-    'request-body',
-    'request-property',
-    'response-body',
-    'response-property',
-    'response-header',
-    'callback-request-parameter',
-    'callback-request-body',
-    'callback-response-body',
-    'callback-response-header',
-  ];
-  for (const scope of scopes) {
+  for (const scope of CATALOG_SCOPES) {
     const direction = SCOPE_DIRECTION[scope];
     for (const kind of SCHEMA_KINDS) entries.push({ rule: `${scope}-${kind}`, level: schemaLevel(kind, direction), means: `${SCOPE_WORDS[scope]}, ${SCHEMA_MEANS[kind]}.` });
     if (scope.endsWith('-property')) {

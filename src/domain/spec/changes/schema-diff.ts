@@ -1,3 +1,4 @@
+import { unescapePointer } from '../json-pointer.js';
 import type { JsonObject } from '../spec-document.js';
 import type { Direction, PropertyKind, SchemaKind } from './rules.js';
 import {
@@ -89,6 +90,22 @@ function takes(type: string, types: ReadonlySet<string>, wire: boolean): boolean
   return accepted(type, types) || (wire && types.has('string') && SCALARS.has(type));
 }
 
+/**
+ * How the types taken changed (null: any type): to another type altogether (some taken away and
+ * others added), fewer, or more; null when the same.
+ */
+function typeChange(before: ReadonlySet<string> | null, after: ReadonlySet<string> | null, wire: boolean): { readonly kind: 'type-changed' | 'type-narrowed' | 'type-widened'; readonly detail: string } | null {
+  if (before === null && after === null) return null;
+  if (before === null) return { kind: 'type-narrowed', detail: `any type to ${listed(after)}` };
+  if (after === null) return { kind: 'type-widened', detail: `${listed(before)} to any type` };
+  const gone = [...before].some((t) => !takes(t, after, wire));
+  const come = [...after].some((t) => !takes(t, before, wire));
+  const detail = `${listed(before)} to ${listed(after)}`;
+  if (gone && come) return { kind: 'type-changed', detail };
+  if (gone) return { kind: 'type-narrowed', detail };
+  return come ? { kind: 'type-widened', detail } : null;
+}
+
 /** A value's JSON text as it travels as text: a string without its quotes, any other value as JSON. */
 function asText(json: string): string {
   const value: unknown = JSON.parse(json);
@@ -120,8 +137,6 @@ export interface Reached {
   /** The same object wherever, and however often, the pair of schemas it belongs to is reached. */
   readonly difference: SchemaDifference;
   readonly path: readonly string[];
-  /** Reached for the first time in this direction; otherwise reported from an earlier place. */
-  readonly first: boolean;
   /** Inside an odd number of `not`s: what lets more values through there lets fewer through the schema compared. */
   readonly negated: boolean;
 }
@@ -202,13 +217,12 @@ export class SchemaComparator {
         pairings.older.set(a.at, olderPaired + 1);
         pairings.newer.set(b.at, newerPaired + 1);
       }
-      const first = pair.reached === 0;
       pair.reached += 1;
       pair.local ??= new PairComparison(this, this.view(true, a.at, a.value), this.view(false, b.at, b.value), { schema: a.value, pointer: a.at }, { schema: b.value, pointer: b.at }, reading).run();
       const local = pair.local;
       if (local.own.length > 0) {
         const path = this.pathTo(steps, i);
-        for (const difference of local.own) found.push({ difference, path: [...path, ...difference.path], first, negated: step.negated });
+        for (const difference of local.own) found.push({ difference, path: [...path, ...difference.path], negated: step.negated });
       }
       if (step.depth + 1 >= SCHEMA_DEPTH) continue;
       pair.expanded = true;
@@ -363,20 +377,10 @@ class PairComparison {
     const wire = this.reading.wire;
     // Values listed on both sides (const, enum) say what passes: a type beside them, given or taken, changes nothing.
     if (fixesValues(a) && fixesValues(b)) return true;
-    if (a.types !== null && b.types !== null) {
-      const gone = [...a.types].filter((t) => !takes(t, b.types!, wire));
-      const come = [...b.types].filter((t) => !takes(t, a.types!, wire));
-      if (gone.length > 0 && come.length > 0) {
-        this.add('type-changed', `${listed(a.types)} to ${listed(b.types)}`);
-        return false;
-      }
-      if (gone.length > 0) this.add('type-narrowed', `${listed(a.types)} to ${listed(b.types)}`);
-      if (come.length > 0) this.add('type-widened', `${listed(a.types)} to ${listed(b.types)}`);
-    } else if (a.types === null && b.types !== null) {
-      this.add('type-narrowed', `any type to ${listed(b.types)}`);
-    } else if (a.types !== null && b.types === null) {
-      this.add('type-widened', `${listed(a.types)} to any type`);
-    }
+    const change = typeChange(a.types, b.types, wire);
+    if (change !== null) this.add(change.kind, change.detail);
+    // Values of another type altogether: nothing below compares like with like.
+    if (change?.kind === 'type-changed') return false;
     // Any type takes null already: with no type on a side, the type change says it all.
     if (a.types === null || b.types === null) return true;
     if (a.nullable && !b.nullable) this.add('nullable-removed', 'null');
@@ -616,15 +620,8 @@ class PairComparison {
     const plain = wrapped ? this.a : this.b;
     const taken = this.schemas.takenTypes(!wrapped, wrapped ? this.b : this.a);
     const [before, after] = wrapped ? [plain.types, taken.types] : [taken.types, plain.types];
-    if (before === null && after !== null) return this.add('type-narrowed', `any type to ${listed(after)}`);
-    if (before !== null && after === null) return this.add('type-widened', `${listed(before)} to any type`);
-    if (before === null || after === null) return;
-    const gone = [...before].filter((t) => !takes(t, after, this.reading.wire));
-    const come = [...after].filter((t) => !takes(t, before, this.reading.wire));
-    const detail = `${listed(before)} to ${listed(after)}`;
-    if (gone.length > 0 && come.length > 0) this.add('type-changed', detail);
-    else if (gone.length > 0) this.add('type-narrowed', detail);
-    else if (come.length > 0) this.add('type-widened', detail);
+    const change = typeChange(before, after, this.reading.wire);
+    if (change !== null) this.add(change.kind, change.detail);
   }
 
   /** oneOf/anyOf alternatives, matched by the model they name, else by their types in order; and the discriminator. */
@@ -721,7 +718,7 @@ function nameOf(node: Node): string | null {
     if (ref !== null) return refName(ref);
   }
   const model = /^\/(?:components\/schemas|definitions)\/([^/]+)$/.exec(node.pointer);
-  return model === null ? null : model[1]!.replace(/~1/g, '/').replace(/~0/g, '~');
+  return model === null ? null : unescapePointer(model[1]!);
 }
 
 /** Whether a value (its JSON text) is of one of `types`; null passes by `nullable`, not here. */
