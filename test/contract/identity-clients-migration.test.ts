@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database.js';
-import { undoThrough } from './migration-steps.js';
+import { sqlOf, undoThrough } from './migration-steps.js';
 import { IdentityClients1763910000000 } from '../../src/adapters/persistence/migrations/0014-identity-clients.migration.js';
 import { typeOrmRepositories } from '../../src/adapters/persistence/typeorm-unit-of-work.js';
 import { forEachDatabase } from '../support/databases.js';
@@ -21,8 +21,7 @@ forEachDatabase('migration 0014 on existing clients and consents', (target) => {
       await db.migrate();
       // Back to before 0014, whatever came after it.
       const later = await undoThrough(db, IdentityClients1763910000000);
-      const table = (name: string) => (db.schemaName ? `"${db.schemaName}"."${name}"` : `"${name}"`);
-      const p = (n: number) => (db.dialect === 'postgres' ? `$${n}` : '?');
+      const { table, p } = sqlOf(db);
       const at = '2026-11-20T10:00:00.000Z';
       await db.read(async (m) => {
         await m.query(`INSERT INTO ${table('accounts')} (creation_date, plan) VALUES (${p(1)}, 'private')`, [at]);

@@ -9,6 +9,14 @@ import { Webhook } from '../../src/domain/webhook/webhook.aggregate.js';
 import { SequentialIds } from '../support/fakes.js';
 import { aNewUser } from './fixtures.js';
 
+/** A table's name as raw SQL names it in `db` (in its schema, on PostgreSQL's test databases), and the n-th placeholder of its dialect. */
+export function sqlOf(db: TypeOrmDatabase): { readonly table: (name: string) => string; readonly p: (n: number) => string } {
+  return {
+    table: (name) => (db.schemaName ? `"${db.schemaName}"."${name}"` : `"${name}"`),
+    p: (n) => (db.dialect === 'postgres' ? `$${n}` : '?'),
+  };
+}
+
 /**
  * Takes a migrated database back to before `first`: undoes the last migration, then the one before,
  * down to `first` itself. Returns the names undone in the order they apply (what `migrate()`

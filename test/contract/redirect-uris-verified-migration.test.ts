@@ -4,7 +4,7 @@ import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database
 import { typeOrmRepositories } from '../../src/adapters/persistence/typeorm-unit-of-work.js';
 import { forEachDatabase } from '../support/databases.js';
 import { SequentialIds } from '../support/fakes.js';
-import { undoThrough } from './migration-steps.js';
+import { sqlOf, undoThrough } from './migration-steps.js';
 
 const REGISTRATION = JSON.stringify({ tokenEndpointAuthMethod: 'client_secret_basic', grantTypes: ['authorization_code'], responseTypes: ['code'], scope: null, accessTokenHash: 'rat-hash' });
 
@@ -24,8 +24,8 @@ forEachDatabase('migration 0025 on existing clients', (target) => {
       await db.migrate();
       const later = await undoThrough(db, RedirectUrisVerified1764600000000);
       expect(later).to.deep.equal(['RedirectUrisVerified1764600000000', 'RemovalAfterSunset1764700000000']);
-      const table = db.schemaName ? `"${db.schemaName}"."oauth_clients"` : '"oauth_clients"';
-      const p = (n: number) => (db.dialect === 'postgres' ? `$${n}` : '?');
+      const { table: named, p } = sqlOf(db);
+      const table = named('oauth_clients');
       const at = '2026-11-20T10:00:00.000Z';
       const insert = (id: string, registration: string | null) =>
         db.read((m) =>

@@ -6,7 +6,7 @@ import { Api } from '../../src/domain/api/api.aggregate.js';
 import { forEachDatabase } from '../support/databases.js';
 import { SequentialIds } from '../support/fakes.js';
 import { accountId, userId, uuid } from '../support/ids.js';
-import { undoThrough } from './migration-steps.js';
+import { sqlOf, undoThrough } from './migration-steps.js';
 
 /**
  * Migration 0026 on APIs stored before it: each gets `allowRemovalAfterSunset` false, as does a
@@ -23,8 +23,7 @@ forEachDatabase('migration 0026 (allowRemovalAfterSunset) on existing APIs', (ta
       await db.migrate();
       const later = await undoThrough(db, RemovalAfterSunset1764700000000);
       expect(later[0]).to.equal('RemovalAfterSunset1764700000000');
-      const table = (name: string) => (db.schemaName ? `"${db.schemaName}"."${name}"` : `"${name}"`);
-      const p = (n: number) => (db.dialect === 'postgres' ? `$${n}` : '?');
+      const { table, p } = sqlOf(db);
       const at = '2026-11-20T10:00:00.000Z';
       const insertApi = (id: string, nickname: string) =>
         db.read((m) =>

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { TypeOrmDatabase } from '../../src/adapters/persistence/typeorm-database.js';
-import { undoThrough } from './migration-steps.js';
+import { sqlOf, undoThrough } from './migration-steps.js';
 import { SpecFormat1763880000000 } from '../../src/adapters/persistence/migrations/0011-spec-format.migration.js';
 import { TypeOrmUnitOfWork, typeOrmRepositories } from '../../src/adapters/persistence/typeorm-unit-of-work.js';
 import { Changelog } from '../../src/application/releases/changelog.js';
@@ -26,8 +26,7 @@ forEachDatabase('migrations 0011, 0012 and 0013 on existing data', (target) => {
       await db.migrate();
       // Back to before 0011, whatever came after it.
       const later = await undoThrough(db, SpecFormat1763880000000);
-      const table = (name: string) => (db.schemaName ? `"${db.schemaName}"."${name}"` : `"${name}"`);
-      const p = (n: number) => (db.dialect === 'postgres' ? `$${n}` : '?');
+      const { table, p } = sqlOf(db);
       const petstore = swaggerFixture('petstore.yaml').bytes.toString('utf8');
       const document = JSON.stringify({ swagger: '2.0', info: { title: 'Pets', version: '1.0.0' }, paths: {} });
       const at = '2026-11-20T10:00:00.000Z';
