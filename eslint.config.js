@@ -38,8 +38,8 @@ export default tseslint.config(
     languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: globals.node },
   },
   {
-    // The examples are programs: printing is what they do.
-    files: ['examples/**'],
+    // The examples and the scripts are programs: printing is what they do.
+    files: ['examples/**', 'scripts/**'],
     rules: { 'no-console': 'off' },
   },
 );

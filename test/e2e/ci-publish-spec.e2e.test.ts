@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
+import { spawnTracked } from '../support/processes.js';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +29,7 @@ interface Run {
 function run(command: string, args: readonly string[], env: Record<string, string>, cwd: string): Promise<Run> {
   return new Promise((resolve, reject) => {
     // Only PATH from outside: the script must not depend on anything else in the environment.
-    const child = spawn(command, args, { cwd, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnTracked(command, args, { cwd, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

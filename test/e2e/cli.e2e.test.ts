@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { spawnTracked } from '../support/processes.js';
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -27,7 +28,7 @@ function baseEnv(sqlitePath: string, extra: Record<string, string> = {}): NodeJS
 
 function cli(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnTracked(process.execPath, [...CLI, ...args], { cwd: ROOT, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -40,7 +41,7 @@ function cli(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
 /** Starts `specbase serve` and resolves once it logs where it listens (and the token, if any). */
 function serve(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [...CLI, 'serve'], { cwd: ROOT, env: { ...env, PORT: '0', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnTracked(process.execPath, [...CLI, 'serve'], { cwd: ROOT, env: { ...env, PORT: '0', LOG_LEVEL: 'info' } });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${stdout} ${stderr}`)), 15_000);
@@ -104,7 +105,7 @@ describe('e2e: the specbase command', function () {
     // The server listens before the demo bootstrap (its password hash) ends: a signal then must
     // not kill the process (it did, before the handlers were set up that early).
     const port = await freePort();
-    const child = spawn(process.execPath, [...CLI, 'serve'], { cwd: ROOT, env: { ...baseEnv(join(dir, 'specbase.sqlite')), PORT: String(port), LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnTracked(process.execPath, [...CLI, 'serve'], { cwd: ROOT, env: { ...baseEnv(join(dir, 'specbase.sqlite')), PORT: String(port), LOG_LEVEL: 'info' } });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

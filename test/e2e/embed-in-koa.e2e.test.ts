@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { spawnTracked } from '../support/processes.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,7 +34,7 @@ describe('examples/embed-in-koa, run as a process', function () {
 
   it('serves Specbase under /specbase next to its own route, from use cases and HTTP alike, and stops on SIGTERM', async () => {
     const env = { PATH: process.env['PATH'] ?? '', PORT: '0', SQLITE_PATH: join(dir, 'host.sqlite'), LOG_LEVEL: 'silent' };
-    const proc = spawn(process.execPath, [EXAMPLE], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawnTracked(process.execPath, [EXAMPLE], { cwd: ROOT, env });
     child = proc;
     proc.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     proc.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnTracked } from '../support/processes.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request, type IncomingHttpHeaders, type OutgoingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -62,7 +63,7 @@ class ReceiverProcess {
   }
 
   static async start(spec: ReceiverSpec, env: Record<string, string>): Promise<{ receiver: ReceiverProcess; url: string }> {
-    const child = spawn(spec.command, [join(ROOT, spec.file)], { cwd: ROOT, env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnTracked(spec.command, [join(ROOT, spec.file)], { cwd: ROOT, env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env } });
     const receiver = new ReceiverProcess(child);
     const line = await receiver.line(/^listening on (http:\/\/\S+)$/, 'the listening line', 15_000);
     return { receiver, url: line.match(/^listening on (http:\/\/\S+)$/)![1]! };

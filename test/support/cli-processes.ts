@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { spawnTracked } from './processes.js';
 import pg from 'pg';
 import { BIN, ROOT } from './built-cli.js';
 import { TEST_SECRETS_KEY } from './databases.js';
@@ -32,8 +33,7 @@ export function describePostgres(title: string, why: string, body: (this: Mocha.
 }
 
 // ---------------------------------------------------------------------------------------------
-// Child processes: every one is tracked, so a suite can kill them all after each test, and they
-// are killed at exit whatever happens.
+// Child processes: every one is tracked, so a suite can stop them all after each test.
 
 export interface Child {
   readonly name: string;
@@ -44,10 +44,8 @@ export interface Child {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** Those still running; spawnTracked (test/support/processes.ts) stops them if a suite does not. */
 export const children = new Set<Child>();
-process.once('exit', () => {
-  for (const child of children) if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill('SIGKILL');
-});
 
 export function alive(child: Child): boolean {
   return child.process.exitCode === null && child.process.signalCode === null;
@@ -55,7 +53,7 @@ export function alive(child: Child): boolean {
 
 /** Starts `specbase <args>`; its stdout and stderr are kept (the last 32-64 KB). */
 export function start(name: string, args: string[], env: NodeJS.ProcessEnv): Child {
-  const proc = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawnTracked(process.execPath, [BIN, ...args], { cwd: ROOT, env });
   let output = '';
   const warnings: string[] = [];
   const keep = (chunk: Buffer): void => {

@@ -415,7 +415,10 @@ const PROPERTY_MEANS: Record<PropertyKind, string> = {
   'became-readable': 'a property is no longer write-only',
 };
 
-const SCOPE_WORDS: Record<SchemaScope | `${Direction}-property`, string> = {
+/** A schema rule's place: a scope, or a property of what a direction carries. */
+type CatalogScope = SchemaScope | `${Direction}-property`;
+
+const SCOPE_WORDS: Record<CatalogScope, string> = {
   'request-parameter': 'In a parameter',
   'request-body': 'In a request body',
   'response-body': 'In a response body',
@@ -440,7 +443,7 @@ export const CATALOG_SCOPES = [
   'callback-request-body',
   'callback-response-body',
   'callback-response-header',
-] as const satisfies readonly (SchemaScope | `${Direction}-property`)[];
+] as const satisfies readonly CatalogScope[];
 
 export interface RuleEntry {
   readonly rule: RuleId;
