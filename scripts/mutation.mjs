@@ -61,14 +61,13 @@ async function withoutCoverageForCheckers() {
 
 /** `file:from-to` for each run of lines `git diff` shows added or changed since `base`, in files `mutate` names. */
 function changedLines(base) {
-  const files = execFileSync('git', ['ls-files', ...config.mutate], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  const files = execFileSync('git', ['ls-files', ...config.mutate.map((pattern) => `:(glob)${pattern}`)], { encoding: 'utf8' }).split('\n').filter(Boolean);
   if (files.length === 0) return [];
   const diff = execFileSync('git', ['diff', '--unified=0', '--no-color', base, '--', ...files], { encoding: 'utf8' });
   const ranges = [];
   let file = null;
   for (const line of diff.split('\n')) {
-    const name = /^\+\+\+ b\/(.+)$/.exec(line);
-    if (name) file = name[1];
+    if (line.startsWith('+++ ')) file = /^\+\+\+ b\/(.+)$/.exec(line)?.[1] ?? null; // null: deleted
     const hunk = /^@@ -\S+ \+(\d+)(?:,(\d+))? @@/.exec(line);
     if (hunk && file !== null) {
       const [from, count] = [Number(hunk[1]), hunk[2] === undefined ? 1 : Number(hunk[2])];
