@@ -77,12 +77,20 @@ function changedLines(base) {
   return ranges;
 }
 
-/** Prints each file's score; false when one is under the threshold. */
+/**
+ * Prints each file's score; false when one is under the threshold, or when its disable comments
+ * (equivalent mutants, docs/testing.md) pass 3% of its mutants or one gives no reason.
+ */
 function report(mutants) {
   const files = new Map();
   for (const mutant of mutants) {
     const file = path.relative(process.cwd(), mutant.fileName);
-    const tally = files.get(file) ?? { detected: 0, undetected: 0, survivors: [] };
+    const tally = files.get(file) ?? { all: 0, detected: 0, undetected: 0, disabled: 0, unexplained: [], survivors: [] };
+    tally.all += 1;
+    if (mutant.status === 'Ignored' && !String(mutant.statusReason).startsWith('Static mutant')) {
+      tally.disabled += 1;
+      if (mutant.statusReason === 'Ignored using a comment') tally.unexplained.push(`${file}:${mutant.location.start.line} disabled without a reason`);
+    }
     if (mutant.status === 'Killed' || mutant.status === 'Timeout') tally.detected += 1;
     if (mutant.status === 'Survived' || mutant.status === 'NoCoverage') {
       tally.undetected += 1;
@@ -91,15 +99,19 @@ function report(mutants) {
     files.set(file, tally);
   }
   let passed = true;
-  for (const [file, { detected, undetected, survivors }] of [...files].sort()) {
+  for (const [file, { all, detected, undetected, disabled, unexplained, survivors }] of [...files].sort()) {
     const total = detected + undetected;
     const score = total === 0 ? 100 : (100 * detected) / total;
     const low = score < THRESHOLD;
-    passed &&= !low;
-    console.log(`${low ? 'BELOW' : 'ok   '} ${score.toFixed(2).padStart(6)}%  ${String(detected).padStart(4)}/${String(total).padEnd(4)} ${file}`);
+    const overDisabled = disabled > 0 && disabled >= 0.03 * all;
+    passed &&= !low && !overDisabled && unexplained.length === 0;
+    const verdict = low ? 'BELOW' : overDisabled || unexplained.length > 0 ? 'DISAB' : 'ok   ';
+    const disables = disabled === 0 ? '' : `  (${disabled} of ${all} disabled)`;
+    console.log(`${verdict} ${score.toFixed(2).padStart(6)}%  ${String(detected).padStart(4)}/${String(total).padEnd(4)} ${file}${disables}`);
     if (low) for (const survivor of survivors) console.log(`        ${survivor}`);
+    for (const line of unexplained) console.log(`        ${line}`);
   }
-  console.log(passed ? `mutation: every file at ${THRESHOLD}% or more` : `mutation: a file is under ${THRESHOLD}%`);
+  console.log(passed ? `mutation: every file at ${THRESHOLD}% or more, disable comments under 3%` : `mutation: a file is under ${THRESHOLD}%, or has too many disable comments or one without a reason`);
   return passed;
 }
 
