@@ -86,6 +86,59 @@ describe('domain: the change classifier, keyword by keyword', () => {
     });
   });
 
+  describe('what an array holds and what a map holds are compared too', () => {
+    const list = (items?: Json) => ({ type: 'array', ...(items === undefined ? {} : { items }) });
+    const map = (additionalProperties?: Json | boolean) => ({ type: 'object', ...(additionalProperties === undefined ? {} : { additionalProperties }) });
+    it('a change inside items is reported at [], by the direction of the data', () => {
+      expect(rules(body(list({ type: 'string' })), body(list({ type: 'string', maxLength: 5 })))).to.deep.equal(['request-property-max-decreased breaking []']);
+      expect(rules(answer(list({ type: 'string', enum: ['a'] })), answer(list({ type: 'string', enum: ['a', 'b'] })))).to.deep.equal(['response-property-enum-value-added breaking []']);
+    });
+    it('items set where there were none take fewer values than any: a request breaks; left out, a response does', () => {
+      expect(rules(body(list()), body(list({ type: 'string' })))).to.deep.equal(['request-property-type-narrowed breaking []']);
+      expect(rules(answer(list({ type: 'string' })), answer(list()))).to.deep.equal(['response-property-type-widened breaking []']);
+    });
+    it('a change inside the additionalProperties schema is reported at {}', () => {
+      expect(rules(body(map({ type: 'string' })), body(map({ type: 'string', maxLength: 5 })))).to.deep.equal(['request-property-max-decreased breaking {}']);
+    });
+    it('an additionalProperties schema set where any value was taken narrows the values of unlisted properties; left out, it widens them', () => {
+      expect(rules(body(map()), body(map({ type: 'integer' })))).to.deep.equal(['request-property-type-narrowed breaking {}']);
+      expect(rules(body(map(true)), body(map({ type: 'integer' })))).to.deep.equal(['request-property-type-narrowed breaking {}']);
+      expect(rules(answer(map({ type: 'integer' })), answer(map()))).to.deep.equal(['response-property-type-widened breaking {}']);
+    });
+    it('unlisted properties allowed or refused altogether is that change alone, not one of their values', () => {
+      expect(rules(body(map(false)), body(map({ type: 'string' })))).to.deep.equal(['request-body-additional-properties-added info']);
+      expect(rules(body(map({ type: 'string' })), body(map(false)))).to.deep.equal(['request-body-additional-properties-removed breaking']);
+    });
+  });
+
+  describe('a limit set where there was none is a limit lowered (or raised) from no limit', () => {
+    it('maxLength or maxItems set narrows: breaking in a request, not in a response', () => {
+      expect(rules(body({ type: 'string' }), body({ type: 'string', maxLength: 10 }))).to.deep.equal(['request-body-max-decreased breaking']);
+      expect(rules(answer({ type: 'string' }), answer({ type: 'string', maxLength: 10 }))).to.deep.equal(['response-body-max-decreased info']);
+      expect(rules(body({ type: 'array' }), body({ type: 'array', maxItems: 3 }))).to.deep.equal(['request-body-max-decreased breaking']);
+    });
+    it('maxLength or maxItems removed widens: breaking in a response, not in a request', () => {
+      expect(rules(body({ type: 'string', maxLength: 10 }), body({ type: 'string' }))).to.deep.equal(['request-body-max-increased info']);
+      expect(rules(answer({ type: 'string', maxLength: 10 }), answer({ type: 'string' }))).to.deep.equal(['response-body-max-increased breaking']);
+      expect(rules(answer({ type: 'array', maxItems: 3 }), answer({ type: 'array' }))).to.deep.equal(['response-body-max-increased breaking']);
+    });
+    it('a minLength set counts from 0, the length taken without one: minLength 0 set or removed changes nothing', () => {
+      expect(rules(body({ type: 'string' }), body({ type: 'string', minLength: 1 }))).to.deep.equal(['request-body-min-increased breaking']);
+      expect(rules(body({ type: 'string', minLength: 1 }), body({ type: 'string' }))).to.deep.equal(['request-body-min-decreased info']);
+      expect(rules(body({ type: 'string', minLength: 0 }), body({ type: 'string' }))).to.deep.equal([]);
+    });
+    it('a maximum or minimum set narrows, removed widens; the same value made exclusive narrows, made inclusive widens', () => {
+      expect(rules(body({ type: 'integer' }), body({ type: 'integer', maximum: 10 }))).to.deep.equal(['request-body-max-decreased breaking']);
+      expect(rules(body({ type: 'integer', maximum: 10 }), body({ type: 'integer' }))).to.deep.equal(['request-body-max-increased info']);
+      expect(rules(body({ type: 'integer' }), body({ type: 'integer', minimum: 0 }))).to.deep.equal(['request-body-min-increased breaking']);
+      expect(rules(body({ type: 'integer', minimum: 0 }), body({ type: 'integer' }))).to.deep.equal(['request-body-min-decreased info']);
+      expect(rules(body({ type: 'integer', maximum: 10 }), body({ type: 'integer', exclusiveMaximum: 10 }))).to.deep.equal(['request-body-max-decreased breaking']);
+      expect(rules(body({ type: 'integer', exclusiveMaximum: 10 }), body({ type: 'integer', maximum: 10 }))).to.deep.equal(['request-body-max-increased info']);
+      expect(rules(body({ type: 'integer', minimum: 0 }), body({ type: 'integer', exclusiveMinimum: 0 }))).to.deep.equal(['request-body-min-increased breaking']);
+      expect(rules(body({ type: 'integer', exclusiveMinimum: 0 }), body({ type: 'integer', minimum: 0 }))).to.deep.equal(['request-body-min-decreased info']);
+    });
+  });
+
   describe('references as a 3.1 validator resolves them', () => {
     const pet = { type: 'object', required: ['name'], properties: { name: { type: 'string' } } };
     it('a $ref to an $anchor is the schema that declares it', () => {
@@ -240,6 +293,27 @@ describe('domain: the change classifier, keyword by keyword', () => {
     it('type: [string, "null"] is nullable: taking the null away breaks a request, a list that adds a type breaks a response', () => {
       expect(rules(body({ type: ['string', 'null'] }), body({ type: 'string' }))).to.deep.equal(['request-body-nullable-removed breaking']);
       expect(rules(answer({ type: 'string' }), answer({ type: ['string', 'integer'] }))).to.deep.equal(['response-body-type-widened breaking']);
+    });
+    it('null added to a type list widens: breaking in a response, not in a request', () => {
+      expect(rules(answer({ type: 'string' }), answer({ type: ['string', 'null'] }))).to.deep.equal(['response-body-nullable-added breaking']);
+      expect(rules(body({ type: 'string' }), body({ type: ['string', 'null'] }))).to.deep.equal(['request-body-nullable-added info']);
+      expect(rules(answer({ type: ['string', 'null'] }), answer({ type: 'string' }))).to.deep.equal(['response-body-nullable-removed info']);
+    });
+    it('no type takes null already: a type list with null set there narrows the types only, it adds no null', () => {
+      expect(rules(body({}), body({ type: ['string', 'null'] }))).to.deep.equal(['request-body-type-narrowed breaking']);
+      expect(rules(answer({ type: ['string', 'null'] }), answer({}))).to.deep.equal(['response-body-type-widened breaking']);
+    });
+    it('a type list is a set: its order changes nothing, a type swapped for another breaks both ways', () => {
+      expect(rules(body({ type: ['string', 'integer'] }), body({ type: ['integer', 'string'] }))).to.deep.equal([]);
+      expect(rules(body({ type: ['string', 'integer'] }), body({ type: ['string', 'boolean'] }))).to.deep.equal(['request-body-type-changed breaking']);
+      expect(rules(answer({ type: ['string', 'integer'] }), answer({ type: 'string' }))).to.deep.equal(['response-body-type-narrowed info']);
+    });
+    it('type null to another type takes null away: a request sending null breaks', () => {
+      expect(rules(body({ type: 'null' }), body({ type: 'string' }))).to.deep.equal(['request-body-type-widened info', 'request-body-nullable-removed breaking']);
+      expect(rules(body({ type: 'null' }), body({ type: ['null', 'string'] }))).to.deep.equal(['request-body-type-widened info']);
+    });
+    it('a type changed altogether compares nothing below it: a bound beside the new type is not reported', () => {
+      expect(rules(body({ type: 'boolean' }), body({ type: 'integer', maximum: 3 }))).to.deep.equal(['request-body-type-changed breaking']);
     });
   });
 });
