@@ -139,6 +139,70 @@ describe('domain: the change classifier, keyword by keyword', () => {
     });
   });
 
+  describe('each change said in words, pointed at the schema it concerns (the older one for what was taken away)', () => {
+    // The model is Old in the older document and New in the newer: a pointer tells which it leads into.
+    const model = (name: string, schema: Json) => body({ $ref: `#/components/schemas/${name}` }, { schemas: { [name]: schema } });
+    const said = (before: Json, after: Json) =>
+      classifyChanges(model('Old', before), model('New', after))
+        .filter((c) => !c.rule.startsWith('model-'))
+        .map((c) => `${c.rule} ${c.level}${c.location.property === undefined ? '' : ` ${c.location.property}`} at ${c.pointer}: ${c.message.slice(c.message.indexOf(': ') + 2)}`);
+    const CASES: [Json, Json, string[]][] = [
+      [{ type: 'integer', maximum: 10 }, { type: 'integer', exclusiveMaximum: 5 }, ['request-body-max-decreased breaking at /components/schemas/New: a maximum was lowered (maximum 10 to exclusive maximum 5).']],
+      [{ type: 'integer', exclusiveMinimum: 1 }, { type: 'integer', minimum: 3 }, ['request-body-min-increased breaking at /components/schemas/New: a minimum was raised (exclusive minimum 1 to minimum 3).']],
+      [{ type: 'integer', minimum: 3 }, { type: 'integer' }, ['request-body-min-decreased info at /components/schemas/New: a minimum was lowered (minimum 3 to none).']],
+      [{ type: 'string', maxLength: 10 }, { type: 'string' }, ['request-body-max-increased info at /components/schemas/New: a maximum was raised (maxLength 10 to none).']],
+      [{ type: 'array' }, { type: 'array', maxItems: 3 }, ['request-body-max-decreased breaking at /components/schemas/New: a maximum was lowered (maxItems none to 3).']],
+      [{ type: 'string', minLength: 1 }, { type: 'string', minLength: 3 }, ['request-body-min-increased breaking at /components/schemas/New: a minimum was raised (minLength 1 to 3).']],
+      [{ type: 'integer', multipleOf: 2 }, { type: 'integer' }, ['request-body-multiple-of-widened info at /components/schemas/New: multipleOf changed from 2 to none, so more values pass.']],
+      [{ type: 'integer' }, { type: 'integer', multipleOf: 2 }, ['request-body-multiple-of-narrowed breaking at /components/schemas/New: multipleOf changed from none to 2, so fewer values pass.']],
+      [{}, { type: 'string' }, ['request-body-type-narrowed breaking at /components/schemas/New: the type was narrowed from any type to string.']],
+      [{ type: 'string' }, {}, ['request-body-type-widened info at /components/schemas/New: the type was widened from string to any type.']],
+      [{ type: ['string', 'integer'] }, { type: 'string' }, ['request-body-type-narrowed breaking at /components/schemas/New: the type was narrowed from integer or string to string.']],
+      [{ type: ['string', 'integer'] }, { type: ['string', 'boolean'] }, ['request-body-type-changed breaking at /components/schemas/New: the type changed from integer or string to boolean or string.']],
+      [{ type: 'string', format: 'date' }, { type: 'string', format: 'date-time' }, ['request-body-format-changed breaking at /components/schemas/New: the format changed from date to date-time.']],
+      [{ type: 'string' }, { type: 'string', format: 'uuid' }, ['request-body-format-added breaking at /components/schemas/New: the values must now have the format uuid.']],
+      [{ type: 'string', format: 'uuid' }, { type: 'string' }, ['request-body-format-removed info at /components/schemas/Old: the values no longer need the format uuid.']],
+      [{ type: 'string', enum: ['a', 'b'] }, { type: 'string', enum: ['b', 'c'] }, ['request-body-enum-value-removed breaking at /components/schemas/Old: the enum value "a" was removed.', 'request-body-enum-value-added info at /components/schemas/New: the enum value "c" was added.']],
+      [{ type: 'string', const: 'a' }, { type: 'string', const: 'b' }, ['request-body-const-changed breaking at /components/schemas/New: the one value taken changed from "a" to "b".']],
+      [{ type: 'string', const: 'a' }, { type: 'string', enum: ['a', 'b'] }, ['request-body-enum-value-added info at /components/schemas/New: the enum value "b" was added.']],
+      [{ type: 'string', enum: ['a', 'b'] }, { type: 'string', const: 'a' }, ['request-body-enum-value-removed breaking at /components/schemas/Old: the enum value "b" was removed.']],
+      [{ type: 'string' }, { type: 'string', const: 'a' }, ['request-body-const-added breaking at /components/schemas/New: the value is now fixed to "a".']],
+      [{ type: 'string', enum: ['a', 'b'] }, { type: 'string' }, ['request-body-enum-removed info at /components/schemas/Old: the values are no longer limited to an enum.']],
+      [{ type: 'string', 'x-extensible-enum': ['a', 'b'] }, { type: 'string', 'x-extensible-enum': ['b', 'c'] }, ['request-body-extensible-enum-value-removed breaking at /components/schemas/Old: the extensible enum value "a" was removed.', 'request-body-extensible-enum-value-added info at /components/schemas/New: the extensible enum value "c" was added.']],
+      [{ type: 'integer', default: 1 }, { type: 'integer' }, ['request-body-default-changed warning at /components/schemas/New: the default changed from 1 to none.']],
+      [{ type: 'integer' }, { type: 'integer', default: 2 }, ['request-body-default-changed warning at /components/schemas/New: the default changed from none to 2.']],
+      [{ type: 'string', pattern: '^a' }, { type: 'string', pattern: '^b' }, ['request-body-pattern-changed warning at /components/schemas/New: the pattern changed from ^a to ^b.']],
+      [{ type: 'string' }, { type: 'string', pattern: '^b' }, ['request-body-pattern-added breaking at /components/schemas/New: the values must now match the pattern ^b.']],
+      [{ type: 'string', pattern: '^a' }, { type: 'string' }, ['request-body-pattern-removed info at /components/schemas/Old: the values no longer need to match the pattern ^a.']],
+      [{ type: 'string', contentMediaType: 'image/png' }, { type: 'string' }, ["request-body-content-media-type-changed breaking at /components/schemas/New: the content's media type changed from image/png to none."]],
+      [{ type: 'string' }, { type: 'string', contentEncoding: 'base64' }, ["request-body-content-encoding-changed breaking at /components/schemas/New: the content's encoding changed from none to base64."]],
+      [{ type: 'array', contains: { const: 'a' } }, { type: 'array' }, ['request-body-contains-removed info at /components/schemas/Old: the array no longer needs an item matching contains.']],
+      [{ type: 'array' }, { type: 'array', contains: { const: 'a' } }, ['request-body-contains-added breaking at /components/schemas/New: the array must now contain an item matching contains.']],
+      [{ type: 'array', contains: { const: 'a' } }, { type: 'array', contains: { const: 'b' } }, ['request-property-const-changed breaking (contains) at /components/schemas/New/contains: the one value taken changed from "a" to "b".']],
+      [{ type: 'array' }, { type: 'array', uniqueItems: true }, ['request-body-unique-items-added breaking at /components/schemas/New: the items must now be unique.']],
+      [{ type: 'array', uniqueItems: true }, { type: 'array' }, ['request-body-unique-items-removed info at /components/schemas/New: the items may now repeat.']],
+      [{ type: 'object', dependentRequired: { card: ['address'] } }, { type: 'object', dependentRequired: { card: ['zip'] } }, ['request-body-dependent-required-added breaking at /components/schemas/New: card requires zip now (dependentRequired).', 'request-body-dependent-required-removed info at /components/schemas/Old: no longer: card requires address (dependentRequired).']],
+      [{ type: 'object', additionalProperties: false }, { type: 'object' }, ['request-body-additional-properties-added info at /components/schemas/New: properties that are not listed became allowed.']],
+      [{ type: 'object' }, { type: 'object', additionalProperties: false }, ['request-body-additional-properties-removed breaking at /components/schemas/New: properties that are not listed are no longer allowed.']],
+      [{ oneOf: [{ type: 'string' }, { type: 'null' }] }, { oneOf: [{ type: 'string' }] }, ['request-body-option-removed breaking at /components/schemas/Old/oneOf/1: the alternative null was removed.']],
+      [{ oneOf: [{ type: 'string' }] }, { oneOf: [{ type: 'string' }, { type: ['integer', 'null'] }] }, ['request-body-option-added info at /components/schemas/New/oneOf/1: the alternative integer was added.']],
+      [{ type: 'array', prefixItems: [{ type: 'string' }] }, { type: 'array', prefixItems: [{ type: 'string' }], items: false }, ['request-property-type-narrowed breaking [] at /components/schemas/New/items: the type was narrowed from any type to no value.']],
+      [{ type: 'object', if: { required: ['a'] }, then: { required: ['b'] } }, { type: 'object', if: { required: ['c'] }, then: { required: ['b'] } }, ['request-body-condition-changed warning at /components/schemas/New: the if condition changed, so then and else apply to other values.']],
+      [{ type: 'object', if: { required: ['a'] }, then: { required: ['b'] } }, { type: 'object', if: { required: ['a'] }, then: { required: ['b'] }, else: { required: ['c'] } }, ['request-property-became-required breaking (else).c at /components/schemas/New/else: the property (else).c became required.']],
+      [{ type: 'string', not: { type: 'string', pattern: '^a' } }, { type: 'string', not: { type: 'string', pattern: '^b' } }, ['request-body-not-changed warning at /components/schemas/New/not: inside not, the pattern changed from ^a to ^b.']],
+      [{ oneOf: [{ type: 'object', properties: { a: { type: 'string' } } }] }, { oneOf: [{ type: 'object', properties: { a: { type: 'string' } } }, { type: 'object', properties: { b: { type: 'string' } } }] }, ['request-body-option-added info at /components/schemas/New/oneOf/1: the alternative object was added.', 'request-body-one-of-overlap-added breaking at /components/schemas/New: 1 pair of alternatives can match the same value, and a oneOf refuses a value that matches two.']],
+      [{ oneOf: [{ type: 'string' }], discriminator: { propertyName: 'kind' } }, { oneOf: [{ type: 'string' }] }, ['request-body-discriminator-removed warning at /components/schemas/Old: the discriminator kind was removed.']],
+      [{ oneOf: [{ type: 'string' }] }, { oneOf: [{ type: 'string' }], discriminator: { propertyName: 'kind' } }, ['request-body-discriminator-added warning at /components/schemas/New: the discriminator kind was added.']],
+      [{ oneOf: [{ type: 'string' }], discriminator: { propertyName: 'kind' } }, { oneOf: [{ type: 'string' }], discriminator: { propertyName: 'type' } }, ["request-body-discriminator-property-changed breaking at /components/schemas/New: the discriminator's property changed from kind to type."]],
+      [{ oneOf: [{ type: 'string' }], discriminator: { propertyName: 'kind', mapping: { a: '#/components/schemas/A', b: '#/components/schemas/B' } } }, { oneOf: [{ type: 'string' }], discriminator: { propertyName: 'kind', mapping: { a: '#/components/schemas/B', c: '#/components/schemas/C' } } }, ['request-body-discriminator-mapping-changed breaking at /components/schemas/New: the discriminator value a: A to B.', 'request-body-discriminator-mapping-removed breaking at /components/schemas/Old: the discriminator value b (B) is no longer mapped.', 'request-body-discriminator-mapping-added info at /components/schemas/New: the discriminator value c (C) was mapped.']],
+    ];
+    for (const [before, after, expected] of CASES) {
+      it(`${JSON.stringify(before)} to ${JSON.stringify(after)}`, () => {
+        expect(said(before, after)).to.deep.equal(expected);
+      });
+    }
+  });
+
   describe('references as a 3.1 validator resolves them', () => {
     const pet = { type: 'object', required: ['name'], properties: { name: { type: 'string' } } };
     it('a $ref to an $anchor is the schema that declares it', () => {
