@@ -62,6 +62,8 @@ describe('domain: the change classifier, keyword by keyword', () => {
     it('a not that excludes only types the schema does not take changes nothing', () => {
       expect(rules(body({ type: 'string' }), body({ type: 'string', not: { type: 'integer' } }))).to.deep.equal([]);
       expect(rules(body({ type: 'string' }), body({ type: 'string', not: { type: 'string', maxLength: 0 } }))).to.deep.equal(['request-body-not-widened breaking']);
+      expect(rules(body({ type: 'string' }), body({ type: 'string', not: { type: ['string', 'integer'], maxLength: 0 } }))).to.deep.equal(['request-body-not-widened breaking']);
+      expect(rules(body({ type: 'integer' }), body({ type: 'integer', not: { type: 'number', minimum: 5 } }))).to.deep.equal(['request-body-not-widened breaking']);
     });
     it('while with any type every keyword applies', () => {
       expect(rules(body({ maxLength: 10 }), body({ maxLength: 2 }))).to.deep.equal(['request-body-max-decreased breaking']);
@@ -203,6 +205,41 @@ describe('domain: the change classifier, keyword by keyword', () => {
     }
   });
 
+  describe('one model read in several ways', () => {
+    const both = (model: Json) =>
+      v31(
+        { '/pets': { post: { requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } }, responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } } } } } },
+        { schemas: { Pet: model } },
+      );
+    const pet = (required: string[], properties: Json) => ({ type: 'object', ...(required.length > 0 ? { required } : {}), properties });
+    const hidden = { id: { type: 'string', readOnly: true }, secret: { type: 'string', writeOnly: true } };
+    const located = (before: JsonObject, after: JsonObject) => classifyChanges(before, after).map((c) => `${c.rule} ${c.level} ${c.location.property}`);
+    it('sent and received, a read-only property concerns only what is received, a write-only one only what is sent', () => {
+      expect(located(both(pet([], hidden)), both(pet([], {})))).to.deep.equal(['request-property-removed warning secret', 'response-property-removed breaking id']);
+      expect(located(both(pet(['id', 'secret'], hidden)), both(pet([], hidden)))).to.deep.equal(['request-property-became-optional info secret', 'response-property-became-optional breaking id']);
+      expect(located(both(pet([], hidden)), both(pet(['id', 'secret'], hidden)))).to.deep.equal(['request-property-became-required breaking secret', 'response-property-became-required info id']);
+      expect(located(both(pet([], {})), both(pet([], hidden)))).to.deep.equal(['request-property-added info secret', 'response-property-added info id']);
+    });
+    it('as a query parameter and as a JSON body, integer to string widens the text and changes the JSON', () => {
+      const api = (model: Json) =>
+        v31(
+          {
+            '/pets': {
+              get: { parameters: [{ name: 'n', in: 'query', schema: { $ref: '#/components/schemas/N' } }], responses: { '200': { description: 'ok' } } },
+              post: { requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/N' } } } }, responses: { '200': { description: 'ok' } } },
+            },
+          },
+          { schemas: { N: model } },
+        );
+      expect(rules(api({ type: 'integer' }), api({ type: 'string' }))).to.deep.equal(['request-parameter-type-widened info', 'request-body-type-changed breaking']);
+    });
+    it('a reference that cannot be followed (another file, nowhere) is not compared', () => {
+      expect(rules(body({ $ref: 'other.yaml#/Pet' }), body({ $ref: 'other.yaml#/Dog' }))).to.deep.equal([]);
+      expect(rules(body({ $ref: '#/components/schemas/Nowhere' }), body({ $ref: '#/components/schemas/Gone' }))).to.deep.equal([]);
+      expect(rules(body({ type: 'string' }), body({ $ref: 'other.yaml#/Pet' }))).to.deep.equal([]);
+    });
+  });
+
   describe('references as a 3.1 validator resolves them', () => {
     const pet = { type: 'object', required: ['name'], properties: { name: { type: 'string' } } };
     it('a $ref to an $anchor is the schema that declares it', () => {
@@ -251,6 +288,65 @@ describe('domain: the change classifier, keyword by keyword', () => {
       const tagged = { type: 'object', properties: { tag: { type: 'string' } } };
       expect(rules(body(named), body({ oneOf: [named, tagged] }))).to.include('request-body-one-of-overlap-added breaking');
       expect(rules(body(cat), body({ oneOf: [cat, dog] }))).to.not.include('request-body-one-of-overlap-added breaking');
+    });
+    describe('anyOf to oneOf: alternatives that can match one value refuse it now', () => {
+      const overlaps = (...alternatives: Json[]) => rules(body({ anyOf: alternatives }), body({ oneOf: alternatives }));
+      const object = (extra: Json) => ({ type: 'object', ...extra });
+      const refused = ['request-body-one-of-overlap-added breaking'];
+      it('types tell alternatives apart, but both take null if both are nullable, and an integer is a number', () => {
+        expect(overlaps({ type: 'string' }, { type: 'integer' })).to.deep.equal([]);
+        expect(overlaps({ type: ['string', 'null'] }, { type: ['integer', 'null'] })).to.deep.equal(refused);
+        expect(overlaps({ type: 'number' }, { type: 'integer' })).to.deep.equal(refused);
+        expect(overlaps({ type: 'integer' }, { type: 'number' })).to.deep.equal(refused);
+        expect(overlaps({}, { type: 'string' })).to.deep.equal(refused);
+      });
+      it('listed values tell them apart when no value is listed by both', () => {
+        expect(overlaps({ const: 'a' }, { const: 'b' })).to.deep.equal([]);
+        expect(overlaps({ enum: ['a', 'b'] }, { enum: ['b', 'c'] })).to.deep.equal(refused);
+      });
+      it('a closed object tells itself apart from one that requires a property it does not list, whichever comes first', () => {
+        const closed = object({ additionalProperties: false, properties: { a: {} } });
+        expect(overlaps(closed, object({ required: ['b'] }))).to.deep.equal([]);
+        expect(overlaps(object({ required: ['b'] }), closed)).to.deep.equal([]);
+        expect(overlaps(object({ additionalProperties: false, properties: { b: {} } }), object({ required: ['b'] }))).to.deep.equal(refused);
+      });
+      it('a property both require tells them apart by its values, one level deep, and only where both give it a schema', () => {
+        const kind = (value: string) => object({ required: ['kind'], properties: { kind: { const: value } } });
+        expect(overlaps(kind('a'), kind('b'))).to.deep.equal([]);
+        expect(overlaps(kind('a'), object({ required: ['kind'] }))).to.deep.equal(refused);
+        expect(overlaps(kind('a'), object({ properties: { kind: { const: 'b' } } }))).to.deep.equal(refused);
+        const deep = (value: string) => object({ required: ['a'], properties: { a: object({ required: ['b'], properties: { b: { const: value } } }) } });
+        expect(overlaps(deep('x'), deep('y'))).to.deep.equal(refused);
+      });
+      it('the overlaps counted are pairs: three open objects are three pairs', () => {
+        const changes = classifyChanges(body({ anyOf: [object({}), object({}), object({})] }), body({ oneOf: [object({}), object({}), object({})] }));
+        expect(changes.map((c) => c.message)).to.deep.equal([
+          'POST /pets, request body (application/json): 3 pairs of alternatives can match the same value, and a oneOf refuses a value that matches two.',
+        ]);
+      });
+      it('an anyOf takes a value that matches several: alternatives added or wrapped into one overlap nothing', () => {
+        const named = object({ properties: { n: {} } });
+        const tagged = object({ properties: { t: {} } });
+        expect(rules(body(named), body({ anyOf: [named, tagged] }))).to.deep.equal(['request-body-option-added info']);
+        expect(rules(body({ anyOf: [named] }), body({ anyOf: [named, tagged] }))).to.deep.equal(['request-body-option-added info']);
+      });
+      it('a oneOf whose alternatives overlapped already overlaps no more with one that overlaps nothing', () => {
+        const named = object({ properties: { n: {} } });
+        const tagged = object({ properties: { t: {} } });
+        expect(rules(body({ oneOf: [named, tagged] }), body({ oneOf: [named, tagged, { type: 'string' }] }))).to.deep.equal(['request-body-option-added info']);
+      });
+    });
+    it('alternatives added beside properties are compared as alternatives, not as the schema wrapped', () => {
+      const before = body({ type: 'object', properties: { a: {} } });
+      const after = body({ type: 'object', properties: { a: {} }, oneOf: [{ required: ['a'] }, { type: 'object', required: ['b'] }] });
+      expect(rules(before, after)).to.deep.equal(['request-body-option-added info', 'request-body-option-added info', 'request-body-one-of-overlap-added breaking']);
+    });
+    it('a schema replaced by alternatives that take the same types together changes no type', () => {
+      expect(rules(body({ type: ['string', 'integer'] }), body({ oneOf: [{ type: 'string' }, { type: 'integer' }] }))).to.deep.equal(['request-body-option-added info', 'request-body-option-added info']);
+    });
+    it('alternatives that name a model of the newer document are read in the newer document', () => {
+      const after = body({ oneOf: [{ $ref: '#/components/schemas/Int' }, { type: 'null' }] }, { schemas: { Int: { type: 'integer' } } });
+      expect(rules(body({ type: 'boolean' }), after)).to.deep.equal(['model-added info', 'request-body-option-added info', 'request-body-option-added info', 'request-body-type-changed breaking']);
     });
     it('an alternative of no type of its own takes its own alternatives\' types: oneOf [object or array] beside boolean and number overlaps nothing', () => {
       const before = body({ oneOf: [{ type: 'boolean' }, { type: 'number' }] });
@@ -310,6 +406,7 @@ describe('domain: the change classifier, keyword by keyword', () => {
       const before = body({ type: 'object', if: { properties: { kind: { const: 'card' } } }, then: { required: ['number'] } });
       const after = body({ type: 'object', if: { properties: { kind: { const: 'card' } } }, then: { required: ['number', 'expiry'] } });
       expect(rules(before, after)).to.deep.equal(['request-property-became-required breaking (then).expiry']);
+      expect(rules(after, before)).to.deep.equal(['request-property-became-optional info (then).expiry']);
     });
     it('propertyNames and unevaluatedProperties set where there were none narrow what a request may hold', () => {
       expect(rules(body({ type: 'object' }), body({ type: 'object', propertyNames: { pattern: '^[a-z]+$' } }))).to.deep.equal(['request-property-pattern-added breaking (propertyNames)']);
@@ -342,6 +439,12 @@ describe('domain: the change classifier, keyword by keyword', () => {
       const after = body({ type: 'object', properties: { c: { type: 'string' } }, additionalProperties: { type: 'array' } });
       expect(rules(before, after)).to.deep.equal(['request-property-added info c', 'request-property-type-changed breaking c']);
       expect(rules(after, before)).to.deep.equal(['request-property-removed warning c', 'request-property-type-changed breaking c']);
+    });
+    it('a required property unlisted where additionalProperties judges it is still there, with the values additionalProperties takes', () => {
+      const listed = body({ type: 'object', required: ['c'], properties: { c: { type: 'string' } }, additionalProperties: { type: 'array' } });
+      const unlisted = body({ type: 'object', required: ['c'], additionalProperties: { type: 'array' } });
+      expect(rules(listed, unlisted)).to.deep.equal(['request-property-type-changed breaking c']);
+      expect(rules(unlisted, listed)).to.deep.equal(['request-property-type-changed breaking c']);
     });
   });
 
