@@ -129,6 +129,14 @@ describe('domain: the change classifier, keyword by keyword', () => {
       expect(rules(body({ type: 'string', minLength: 1 }), body({ type: 'string' }))).to.deep.equal(['request-body-min-decreased info']);
       expect(rules(body({ type: 'string', minLength: 0 }), body({ type: 'string' }))).to.deep.equal([]);
     });
+    it('a multipleOf changed to a multiple of the old one narrows, to a divisor widens, to neither changes (decimal fractions too)', () => {
+      const multiple = (before: number, after: number) => rules(body({ type: 'number', multipleOf: before }), body({ type: 'number', multipleOf: after }));
+      expect(multiple(2, 4)).to.deep.equal(['request-body-multiple-of-narrowed breaking']);
+      expect(multiple(4, 2)).to.deep.equal(['request-body-multiple-of-widened info']);
+      expect(multiple(4, 6)).to.deep.equal(['request-body-multiple-of-changed warning']);
+      expect(multiple(0.1, 0.3)).to.deep.equal(['request-body-multiple-of-narrowed breaking']);
+      expect(multiple(0.3, 0.1)).to.deep.equal(['request-body-multiple-of-widened info']);
+    });
     it('a maximum or minimum set narrows, removed widens; the same value made exclusive narrows, made inclusive widens', () => {
       expect(rules(body({ type: 'integer' }), body({ type: 'integer', maximum: 10 }))).to.deep.equal(['request-body-max-decreased breaking']);
       expect(rules(body({ type: 'integer', maximum: 10 }), body({ type: 'integer' }))).to.deep.equal(['request-body-max-increased info']);
@@ -237,6 +245,11 @@ describe('domain: the change classifier, keyword by keyword', () => {
       expect(rules(body({ $ref: 'other.yaml#/Pet' }), body({ $ref: 'other.yaml#/Dog' }))).to.deep.equal([]);
       expect(rules(body({ $ref: '#/components/schemas/Nowhere' }), body({ $ref: '#/components/schemas/Gone' }))).to.deep.equal([]);
       expect(rules(body({ type: 'string' }), body({ $ref: 'other.yaml#/Pet' }))).to.deep.equal([]);
+      const owner = (a: Json) => body({ type: 'object', properties: { a } });
+      expect(rules(owner({ $ref: 'other.yaml#/A' }), owner({ $ref: 'other.yaml#/B' }))).to.deep.equal([]);
+      expect(rules(owner({ type: 'string' }), owner({ $ref: 'other.yaml#/B' }))).to.deep.equal([]);
+      expect(rules(owner({ $ref: 'other.yaml#/B' }), owner({ type: 'string' }))).to.deep.equal([]);
+      expect(rules(owner({ $ref: '#/components/schemas/Nowhere' }), owner({ type: 'string' }))).to.deep.equal([]);
     });
   });
 
