@@ -479,11 +479,11 @@ class PairComparison {
       const after = b.properties.get(name);
       const was = older(before);
       if (after === undefined) {
-        // Still required without its schema: it is still there, of any type.
-        if (b.required.has(name)) this.next(name, before, implied(true, this.bAt, `properties/${name}`));
-        else if (!hidden(was)) this.found.push({ kind: 'property-removed', path: [name], pointer: before.pointer, detail: name });
-        // Unlisted now, its values are those additionalProperties takes.
-        if (typeof b.additional === 'object' && !b.required.has(name)) this.next(name, before, b.additional);
+        if (!b.required.has(name) && !hidden(was)) this.found.push({ kind: 'property-removed', path: [name], pointer: before.pointer, detail: name });
+        // Unlisted now, its values are those additionalProperties takes; still required without a
+        // schema of its own there, it is still there, of any type.
+        if (typeof b.additional === 'object') this.next(name, before, b.additional);
+        else if (b.required.has(name)) this.next(name, before, implied(true, this.bAt, `properties/${name}`));
         continue;
       }
       const is = newer(after);
@@ -502,9 +502,10 @@ class PairComparison {
     }
     for (const [name, after] of b.properties) {
       if (a.properties.has(name)) continue;
-      // Required before without a schema of its own: it was there, of any type; now it has one.
+      // Required before without a schema of its own: it was there, with the values
+      // additionalProperties took (any without a schema there); now it has one.
       if (a.required.has(name)) {
-        this.next(name, implied(true, this.aAt, `properties/${name}`), after);
+        this.next(name, typeof a.additional === 'object' ? a.additional : implied(true, this.aAt, `properties/${name}`), after);
         continue;
       }
       if (hidden(newer(after))) continue;
