@@ -103,6 +103,27 @@ describe('domain: the change classifier, a choice reached through allOf', () => 
   });
 });
 
+const body = (schema: unknown) =>
+  ({ openapi: '3.1.0', info: INFO, paths: { '/pets': { post: { requestBody: { required: true, content: { 'application/json': { schema } } }, responses: { '200': { description: 'ok' } } } } } }) as JsonObject;
+
+describe('domain: the change classifier, the merged view of allOf members that ask the same keyword', () => {
+  it('a value meets every maximum and minimum: a looser one beside a tighter one changes nothing', () => {
+    expect(rules(body({ type: 'string', allOf: [{ maxLength: 100 }, { maxLength: 50 }] }), body({ type: 'string', maxLength: 50 }))).to.deep.equal([]);
+    expect(rules(body({ type: 'string', allOf: [{ minLength: 1 }, { minLength: 5 }] }), body({ type: 'string', minLength: 5 }))).to.deep.equal([]);
+    expect(rules(body({ type: 'array', maxItems: 10, allOf: [{ maxItems: 3 }] }), body({ type: 'array', maxItems: 3 }))).to.deep.equal([]);
+  });
+  it('so the tighter one lowered in its member is a maximum lowered, breaking a request', () => {
+    const before = body({ type: 'string', allOf: [{ maxLength: 100 }, { maxLength: 50 }] });
+    const after = body({ type: 'string', allOf: [{ maxLength: 100 }, { maxLength: 20 }] });
+    expect(classifyChanges(before, after).map((c) => [c.rule, c.level, c.message])).to.deep.equal([
+      ['request-body-max-decreased', 'breaking', 'POST /pets, request body (application/json): a maximum was lowered (maxLength 50 to 20).'],
+    ]);
+    expect(rules(body({ type: 'object', allOf: [{ minProperties: 2 }, { minProperties: 1 }] }), body({ type: 'object', allOf: [{ minProperties: 3 }, { minProperties: 1 }] }))).to.deep.equal([
+      'request-body-min-increased breaking /paths/~1pets/post/requestBody/content/application~1json/schema',
+    ]);
+  });
+});
+
 describe('domain: the change classifier, schemas written as the allOf of their keywords', () => {
   it('splits a schema into members as the tests below read it', () => {
     expect(split({ type: 'object', nullable: true, required: ['a'], properties: { a: { type: 'string', maxLength: 3 } }, additionalProperties: false })).to.deep.equal({

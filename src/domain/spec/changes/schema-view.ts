@@ -299,6 +299,7 @@ function discriminatorOf(schema: JsonObject): Discriminator | null {
 }
 
 const LIMITS: readonly Limit[] = [...MAXIMA, ...MINIMA];
+const MAXIMUM_LIMITS: ReadonlySet<Limit> = new Set(MAXIMA);
 const NO_LIMITS: Readonly<Record<Limit, undefined>> = Object.fromEntries(LIMITS.map((l) => [l, undefined])) as Record<Limit, undefined>;
 
 function limitsOf(schema: JsonObject): Readonly<Record<Limit, number | undefined>> {
@@ -453,8 +454,12 @@ function merged(a: View, b: View): View {
     const other = properties.get(name);
     properties.set(name, other === undefined ? node : both(other, node));
   }
+  // A value meets both limits: the lower maximum, the higher minimum.
   const limits = { ...a.limits };
-  for (const key of Object.keys(b.limits) as Limit[]) limits[key] ??= b.limits[key];
+  for (const key of LIMITS) {
+    const [x, y] = [a.limits[key], b.limits[key]];
+    limits[key] = x === undefined || y === undefined ? (x ?? y) : MAXIMUM_LIMITS.has(key) ? Math.min(x, y) : Math.max(x, y);
+  }
   return {
     types,
     // Null passes both when each takes it (any type does); with any type left, it goes without saying.
