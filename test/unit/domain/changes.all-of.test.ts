@@ -95,6 +95,29 @@ describe('domain: the change classifier, a choice reached through allOf', () => 
     expect(rules(answer({ allOf: [ref('Pet')], description: 'the pet' }, models), answer(ref('Cat'), models))).to.deep.equal(['response-body-option-removed info /components/schemas/Pet/oneOf/1']);
   });
 
+  it('however deep the member that holds the choice, and whatever it asks beside it', () => {
+    const added = ['response-body-option-added breaking /components/schemas/Pet/oneOf/1'];
+    expect(rules(answer(ref('Cat'), models), answer({ allOf: [{ allOf: [ref('Pet')] }] }, models))).to.deep.equal(added);
+    const anyPet = { schemas: { ...models.schemas, Pet: { anyOf: models.schemas.Pet.oneOf } } };
+    expect(rules(answer(ref('Cat'), anyPet), answer({ allOf: [{ $ref: '#/components/schemas/Missing' }, ref('Pet')] }, anyPet))).to.deep.equal(['response-body-option-added breaking /components/schemas/Pet/anyOf/1']);
+    const limited = { schemas: { ...models.schemas, Limited: { allOf: [ref('Pet')], maxProperties: 5 } } };
+    expect(rules(answer(ref('Cat'), limited), answer({ allOf: [{ type: 'object' }, ref('Limited')] }, limited))).to.deep.equal([...added, 'response-body-max-decreased info /components/schemas/Pet/oneOf/0']);
+  });
+
+  it('an alternative written in place keeps its own pointers when nothing stands beside the choice', () => {
+    const tagged = { ...cat, properties: { ...cat.properties, tag: { type: 'string' } } };
+    expect(rules(answer(cat), answer({ allOf: [{ oneOf: [tagged, dog] }], description: 'the pet', 'x-order': 1 }))).to.deep.equal([
+      'response-body-option-added breaking /paths/~1pets/get/responses/200/content/application~1json/schema/allOf/0/oneOf/1',
+      'response-property-added info /paths/~1pets/get/responses/200/content/application~1json/schema/allOf/0/oneOf/0/properties/tag',
+    ]);
+  });
+
+  it('a choice past the merge depth is not the one the view takes: the one it takes is left out', () => {
+    const nested = (depth: number, innermost: unknown): unknown => (depth === 0 ? innermost : { allOf: [nested(depth - 1, innermost)] });
+    const far = { oneOf: [ref('Dog'), { type: 'string' }] };
+    expect(rules(answer(ref('Cat'), models), answer({ allOf: [nested(16, far), ref('Pet')] }, models))).to.deep.equal(['response-body-option-added breaking /components/schemas/Pet/oneOf/1']);
+  });
+
   it('what the other allOf members ask holds for the alternative, not the choice itself', () => {
     expect(rules(answer(ref('Cat'), models), answer({ allOf: [{ maxProperties: 5 }, ref('Pet')] }, models))).to.deep.equal([
       'response-body-option-added breaking /components/schemas/Pet/oneOf/1',
@@ -120,6 +143,29 @@ describe('domain: the change classifier, the merged view of allOf members that a
     ]);
     expect(rules(body({ type: 'object', allOf: [{ minProperties: 2 }, { minProperties: 1 }] }), body({ type: 'object', allOf: [{ minProperties: 3 }, { minProperties: 1 }] }))).to.deep.equal([
       'request-body-min-increased breaking /paths/~1pets/post/requestBody/content/application~1json/schema',
+    ]);
+  });
+});
+
+describe('domain: the change classifier, allOf members followed through references', () => {
+  const named = (extra: Json = {}) => ({ type: 'object', properties: { name: { type: 'string' } }, ...extra });
+  it('a property required by a member nested 16 allOf deep is seen; one 17 deep is past the merge and left out', () => {
+    const nested = (depth: number, innermost: unknown): unknown => (depth === 0 ? innermost : { allOf: [nested(depth - 1, innermost)] });
+    expect(rules(body(nested(16, named())), body(nested(16, named({ required: ['name'] }))))).to.deep.equal([
+      `request-property-became-required breaking /paths/~1pets/post/requestBody/content/application~1json/schema${'/allOf/0'.repeat(16)}/properties/name`,
+    ]);
+    expect(rules(body(nested(17, named())), body(nested(17, named({ required: ['name'] }))))).to.deep.equal([]);
+  });
+  it('models that merge each other in (A allOf B, B allOf A) are each merged once: a property added to either is one change', () => {
+    const models = (b: Json) => ({ schemas: { A: { allOf: [{ $ref: '#/components/schemas/B' }], ...named() }, B: { allOf: [{ $ref: '#/components/schemas/A' }], ...b } } });
+    const api = (b: Json) => answer({ $ref: '#/components/schemas/A' }, models(b));
+    expect(rules(api({ type: 'object' }), api({ type: 'object' }))).to.deep.equal([]);
+    expect(rules(api({ type: 'object' }), api({ type: 'object', properties: { tag: { type: 'string' } } }))).to.deep.equal(['response-property-added info /components/schemas/B/properties/tag']);
+  });
+  it('a member whose reference leads nowhere is left out of the merge, the others kept', () => {
+    const before = body({ allOf: [{ $ref: '#/components/schemas/Missing' }, named()] });
+    expect(rules(before, body({ allOf: [{ $ref: '#/components/schemas/Missing' }, named({ required: ['name'] })] }))).to.deep.equal([
+      'request-property-became-required breaking /paths/~1pets/post/requestBody/content/application~1json/schema/allOf/1/properties/name',
     ]);
   });
 });

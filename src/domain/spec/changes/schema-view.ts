@@ -215,11 +215,6 @@ function besideChoice(document: DocumentSchemas, node: Node): Node | null {
   return rest === null ? null : { schema: rest, pointer: `${node.pointer}${IMPLIED}beside` };
 }
 
-/** Whether a schema's own `oneOf` (or else `anyOf`) gives its view alternatives. */
-function ownChoice(schema: JsonObject): boolean {
-  const options = Array.isArray(schema['oneOf']) ? schema['oneOf'] : schema['anyOf'];
-  return Array.isArray(options) && options.length > 0;
-}
 
 /**
  * A schema without the choice its view takes (its own, else the first `allOf` member's that has
@@ -228,16 +223,15 @@ function ownChoice(schema: JsonObject): boolean {
 function withoutChoice(document: DocumentSchemas, schema: JsonValue | undefined, at: string, depth: number): { rest: JsonObject | null; found: boolean } {
   if (!isJsonObject(schema)) return { rest: null, found: false };
   const rest: JsonObject = Object.fromEntries(Object.entries(schema).filter(([key]) => !BESIDE_A_CHOICE.has(key) && !key.startsWith('x-')));
-  let found = ownChoice(schema);
+  let found = Array.isArray(schema['oneOf']) || Array.isArray(schema['anyOf']);
   const members = rest['allOf'];
   if (!found && Array.isArray(members) && depth > 0) {
     for (const [i, member] of members.entries()) {
-      const { value, ref, at: memberAt } = document.follow(member, `${at}/allOf/${i}`);
-      if (ref !== null) continue;
+      // A member that cannot be followed is no schema here (its value undefined): it has no choice.
+      const { value, at: memberAt } = document.follow(member, `${at}/allOf/${i}`);
       const inner = withoutChoice(document, value, memberAt, depth - 1);
       if (!inner.found) continue;
-      const others = members.filter((_, j) => j !== i);
-      const kept = inner.rest === null ? others : [...others.slice(0, i), inner.rest, ...others.slice(i)];
+      const kept = members.flatMap((other, j) => (j !== i ? [other] : inner.rest === null ? [] : [inner.rest]));
       if (kept.length > 0) rest['allOf'] = kept;
       else delete rest['allOf'];
       found = true;
