@@ -147,6 +147,28 @@ describe('domain: the change classifier, the merged view of allOf members that a
   });
 });
 
+describe('domain: the change classifier, a keyword asked only by an allOf member', () => {
+  const said = (before: unknown, after: unknown) => classifyChanges(body(before), body(after)).map((c) => `${c.rule} ${c.level}${c.location.property === undefined ? '' : ` ${c.location.property}`}`);
+  it('types: members of integer and number take integers, of string and boolean nothing', () => {
+    expect(said({ type: 'integer' }, { allOf: [{ type: 'integer' }, { type: 'number' }] })).to.deep.equal([]);
+    expect(said({ type: 'integer' }, { allOf: [{ type: 'number' }, { type: 'integer' }] })).to.deep.equal([]);
+    expect(said({ type: 'string' }, { allOf: [{ type: 'string' }, { type: 'boolean' }] })).to.deep.equal(['request-body-type-narrowed breaking']);
+  });
+  it('a tuple position, a then, propertyNames, unevaluated items and properties, contentSchema: each narrowed inside its member breaks a request', () => {
+    const member = (type: string, keyword: string, before: unknown, after: unknown) => [{ type, allOf: [{ [keyword]: before }] }, { type, allOf: [{ [keyword]: after }] }] as const;
+    const text = { type: 'string' };
+    const short = { type: 'string', maxLength: 3 };
+    expect(said(...member('array', 'prefixItems', [text], [short]))).to.deep.equal(['request-property-max-decreased breaking [0]']);
+    expect(said(...member('object', 'propertyNames', { maxLength: 5 }, { maxLength: 3 }))).to.deep.equal(['request-property-max-decreased breaking (propertyNames)']);
+    expect(said(...member('object', 'unevaluatedProperties', text, short))).to.deep.equal(['request-property-max-decreased breaking (unevaluatedProperties)']);
+    expect(said(...member('array', 'unevaluatedItems', text, short))).to.deep.equal(['request-property-max-decreased breaking (unevaluatedItems)']);
+    const card = (required: string[]) => ({ type: 'object', allOf: [{ if: { required: ['card'] }, then: { required } }] });
+    expect(said(card(['number']), card(['number', 'expiry']))).to.deep.equal(['request-property-became-required breaking (then).expiry']);
+    const json = (required: string[]) => ({ type: 'string', allOf: [{ contentMediaType: 'application/json', contentSchema: { type: 'object', required } }] });
+    expect(said(json([]), json(['a']))).to.deep.equal(['request-property-became-required breaking (contentSchema).a']);
+  });
+});
+
 describe('domain: the change classifier, allOf members followed through references', () => {
   const named = (extra: Json = {}) => ({ type: 'object', properties: { name: { type: 'string' } }, ...extra });
   it('a property required by a member nested 16 allOf deep is seen; one 17 deep is past the merge and left out', () => {
