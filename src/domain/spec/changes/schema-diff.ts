@@ -3,7 +3,6 @@ import type { JsonObject } from '../spec-document.js';
 import type { Direction, PropertyKind, SchemaKind } from './rules.js';
 import {
   accepted,
-  besideChoice,
   both,
   DocumentSchemas,
   implied,
@@ -607,7 +606,7 @@ class PairComparison {
       else this.found.push({ kind: 'option-removed', path: [], pointer: reportable(option.pointer), detail: this.optionName(true, option) });
     }
     // The alternative as the choice takes it: with what the choice asks beside its alternatives.
-    const beside = besideChoice(wrapped ? this.bNode : this.aNode);
+    const beside = (wrapped ? b : a).beside;
     const withBeside = (alternative: Node) => (beside === null ? alternative : both(alternative, beside));
     for (const [from, to] of pairs) this.below.push(wrapped ? { segment: null, from, to: withBeside(to) } : { segment: null, from: withBeside(from), to });
     // No alternative is the schema itself: it is judged by the types the alternatives take together.

@@ -94,6 +94,8 @@ export interface View {
   /** The alternatives of `oneOf` (or else `anyOf`), and which of the two. */
   readonly options: readonly Node[];
   readonly choice: 'oneOf' | 'anyOf' | null;
+  /** With alternatives: what the schema asks beside them, as a schema of its own (besideChoice); null when it asks nothing more. */
+  readonly beside: Node | null;
   readonly discriminator: Discriminator | null;
   readonly deprecated: boolean;
   readonly readOnly: boolean;
@@ -205,12 +207,38 @@ const BESIDE_A_CHOICE = new Set(['oneOf', 'anyOf', 'discriminator', 'description
 /**
  * What a `oneOf`/`anyOf` schema asks beside its alternatives (`{ oneOf: [...], maxLength: 5 }`:
  * every value, whichever alternative it matches, has at most 5 characters), as a schema of its
- * own at the schema's place; null when it asks nothing more.
+ * own at the schema's place; null when it asks nothing more. A choice its view takes from an
+ * `allOf` member (`allOf: [{ $ref: Pet }]`, Pet a oneOf) is left out of that member in the same way.
  */
-export function besideChoice(node: Node): Node | null {
-  if (!isJsonObject(node.schema)) return null;
-  const rest = Object.fromEntries(Object.entries(node.schema).filter(([key]) => !BESIDE_A_CHOICE.has(key) && !key.startsWith('x-')));
-  return Object.keys(rest).length === 0 ? null : { schema: rest, pointer: `${node.pointer}${IMPLIED}beside` };
+function besideChoice(document: DocumentSchemas, node: Node): Node | null {
+  const rest = withoutChoice(document, node.schema, node.pointer, ALL_OF_DEPTH).rest;
+  return rest === null ? null : { schema: rest, pointer: `${node.pointer}${IMPLIED}beside` };
+}
+
+
+/**
+ * A schema without the choice its view takes (its own, else the first `allOf` member's that has
+ * one, as ownView merges them), and whether it had one.
+ */
+function withoutChoice(document: DocumentSchemas, schema: JsonValue | undefined, at: string, depth: number): { rest: JsonObject | null; found: boolean } {
+  if (!isJsonObject(schema)) return { rest: null, found: false };
+  const rest: JsonObject = Object.fromEntries(Object.entries(schema).filter(([key]) => !BESIDE_A_CHOICE.has(key) && !key.startsWith('x-')));
+  let found = Array.isArray(schema['oneOf']) || Array.isArray(schema['anyOf']);
+  const members = rest['allOf'];
+  if (!found && Array.isArray(members) && depth > 0) {
+    for (const [i, member] of members.entries()) {
+      // A member that cannot be followed is no schema here (its value undefined): it has no choice.
+      const { value, at: memberAt } = document.follow(member, `${at}/allOf/${i}`);
+      const inner = withoutChoice(document, value, memberAt, depth - 1);
+      if (!inner.found) continue;
+      const kept = members.flatMap((other, j) => (j !== i ? [other] : inner.rest === null ? [] : [inner.rest]));
+      if (kept.length > 0) rest['allOf'] = kept;
+      else delete rest['allOf'];
+      found = true;
+      break;
+    }
+  }
+  return { rest: Object.keys(rest).length === 0 ? null : rest, found };
 }
 
 /** A node with its internal references followed (as written when they cannot be). */
@@ -265,6 +293,7 @@ function discriminatorOf(schema: JsonObject): Discriminator | null {
 }
 
 const LIMITS: readonly Limit[] = [...MAXIMA, ...MINIMA];
+const MAXIMUM_LIMITS: ReadonlySet<Limit> = new Set(MAXIMA);
 const NO_LIMITS: Readonly<Record<Limit, undefined>> = Object.fromEntries(LIMITS.map((l) => [l, undefined])) as Record<Limit, undefined>;
 
 function limitsOf(schema: JsonObject): Readonly<Record<Limit, number | undefined>> {
@@ -307,6 +336,7 @@ const EMPTY: View = {
   default: undefined,
   options: [],
   choice: null,
+  beside: null,
   discriminator: null,
   deprecated: false,
   readOnly: false,
@@ -315,7 +345,8 @@ const EMPTY: View = {
 
 /** The view of a schema, its `allOf` members merged in and what cannot apply to its types left out. */
 export function viewOf(document: DocumentSchemas, node: Node): View {
-  return applicable(ownView(document, node, ALL_OF_DEPTH, new Set()));
+  const view = applicable(ownView(document, node, ALL_OF_DEPTH, new Set()));
+  return view.options.length === 0 ? view : { ...view, beside: besideChoice(document, node) };
 }
 
 function ownView(document: DocumentSchemas, node: Node, depth: number, visiting: Set<string>): View {
@@ -365,6 +396,7 @@ function ownView(document: DocumentSchemas, node: Node, depth: number, visiting:
     default: schema['default'] === undefined ? undefined : JSON.stringify(schema['default']),
     options: choice === null ? [] : (schema[choice] as JsonValue[]).map((option, i) => ({ schema: option, pointer: `${at}/${choice}/${i}` })),
     choice,
+    beside: null,
     discriminator: discriminatorOf(schema),
     deprecated: schema['deprecated'] === true,
     readOnly: schema['readOnly'] === true,
@@ -416,8 +448,12 @@ function merged(a: View, b: View): View {
     const other = properties.get(name);
     properties.set(name, other === undefined ? node : both(other, node));
   }
+  // A value meets both limits: the lower maximum, the higher minimum.
   const limits = { ...a.limits };
-  for (const key of Object.keys(b.limits) as Limit[]) limits[key] ??= b.limits[key];
+  for (const key of LIMITS) {
+    const [x, y] = [a.limits[key], b.limits[key]];
+    limits[key] = x === undefined || y === undefined ? (x ?? y) : MAXIMUM_LIMITS.has(key) ? Math.min(x, y) : Math.max(x, y);
+  }
   return {
     types,
     // Null passes both when each takes it (any type does); with any type left, it goes without saying.
@@ -455,6 +491,7 @@ function merged(a: View, b: View): View {
     default: a.default ?? b.default,
     options: a.options.length > 0 ? a.options : b.options,
     choice: a.options.length > 0 ? a.choice : b.choice,
+    beside: null,
     discriminator: a.discriminator ?? b.discriminator,
     deprecated: a.deprecated || b.deprecated,
     readOnly: a.readOnly || b.readOnly,
