@@ -134,13 +134,15 @@ describe('references to things of the wrong kind', () => {
       );
     });
 
-    it('walks a chain once however many places refer into it: 2,000 starts along a chain of 2,000 within 200 ms (K x N before)', () => {
+    it('walks a chain once however many places refer into it: 2,000 starts along a chain of 2,000 read each node once (K x N before)', () => {
       const n = 2000;
-      const doc: JsonObject = Object.fromEntries(Array.from({ length: n }, (_, i) => [`n${i}`, i === n - 1 ? { v: 1 } : { $ref: `#/n${i + 1}` }]));
+      const nodes: JsonObject = Object.fromEntries(Array.from({ length: n }, (_, i) => [`n${i}`, i === n - 1 ? { v: 1 } : { $ref: `#/n${i + 1}` }]));
+      let reads = 0;
+      // Counts the document's nodes read: a count, unlike a time, that no busy machine moves.
+      const doc = new Proxy(nodes, { get: (target, key) => ((reads += 1), Reflect.get(target, key) as unknown) });
       const shared = new References(doc);
-      const started = performance.now();
       for (let i = 0; i < n; i++) expect(shared.follow({ $ref: `#/n${i}` }).at).to.equal(`/n${n - 1}`);
-      expect(performance.now() - started).to.be.below(200);
+      expect(reads).to.equal(n);
     });
   });
 
