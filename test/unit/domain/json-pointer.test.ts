@@ -32,7 +32,7 @@ describe('domain: JSON pointers and internal references (json-pointer)', () => {
     });
 
     it('is undefined for an external reference or one that is not a pointer', () => {
-      for (const ref of ['other.yaml#/definitions/Pet', '/definitions/Pet', 'definitions/Pet', '', '#definitions/Pet', 'https://example.com/#/definitions/Pet']) {
+      for (const ref of ['other.yaml#/definitions/Pet', '/definitions/Pet', 'definitions/Pet', '', '#definitions/Pet', '##info', 'x/info', 'https://example.com/#/definitions/Pet']) {
         expect(pointer(DOCUMENT, ref), ref).to.equal(undefined);
       }
     });
@@ -139,6 +139,10 @@ describe('domain: JSON pointers and internal references (json-pointer)', () => {
     const line = (length: number, end: JsonValue): JsonObject =>
       Object.fromEntries(Array.from({ length }, (_, i) => [`n${i}`, i === length - 1 ? end : { $ref: `#/n${i + 1}` }]));
 
+    it('a value written in place is itself; `at` is empty when not given', () => {
+      expect(new References(line(2, PET)).follow(PET)).to.deep.equal({ value: PET, ref: null, at: '' });
+    });
+
     it('answers from a chain entered in the middle as from one walked alone: where it ends, and where its last reference stands', () => {
       const refs = new References(line(4, PET));
       expect(refs.follow({ $ref: '#/n0' }, '/a')).to.deep.equal({ value: PET, ref: null, at: '/n3' });
@@ -161,6 +165,10 @@ describe('domain: JSON pointers and internal references (json-pointer)', () => {
       expect(refs.follow({ $ref: '#/n0' }, '/a', () => false)).to.deep.equal({ value: undefined, ref: '#/n2', at: '/n1' });
       expect(refs.follow({ $ref: '#/other' }, '/b', () => false)).to.deep.equal({ value: undefined, ref: '#/n2', at: '/n1' });
       expect(refs.follow({ $ref: '#/side' }, '/c')).to.deep.equal({ value: PET, ref: null, at: '/n2' });
+      const toEnd = new References({ ...line(3, PET), a: { $ref: '#/n2' }, b: { $ref: '#/c' }, c: { $ref: '#/d' }, d: { $ref: '#/n2' } });
+      expect(toEnd.follow({ $ref: '#/n2' }, '/x', () => false)).to.deep.equal({ value: undefined, ref: '#/n2', at: '/x' });
+      expect(toEnd.follow({ $ref: '#/a' }, '/y', () => false), 'one step to the end of a chain walked before').to.deep.equal({ value: undefined, ref: '#/n2', at: '/a' });
+      expect(toEnd.follow({ $ref: '#/b' }, '/z', () => false), 'three steps to it').to.deep.equal({ value: undefined, ref: '#/n2', at: '/d' });
       const lost: JsonObject = { ...line(3, { $ref: '#/nowhere' }), side: { $ref: '#/n2' }, other: { $ref: '#/side' } };
       const lostRefs = new References(lost);
       expect(lostRefs.follow({ $ref: '#/n0' }, '/a')).to.deep.equal({ value: undefined, ref: '#/nowhere', at: '/n2' });
