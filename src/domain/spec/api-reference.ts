@@ -153,9 +153,17 @@ const primitive = (type: string, schema: JsonObject): TypeRef => {
   return { kind: 'primitive', type, format: text(schema['format']), enum: values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))) };
 };
 
+/** What an array holds: its `items`; of a 3.1 tuple, any of its positions' types (`prefixItems`) and of the `items` after them. */
+function itemsOf(schema: JsonObject, schemas: Schemas): TypeRef {
+  const positions = Array.isArray(schema['prefixItems']) ? schema['prefixItems'] : [];
+  if (positions.length === 0) return typeOf(schema['items'], schemas);
+  const rest = isJsonObject(schema['items']) ? [schema['items']] : [];
+  return union([...positions, ...rest].map((item) => typeOf(item, schemas)));
+}
+
 /** One `type` of a schema (2.0, 3.0 and each entry of a 3.1 type list). */
 function typeNamed(type: string, schema: JsonObject, schemas: Schemas): TypeRef {
-  if (type === 'array') return { kind: 'array', items: typeOf(schema['items'] ?? schema['prefixItems'], schemas) };
+  if (type === 'array') return { kind: 'array', items: itemsOf(schema, schemas) };
   if (type === 'object' && isJsonObject(schema['additionalProperties']) && !isJsonObject(schema['properties'])) {
     return { kind: 'map', values: typeOf(schema['additionalProperties'], schemas) };
   }

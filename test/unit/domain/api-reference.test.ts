@@ -216,6 +216,111 @@ describe('domain: the reference a reader sees (describeReference)', () => {
     expect(op.responses[0]!.contents).to.deep.equal([{ mediaTypes: ['application/json'], type: { kind: 'primitive', type: 'string', format: null, enum: [] }, properties: [] }]);
   });
 
+  describe('a schema as a reader sees it', () => {
+    const str = { kind: 'primitive', type: 'string', format: null, enum: [] };
+    const num = { kind: 'primitive', type: 'number', format: null, enum: [] };
+    const nul = { kind: 'primitive', type: 'null', format: null, enum: [] };
+    const obj = { kind: 'primitive', type: 'object', format: null, enum: [] };
+    /** The type of each property of a model M (3.1 unless said), by name. */
+    const typesOf = (properties: JsonObject, version = '3.1.0', $defs: JsonObject = {}) =>
+      Object.fromEntries(
+        describeReference({ openapi: version, info: { title: 't', version: '1' }, paths: {}, components: { schemas: { M: { type: 'object', properties, $defs } } } }).models[0]!.properties.map((p) => [p.name, p.type]),
+      );
+
+    it('a nullable type (nullable, x-nullable, a type list with null) is a union with null, null once', () => {
+      expect(typesOf({ a: { type: 'string', nullable: true }, b: { type: 'string', 'x-nullable': true }, c: { type: ['string', 'null'], nullable: true }, d: { type: 'string', nullable: 'yes' } }, '3.0.3')).to.deep.equal({
+        a: { kind: 'union', options: [str, nul] },
+        b: { kind: 'union', options: [str, nul] },
+        c: { kind: 'union', options: [str, nul] },
+        d: str,
+      });
+    });
+
+    it('a primitive names its format and its values, each as written in JSON unless a string', () => {
+      expect(typesOf({ b: { type: 'integer', format: 'int32', enum: [1, 'two', null] }, f: { type: 'string', format: 7 } })).to.deep.equal({
+        b: { kind: 'primitive', type: 'integer', format: 'int32', enum: ['1', 'two', 'null'] },
+        f: str,
+      });
+    });
+
+    it('a type list is a union of its types, strings only; one type is that type, none is any', () => {
+      expect(typesOf({ a: { type: ['string', 7, 'number'] }, b: { type: ['null'] }, c: { type: [] } })).to.deep.equal({ a: { kind: 'union', options: [str, num] }, b: nul, c: { kind: 'any' } });
+    });
+
+    it('oneOf, else anyOf, is a union of its choices; one choice is that choice; an empty oneOf is no choice', () => {
+      expect(typesOf({ a: { anyOf: [{ type: 'string' }, { type: 'number' }] }, b: { oneOf: [{ type: 'string' }] }, c: { oneOf: [{ type: 'number' }], anyOf: [{ type: 'string' }] }, d: { oneOf: [] } })).to.deep.equal({
+        a: { kind: 'union', options: [str, num] },
+        b: str,
+        c: num,
+        d: { kind: 'any' },
+      });
+    });
+
+    it('allOf of one schema is that schema; of several, or properties alone, an object; nothing said is any', () => {
+      expect(typesOf({ a: { allOf: [{ type: 'string' }] }, b: { allOf: [{ type: 'string' }, { type: 'number' }] }, c: { properties: {} }, d: {}, e: true })).to.deep.equal({
+        a: str,
+        b: obj,
+        c: obj,
+        d: { kind: 'any' },
+        e: { kind: 'any' },
+      });
+    });
+
+    it('additionalProperties of a schema without properties is a map, with or without type object; with properties an object', () => {
+      const int = { kind: 'primitive', type: 'integer', format: null, enum: [] };
+      expect(
+        typesOf({
+          a: { additionalProperties: { type: 'integer' } },
+          b: { type: 'object', additionalProperties: { type: 'integer' } },
+          c: { type: 'object', additionalProperties: { type: 'integer' }, properties: { x: {} } },
+          d: { additionalProperties: { type: 'integer' }, properties: { x: {} } },
+          e: { type: 'object', additionalProperties: true },
+        }),
+      ).to.deep.equal({ a: { kind: 'map', values: int }, b: { kind: 'map', values: int }, c: obj, d: obj, e: obj });
+    });
+
+    it('a const is a primitive of the value’s type, the value its only one', () => {
+      expect(typesOf({ a: { const: null }, b: { const: [1] }, c: { const: 'x' }, d: { const: 3 }, e: { const: { k: 1 } } })).to.deep.equal({
+        a: { kind: 'primitive', type: 'null', format: null, enum: ['null'] },
+        b: { kind: 'primitive', type: 'array', format: null, enum: ['[1]'] },
+        c: { kind: 'primitive', type: 'string', format: null, enum: ['x'] },
+        d: { kind: 'primitive', type: 'number', format: null, enum: ['3'] },
+        e: { kind: 'primitive', type: 'object', format: null, enum: ['{"k":1}'] },
+      });
+    });
+
+    it('an array of items; a tuple (prefixItems) of any of its positions’ types, and of items after them', () => {
+      expect(
+        typesOf({
+          a: { type: 'array', items: { type: 'string' } },
+          b: { type: 'array' },
+          c: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] },
+          d: { type: 'array', prefixItems: [{ type: 'string' }], items: { type: 'number' } },
+          e: { type: 'array', prefixItems: [{ type: 'string' }], items: false },
+        }),
+      ).to.deep.equal({
+        a: { kind: 'array', items: str },
+        b: { kind: 'array', items: { kind: 'any' } },
+        c: { kind: 'array', items: { kind: 'union', options: [str, num] } },
+        d: { kind: 'array', items: { kind: 'union', options: [str, num] } },
+        e: { kind: 'array', items: str },
+      });
+    });
+
+    it('a reference that names no model is the type it leads to; in a cycle, or to no schema, the reference itself', () => {
+      const $defs = { D: { type: 'string', format: 'date' }, R1: { $ref: '#/components/schemas/M/$defs/R2' }, R2: { $ref: '#/components/schemas/M/$defs/R1' }, Via: { $ref: '#/components/schemas/M/$defs/D' } };
+      const at = (name: string) => ({ $ref: `#/components/schemas/M/$defs/${name}` });
+      expect(typesOf({ a: at('D'), b: at('R1'), c: at('Via'), d: { $ref: '#/paths' }, e: { $ref: '#/nowhere' } }, '3.1.0', $defs)).to.deep.equal({
+        a: { kind: 'primitive', type: 'string', format: 'date', enum: [] },
+        b: { kind: 'reference', ref: '#/components/schemas/M/$defs/R1' },
+        c: { kind: 'primitive', type: 'string', format: 'date', enum: [] },
+        d: { kind: 'any' },
+        e: { kind: 'reference', ref: '#/nowhere' },
+      });
+      expect(typesOf({ d: { $ref: '#/info' } }, '3.0.3')).to.deep.equal({ d: { kind: 'reference', ref: '#/info' } });
+    });
+  });
+
   it('follows references that are not models within a budget: a document cannot make the reader expand it without end', () => {
     // 40 levels of $defs, each offering the next twice: 2^40 expansions if nothing stopped them.
     const defs: JsonObject = { L40: { type: 'string' } };

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { countsOf, deriveResources } from '../../../src/domain/spec/derived-resources.js';
+import { authAdaptersOf, countsOf, deriveResources } from '../../../src/domain/spec/derived-resources.js';
 import { summarizeSpec, type JsonObject } from '../../../src/domain/spec/spec-document.js';
 import { nameFromTitle, nicknameFromTitle } from '../../../src/domain/api/api.aggregate.js';
 import { anApi } from '../../support/builders.js';
@@ -81,6 +81,111 @@ describe('derived resources', () => {
       { name: 'basic', type: 'basic', description: null, flow: null, authorizationUrl: null, tokenUrl: null, scopes: [], in: null, parameterName: null },
     ]);
     expect(countsOf(derived)).to.deep.equal({ endpoints: 0, models: 0, environments: 1, authAdapters: 3 });
+  });
+
+  it('OpenAPI 3: endpoints of every method, trace too, path items behind a reference of their kind, fields of the wrong type as absent', () => {
+    const derived = deriveResources({
+      openapi: '3.0.3',
+      info: { title: 'T', version: '1' },
+      'x-items': { c: { post: { operationId: 7, summary: ['s'], deprecated: 'yes' } } },
+      paths: { '/a': { trace: { operationId: 'echo' }, get: { tags: 'pets' } }, '/b': { $ref: '#/components/schemas/S' }, '/c': { $ref: '#/x-items/c' } },
+      components: { schemas: { S: { type: 'object' } } },
+    });
+    expect(derived.endpoints).to.deep.equal([
+      { method: 'GET', path: '/a', operationId: null, summary: null, tags: [], deprecated: false, unresolved: false },
+      { method: 'TRACE', path: '/a', operationId: 'echo', summary: null, tags: [], deprecated: false, unresolved: false },
+      { method: null, path: '/b', operationId: null, summary: null, tags: [], deprecated: false, unresolved: true },
+      { method: 'POST', path: '/c', operationId: null, summary: null, tags: [], deprecated: false, unresolved: false },
+    ]);
+  });
+
+  it('OpenAPI 3: models from components.schemas, unresolved when a reference leads to no schema', () => {
+    const schemas = { S: { type: 'object' }, R: { $ref: '#/components/schemas/S' }, Lost: { $ref: '#/info' }, Far: { $ref: 'other.yaml#/S' } };
+    expect(deriveResources({ openapi: '3.0.3', info: { title: 'T', version: '1' }, paths: {}, components: { schemas } }).models).to.deep.equal([
+      { name: 'S', schema: { type: 'object' }, unresolved: false },
+      { name: 'R', schema: { $ref: '#/components/schemas/S' }, unresolved: false },
+      { name: 'Lost', schema: { $ref: '#/info' }, unresolved: true },
+      { name: 'Far', schema: { $ref: 'other.yaml#/S' }, unresolved: true },
+    ]);
+  });
+
+  it('OpenAPI 3: one environment per server as written, a server without a url at /, and / when there is none', () => {
+    const variables = { env: { default: 'api', enum: ['api', 'beta'] } };
+    const servers = [{ url: 'https://{env}.example.com', description: 'main', variables }, { description: 7, variables: 'none' }, 'junk'];
+    expect(deriveResources({ openapi: '3.1.0', info: { title: 'T', version: '1' }, servers }).environments).to.deep.equal([
+      { url: 'https://{env}.example.com', description: 'main', variables },
+      { url: '/', description: null, variables: {} },
+      { url: '/', description: null, variables: {} },
+    ]);
+    for (const none of [[], undefined, 'https://example.com']) {
+      const document: JsonObject = none === undefined ? { openapi: '3.1.0', info: { title: 'T', version: '1' } } : { openapi: '3.1.0', info: { title: 'T', version: '1' }, servers: none };
+      expect(deriveResources(document).environments, JSON.stringify(none)).to.deep.equal([{ url: '/', description: null, variables: {} }]);
+    }
+  });
+
+  it('OpenAPI 3: one authentication adapter per security scheme, each with its own type’s fields only', () => {
+    const securitySchemes = {
+      bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'D', in: 'header', name: 'n', openIdConnectUrl: 'https://x' },
+      key: { type: 'apiKey', in: 'cookie', name: 'sid', scheme: 'basic', bearerFormat: 'JWT' },
+      oauth: {
+        type: 'oauth2',
+        scheme: 'basic',
+        flows: { implicit: { authorizationUrl: 'https://a', scopes: { read: 'Read', odd: 7 } }, clientCredentials: { tokenUrl: 'https://t', refreshUrl: 'https://r' }, 'x-ext': {} },
+      },
+      oidc: { type: 'openIdConnect', openIdConnectUrl: 'https://id', flows: {} },
+    };
+    const none = { description: null, scheme: null, bearerFormat: null, in: null, paramName: null, flows: null, openIdConnectUrl: null, unresolved: false };
+    expect(deriveResources({ openapi: '3.0.3', info: { title: 'T', version: '1' }, paths: {}, components: { securitySchemes } }).authAdapters).to.deep.equal([
+      { ...none, name: 'bearer', type: 'http', description: 'D', scheme: 'bearer', bearerFormat: 'JWT' },
+      { ...none, name: 'key', type: 'apiKey', in: 'cookie', paramName: 'sid' },
+      {
+        ...none,
+        name: 'oauth',
+        type: 'oauth2',
+        flows: {
+          implicit: { authorizationUrl: 'https://a', tokenUrl: null, refreshUrl: null, scopes: [{ name: 'read', description: 'Read' }, { name: 'odd', description: '' }] },
+          clientCredentials: { authorizationUrl: null, tokenUrl: 'https://t', refreshUrl: 'https://r', scopes: [] },
+        },
+      },
+      { ...none, name: 'oidc', type: 'openIdConnect', openIdConnectUrl: 'https://id' },
+    ]);
+  });
+
+  it('OpenAPI 3: follows a security scheme’s internal $ref; one leading nowhere or to no security scheme is unresolved, of type unknown', () => {
+    const securitySchemes = { basic: { type: 'http', scheme: 'basic' }, ref: { $ref: '#/components/securitySchemes/basic' }, lost: { $ref: '#/nowhere' }, wrong: { $ref: '#/info' }, odd: { type: 7 } };
+    const derived = deriveResources({ openapi: '3.0.3', info: { title: 'T', version: '1' }, paths: {}, components: { securitySchemes } });
+    expect(derived.authAdapters.map((a) => [a.name, a.type, 'unresolved' in a ? a.unresolved : undefined, 'scheme' in a ? a.scheme : undefined])).to.deep.equal([
+      ['basic', 'http', false, 'basic'],
+      ['ref', 'http', false, 'basic'],
+      ['lost', 'unknown', true, null],
+      ['wrong', 'unknown', true, null],
+      ['odd', 'unknown', false, null],
+    ]);
+  });
+
+  it('authAdaptersOf: the adapters deriveResources gives, of either format', () => {
+    const swagger = doc({ securityDefinitions: { key: { type: 'apiKey', in: 'query', name: 'k' } }, paths: { '/a': { get: {} } } });
+    const openApi: JsonObject = { openapi: '3.1.0', info: { title: 'T', version: '1' }, components: { securitySchemes: { key: { type: 'apiKey', in: 'query', name: 'k' }, r: { $ref: '#/components/securitySchemes/key' } } } };
+    for (const document of [swagger, openApi]) expect(authAdaptersOf(document)).to.deep.equal(deriveResources(document).authAdapters);
+    expect(authAdaptersOf(swagger).map((a) => a.type)).to.deep.equal(['apiKey']);
+    expect(authAdaptersOf(openApi).map((a) => a.name)).to.deep.equal(['key', 'r']);
+  });
+
+  it('Swagger 2.0: an environment of the host without schemes, basePath / when none, and a scope without a text described as empty', () => {
+    expect(deriveResources(doc({ host: 'api.example.com' })).environments).to.deep.equal([{ scheme: null, host: 'api.example.com', basePath: '/', url: null }]);
+    expect(deriveResources(doc({ schemes: ['https', 7] })).environments).to.deep.equal([{ scheme: 'https', host: null, basePath: '/', url: null }]);
+    expect(deriveResources(doc({ host: 7, basePath: 8, schemes: 'https' })).environments).to.deep.equal([{ scheme: null, host: null, basePath: '/', url: null }]);
+    const oauth = deriveResources(doc({ securityDefinitions: { o: { type: 'oauth2', scopes: { read: 7 } }, x: 'junk' } })).authAdapters;
+    expect(oauth.map((a) => [a.name, a.type, 'scopes' in a ? a.scopes : null])).to.deep.equal([
+      ['o', 'oauth2', [{ name: 'read', description: '' }]],
+      ['x', 'unknown', []],
+    ]);
+  });
+
+  it('Swagger 2.0: no trace endpoint, and models from definitions', () => {
+    const derived = deriveResources(doc({ paths: { '/a': { trace: {}, head: {}, options: {}, patch: {}, put: {} } }, definitions: { Pet: { type: 'object' } } }));
+    expect(derived.endpoints.map((e) => e.method)).to.deep.equal(['PUT', 'OPTIONS', 'HEAD', 'PATCH']);
+    expect(derived.models).to.deep.equal([{ name: 'Pet', schema: { type: 'object' }, unresolved: false }]);
   });
 
   it('summarises info for the API record', () => {

@@ -43,11 +43,22 @@ describe('references to things of the wrong kind', () => {
       ['parameter', 'openapi-3.0', { name: 'id', in: 'formData', type: 'string' }, false],
       ['parameter', 'swagger-2.0', { name: 'id', in: 'formData', type: 'string' }, true],
       ['parameter', 'swagger-2.0', { name: 'body', in: 'body', schema: SCHEMA, 'x-note': 1 }, true],
+      ...(['query', 'header', 'path'] as const).flatMap((place): [ReferenceKind, SpecFormat, JsonValue, boolean][] => [
+        ['parameter', 'openapi-3.0', { name: 'id', in: place, schema: { type: 'integer' } }, true],
+        ['parameter', 'swagger-2.0', { name: 'id', in: place, type: 'integer' }, true],
+      ]),
+      ['parameter', 'openapi-3.1', { name: 'id', in: 'cookie', schema: { type: 'integer' } }, true],
+      ['parameter', 'swagger-2.0', { name: 'id', in: 'cookie', type: 'integer' }, false],
+      ['parameter', 'openapi-3.0', { name: 7, in: 'query', schema: { type: 'integer' } }, false],
+      ['parameter', 'swagger-2.0', { name: 7, in: 'query', type: 'integer' }, false],
+      ['parameter', 'swagger-2.0', { in: 'query', type: 'integer' }, false],
       ['response', 'openapi-3.1', { description: 'ok', content: {} }, true],
       ['response', 'openapi-3.1', INFO, false],
       ['response', 'openapi-3.1', { description: 'not found', schema: SCHEMA }, false],
       ['response', 'swagger-2.0', { description: 'not found', schema: SCHEMA }, true],
       ['response', 'swagger-2.0', SCHEMA, false],
+      ['response', 'openapi-3.0', { content: {} }, false],
+      ['response', 'swagger-2.0', { description: 7, schema: SCHEMA }, false],
       ['requestBody', 'openapi-3.0', { content: { 'application/json': {} } }, true],
       ['requestBody', 'openapi-3.0', { name: 'limit', in: 'query', schema: { type: 'integer' } }, false],
       ['header', 'openapi-3.0', { schema: { type: 'integer' } }, true],
@@ -58,6 +69,11 @@ describe('references to things of the wrong kind', () => {
       ['pathItem', 'openapi-3.1', SCHEMA, false],
       ['pathItem', 'openapi-3.1', { openapi: '3.1.0', info: INFO, paths: {} }, false],
       ['securityScheme', 'openapi-3.0', { type: 'http', scheme: 'bearer' }, true],
+      ['securityScheme', 'openapi-3.0', { type: 'apiKey', name: 'key', in: 'header' }, true],
+      ['securityScheme', 'openapi-3.0', { type: 'oauth2', flows: {} }, true],
+      ['securityScheme', 'openapi-3.0', { type: 'openIdConnect', openIdConnectUrl: 'https://id.example.com' }, true],
+      ['securityScheme', 'openapi-3.1', { type: 'mutualTLS' }, true],
+      ['securityScheme', 'openapi-3.0', { type: 'basic' }, false],
       ['securityScheme', 'openapi-3.0', SCHEMA, false],
       ['securityScheme', 'openapi-3.0', 'Wrong kinds', false],
       ['schema', 'swagger-2.0', SCHEMA, true],
@@ -134,13 +150,21 @@ describe('references to things of the wrong kind', () => {
       );
     });
 
-    it('walks a chain once however many places refer into it: 2,000 starts along a chain of 2,000 within 200 ms (K x N before)', () => {
+    it('walks a chain once however many places refer into it: 2,000 starts along a chain of 2,000 read each node once, entered from its start or its end (K x N before)', () => {
       const n = 2000;
-      const doc: JsonObject = Object.fromEntries(Array.from({ length: n }, (_, i) => [`n${i}`, i === n - 1 ? { v: 1 } : { $ref: `#/n${i + 1}` }]));
-      const shared = new References(doc);
-      const started = performance.now();
-      for (let i = 0; i < n; i++) expect(shared.follow({ $ref: `#/n${i}` }).at).to.equal(`/n${n - 1}`);
-      expect(performance.now() - started).to.be.below(200);
+      const nodes: JsonObject = Object.fromEntries(Array.from({ length: n }, (_, i) => [`n${i}`, i === n - 1 ? { v: 1 } : { $ref: `#/n${i + 1}` }]));
+      // From the start, every later start is known; from the end, each start walks one step to a known one.
+      for (const order of ['from the start', 'from the end']) {
+        let reads = 0;
+        // Counts the document's nodes read: a count, unlike a time, that no busy machine moves.
+        const doc = new Proxy(nodes, { get: (target, key) => ((reads += 1), Reflect.get(target, key) as unknown) });
+        const shared = new References(doc);
+        for (let k = 0; k < n; k++) {
+          const i = order === 'from the start' ? k : n - 1 - k;
+          expect(shared.follow({ $ref: `#/n${i}` }).at).to.equal(`/n${n - 1}`);
+        }
+        expect(reads, order).to.equal(n);
+      }
     });
   });
 

@@ -106,6 +106,23 @@ describe('domain: an operation removed after its sunset (afterSunset)', () => {
       expect(sunsetDay(' 2027-06-30')).to.equal(null);
     });
 
+    it('name no day for a date that does not exist: a month past 12 or 00, a day past the month’s last or 00', () => {
+      for (const written of ['2027-13-01', '2027-00-10', '2027-02-30', '2027-04-31', '2027-12-32', '2027-01-00', '2027-99-99']) expect(sunsetDay(written), written).to.equal(null);
+      expect(['2027-01-31', '2027-04-30', '2027-12-31', '2028-02-29'].map(sunsetDay)).to.deep.equal(['2027-01-31', '2027-04-30', '2027-12-31', '2028-02-29']);
+    });
+
+    it('read a date of the years 0000 to 0099 as that day, as they read a date-time of it', () => {
+      expect(sunsetDay('0050-01-01T00:00:00Z')).to.equal('0050-01-01');
+      expect(sunsetDay('0050-01-01')).to.equal('0050-01-01');
+      expect(sunsetDay('0000-02-29')).to.equal('0000-02-29');
+      expect(removedAfterSunset({ deprecated: true, sunset: '0099-12-31' }, '2027-07-01')).to.equal(true);
+    });
+
+    it('name no day for a date-time of a day that does not exist', () => {
+      expect(sunsetDay('2027-02-30T00:00:00Z')).to.equal(null);
+      expect(sunsetDay('2027-06-30T25:00:00Z')).to.equal(null);
+    });
+
     it('count the sunset day itself as after it, and only for a deprecated operation', () => {
       expect(removedAfterSunset({ deprecated: true, sunset: SUNSET }, '2027-06-29')).to.equal(false);
       expect(removedAfterSunset({ deprecated: true, sunset: SUNSET }, SUNSET)).to.equal(true);

@@ -3,19 +3,24 @@
  * day it falls on in UTC; anything else (an HTTP date, a typo, `2027-02-30`) names no day, and a
  * removal can then not be judged to come after it.
  */
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+
+/** Whether a `YYYY-MM-DD` names a day: the day it falls on reads back as written, which 2027-02-30 (2 March) does not. */
+function isDay(date: string): boolean {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  // setUTCFullYear, not Date.UTC: Date.UTC reads the years 0 to 99 as 1900 to 1999.
+  const parsed = new Date(0);
+  parsed.setUTCFullYear(year, month - 1, day);
+  return parsed.toISOString().slice(0, 10) === date;
+}
 
 /** The UTC day (`YYYY-MM-DD`) of an `x-sunset` as written; null when it names none. */
 export function sunsetDay(written: string): string | null {
-  const date = DATE.exec(written);
-  if (date) {
-    const [year, month, day] = [Number(date[1]), Number(date[2]), Number(date[3])];
-    const parsed = new Date(Date.UTC(year, month - 1, day));
-    // Date.UTC rolls 2027-02-30 over into March: such a day does not exist.
-    return parsed.getUTCFullYear() === year && parsed.getUTCMonth() === month - 1 && parsed.getUTCDate() === day ? written : null;
-  }
-  if (!DATE_TIME.test(written)) return null;
+  if (DATE.test(written)) return isDay(written) ? written : null;
+  // The date of a date-time must be a day too: Date rolls 2027-02-30T00:00:00Z over into March.
+  const dateTime = DATE_TIME.exec(written);
+  if (dateTime === null || !isDay(dateTime[1]!)) return null;
   const instant = new Date(written);
   return Number.isNaN(instant.getTime()) ? null : instant.toISOString().slice(0, 10);
 }
