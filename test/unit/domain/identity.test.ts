@@ -1,6 +1,6 @@
 import { checkDevicePoll, DEVICE_CODE_TTL_MS, deviceAuthorizationOpen, formatUserCode, normalizeUserCode, type DeviceAuthorization } from '../../../src/domain/identity/device-authorization.js';
 import { expect } from 'chai';
-import { checkCodeRedemption, checkRefresh, consentCovers, widenConsent, type AuthorizationCode, type RefreshToken } from '../../../src/domain/identity/grant.js';
+import { checkCodeRedemption, checkRefresh, consentCovers, SESSION_TTL_MS, sessionIsLive, widenConsent, type AuthorizationCode, type RefreshToken, type Session } from '../../../src/domain/identity/grant.js';
 import { OAuthClient } from '../../../src/domain/identity/oauth-client.js';
 import { isSubScope, parseScope, scopeClaims } from '../../../src/domain/identity/oauth-scope.js';
 import { userId, uuid } from '../../support/ids.js';
@@ -15,6 +15,19 @@ describe('identity rules', () => {
       const parsed = parseScope(`${BASE}/auth/userinfo.email openid ${BASE}/auth/userinfo.email profile ${BASE}/auth/plus.me`, known);
       expect(parsed.ok && parsed.value.value).to.equal(`${BASE}/auth/userinfo.email openid profile ${BASE}/auth/plus.me`);
       expect(parsed.ok && [...parsed.value.claims].sort()).to.deep.equal(['email', 'openid', 'profile']);
+    });
+    it('gives each name its claim: openid, email and profile, by their OpenID names and by Google’s under the scope base', () => {
+      const claimsOf = (scope: string) => {
+        const parsed = parseScope(scope, known);
+        return parsed.ok ? [...parsed.value.claims] : parsed.error;
+      };
+      expect(claimsOf('openid')).to.deep.equal(['openid']);
+      expect(claimsOf('email')).to.deep.equal(['email']);
+      expect(claimsOf('profile')).to.deep.equal(['profile']);
+      expect(claimsOf(`${BASE}/auth/plus.me`)).to.deep.equal(['openid']);
+      expect(claimsOf(`${BASE}/auth/userinfo.email`)).to.deep.equal(['email']);
+      expect(claimsOf(`${BASE}/auth/userinfo.profile`)).to.deep.equal(['profile']);
+      expect([...known.keys()], 'and no other name').to.deep.equal(['openid', 'email', 'profile', `${BASE}/auth/plus.me`, `${BASE}/auth/userinfo.email`, `${BASE}/auth/userinfo.profile`]);
     });
     it('refuses an unknown or empty scope, and names under another base', () => {
       expect(parseScope('openid admin', known)).to.deep.equal({ ok: false, error: { kind: 'UnknownScope', scope: 'admin' } });
@@ -59,6 +72,14 @@ describe('identity rules', () => {
     expect(checkRefresh(token, 'app').ok).to.equal(true);
     expect(checkRefresh(token, 'other')).to.deep.equal({ ok: false, error: 'WrongClient' });
     expect(checkRefresh({ ...token, rotationDate: NOW }, 'app')).to.deep.equal({ ok: false, error: 'Reused' });
+  });
+
+  it('sign-in sessions last 7 days from sign-in, to the millisecond', () => {
+    const session: Session = { idHash: 'h', userId: userId(1), authTime: NOW, expirationDate: new Date(NOW.getTime() + SESSION_TTL_MS) };
+    expect(session.expirationDate).to.deep.equal(new Date('2026-11-29T10:15:00.000Z'));
+    expect(sessionIsLive(session, NOW)).to.equal(true);
+    expect(sessionIsLive(session, new Date('2026-11-29T10:14:59.999Z')), 'its last millisecond').to.equal(true);
+    expect(sessionIsLive(session, new Date('2026-11-29T10:15:00.000Z')), 'the moment it expires').to.equal(false);
   });
 
   it('consents accumulate and cover what was allowed, nothing more', () => {

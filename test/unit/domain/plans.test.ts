@@ -98,10 +98,18 @@ describe('domain: plans and the Private trial', () => {
       expect(checkImportSize(allowances, 'private', 10 ** 9).ok).to.equal(true);
     });
 
-    it('has documented defaults: no private APIs on free, 30 webhooks on both', () => {
-      expect(DEFAULT_PLAN_ALLOWANCES.free.privateApis).to.equal(false);
-      expect(DEFAULT_PLAN_ALLOWANCES.private.privateApis).to.equal(true);
-      expect([DEFAULT_PLAN_ALLOWANCES.free.quotas.webhooks, DEFAULT_PLAN_ALLOWANCES.private.quotas.webhooks]).to.deep.equal([30, 30]);
+    it('has the defaults docs/configuration.md gives: no private APIs on free, 30 webhooks on both', () => {
+      expect(DEFAULT_PLAN_ALLOWANCES).to.deep.equal({
+        free: { privateApis: false, quotas: { apis: 10, webhooks: 30, apiTokens: 10, pagesPerApi: 20, importBytes: 5_242_880 } },
+        private: { privateApis: true, quotas: { apis: null, webhooks: 30, apiTokens: 100, pagesPerApi: 200, importBytes: null } },
+      });
+    });
+
+    it('imports on the free plan a document of up to 5 MiB by default; on the Private plan any size', () => {
+      const MIB = 1024 * 1024;
+      expect(checkImportSize(DEFAULT_PLAN_ALLOWANCES, 'free', 5 * MIB)).to.deep.equal({ ok: true, value: undefined });
+      expect(checkImportSize(DEFAULT_PLAN_ALLOWANCES, 'free', 5 * MIB + 1)).to.deep.equal({ ok: false, error: { kind: 'PlanLimit', plan: 'free', quota: 'importBytes', limit: 5 * MIB, current: 5 * MIB + 1 } });
+      expect(checkImportSize(DEFAULT_PLAN_ALLOWANCES, 'private', 32 * MIB)).to.deep.equal({ ok: true, value: undefined });
     });
   });
 });
