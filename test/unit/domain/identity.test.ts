@@ -193,6 +193,7 @@ describe('identity rules', () => {
         const unverified = OAuthClient.create({ id: 'o', name: 'Operator’s', secretHash: null, redirectUris: ['https://app.example.com/cb'], redirectUrisVerified: false }, NOW);
         expect(unverified.ok && unverified.value.redirectUrisVerified, 'an operator may say so of its own').to.equal(false);
         expect(registered().registration).to.deep.equal(registration);
+        expect(registered().snapshot().postLogoutRedirectUris, 'none given: none').to.deep.equal([]);
       });
 
       it('uses only the grants and response types it registered', () => {

@@ -24,6 +24,11 @@ describe('domain: plans and the Private trial', () => {
     expect(account.planAt(clock.now()).name).to.equal('free');
   });
 
+  it('an account on the free plan is on it whatever trial end its row still carries', () => {
+    const now = new Date('2026-11-25T12:00:00.000Z');
+    expect(stored({ creationDate: now, plan: 'free', trialEndDate: new Date('2026-12-09T12:00:00.000Z') }).planAt(now)).to.deep.equal({ name: 'free', trial: false, trialEndDate: null });
+  });
+
   it('opens an account straight on the free plan when the operator gives no trial', () => {
     const now = new Date('2026-11-25T12:00:00.000Z');
     expect(Account.open(now, 0)).to.deep.equal({ creationDate: now, plan: 'free', trialEndDate: null });

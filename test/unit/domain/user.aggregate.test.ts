@@ -116,6 +116,13 @@ describe('User aggregate', () => {
     });
   }
 
+  it('takes a nickname with dots, but not of dots only', async () => {
+    for (const nickname of ['.ada', 'ada.', 'a.da']) {
+      const result = await User.register({ email: 'ada@example.com', password: 'a long passphrase', nickname, emailVerified: false }, hash, NOW);
+      expect(result.ok && result.value.nickname, nickname).to.equal(nickname);
+    }
+  });
+
   it('takes a name of 200 characters and a nickname of 64', async () => {
     const result = await User.register({ email: 'ada@example.com', password: 'a long passphrase', nickname: 'x'.repeat(64), name: 'y'.repeat(200), emailVerified: false }, hash, NOW);
     expect(result.ok && [result.value.nickname, result.value.name]).to.deep.equal(['x'.repeat(64), 'y'.repeat(200)]);
