@@ -38,8 +38,7 @@ export function normaliseEmail(email: string): string {
 
 /** A nickname derived from the local part of a valid e-mail (never empty) when none is given. */
 function nicknameFromEmail(email: string): string {
-  // Stryker disable next-line StringLiteral: split always yields a first element; the fallback is for the type checker
-  const local = (email.split('@')[0] ?? '').toLowerCase().replace(/[^a-z0-9_.-]/g, '-').slice(0, 64);
+  const local = email.split('@')[0]!.toLowerCase().replace(/[^a-z0-9_.-]/g, '-').slice(0, 64);
   return /^\.+$/.test(local) ? 'user' : local;
 }
 
@@ -62,12 +61,7 @@ function checkProfileField(field: keyof UserProfile, value: unknown): Result<str
     case 'familyName':
       return value.trim().length > 0 && value.length <= 200 ? ok(value) : invalid('must be 1-200 characters, not only spaces');
     case 'picture': {
-      let url: URL | undefined;
-      try {
-        url = new URL(value);
-      } catch {
-        url = undefined;
-      }
+      const url = URL.canParse(value) ? new URL(value) : undefined;
       return url && (url.protocol === 'https:' || url.protocol === 'http:') && value.length <= 2048 ? ok(value) : invalid('must be an http or https URL');
     }
     case 'locale':

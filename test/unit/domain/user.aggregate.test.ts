@@ -179,7 +179,7 @@ describe('User aggregate', () => {
     });
 
     it('takes a nickname of 1-64 of a-z, 0-9, "-", "_", ".", not only dots, and never null', () => {
-      expect(change({ nickname: 'a.b_c-9' })).to.deep.include({ nickname: 'a.b_c-9' });
+      for (const nickname of ['a.b_c-9', '.ada', 'ada.']) expect(change({ nickname }), nickname).to.deep.include({ nickname });
       for (const nickname of ['', '...', 'Ada', 'x'.repeat(65), null, 3]) expect(change({ nickname }), String(nickname)).to.deep.equal(refused('nickname', 'must be 1-64 of a-z, 0-9, "-", "_", "."'));
     });
 
