@@ -113,15 +113,15 @@ export class User {
     if (!NICKNAME.test(nickname) || /^\.+$/.test(nickname)) {
       return err({ kind: 'InvalidField', field: 'nickname', message: 'must be 1-64 of a-z, 0-9, "-", "_", "."' });
     }
-    if (input.name !== undefined && (input.name.length === 0 || input.name.length > 200)) {
-      return err({ kind: 'InvalidField', field: 'name', message: 'must be 1-200 characters' });
-    }
+    // The profile's rule: a name given at registration is one the user could have set later.
+    const name = input.name === undefined ? ok(null) : checkProfileField('name', input.name);
+    if (!name.ok) return name;
     return ok({
       email,
       emailVerified: input.emailVerified,
       passwordHash: await hash(input.password),
       nickname,
-      name: input.name ?? null,
+      name: name.value,
       givenName: null,
       familyName: null,
       picture: null,

@@ -106,8 +106,9 @@ describe('User aggregate', () => {
     ['an e-mail with a space', { email: 'ada lovelace@example.com' }, { field: 'email', message: 'must be an e-mail address' }],
     ['a nickname of dots', { nickname: '..' }, { field: 'nickname', message: 'must be 1-64 of a-z, 0-9, "-", "_", "."' }],
     ['a 65-character nickname', { nickname: 'x'.repeat(65) }, { field: 'nickname', message: 'must be 1-64 of a-z, 0-9, "-", "_", "."' }],
-    ['an empty name', { name: '' }, { field: 'name', message: 'must be 1-200 characters' }],
-    ['a 201-character name', { name: 'x'.repeat(201) }, { field: 'name', message: 'must be 1-200 characters' }],
+    ['an empty name', { name: '' }, { field: 'name', message: 'must be 1-200 characters, not only spaces' }],
+    ['a name of only spaces, as a profile change would', { name: '   ' }, { field: 'name', message: 'must be 1-200 characters, not only spaces' }],
+    ['a 201-character name', { name: 'x'.repeat(201) }, { field: 'name', message: 'must be 1-200 characters, not only spaces' }],
     ['a password containing the e-mail', { password: 'ada@example.com!!' }, { field: 'password', message: 'must not contain the e-mail address or its local part' }],
   ] as const) {
     it(`refuses ${label}`, async () => {
