@@ -60,7 +60,8 @@ function checkRedirectUri(uri: string): string | null {
     return 'must be an absolute URI';
   }
   if (uri.length > 2000) return 'must be at most 2000 characters';
-  if (url.hash !== '' || uri.includes('#')) return 'must not have a fragment';
+  // Any '#' starts a fragment, an empty one too (which `url.hash` shows as '').
+  if (uri.includes('#')) return 'must not have a fragment';
   if (url.protocol === 'javascript:' || url.protocol === 'data:' || url.protocol === 'file:') return `must not use ${url.protocol}`;
   if (url.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) return 'must use https (http only for loopback)';
   return null;

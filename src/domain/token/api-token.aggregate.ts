@@ -57,7 +57,7 @@ export class ApiToken {
       return err({ kind: 'InvalidField', field: 'scopes', message: 'must be a non-empty list of scopes' });
     }
     for (const scope of scopes) {
-      if (typeof scope !== 'string' || !isScope(scope)) {
+      if (!isScope(scope)) {
         return err({ kind: 'InvalidField', field: 'scopes', message: `unknown scope: ${String(scope)}` });
       }
     }

@@ -11,8 +11,8 @@ export type Scope = Area | `${Area}.readonly`;
 /** What an operation does to its area: reads are GET and HEAD, everything else writes. */
 export type Access = 'read' | 'write';
 
-export function isScope(value: string): value is Scope {
-  return (SCOPES as readonly string[]).includes(value);
+export function isScope(value: unknown): value is Scope {
+  return (SCOPES as readonly unknown[]).includes(value);
 }
 
 export function accessOfMethod(method: string): Access {

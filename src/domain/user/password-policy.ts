@@ -29,7 +29,7 @@ export function checkPassword(password: string, email: string): Result<void, Pas
   if (characters.length > PASSWORD_MAX_LENGTH) return violation('too_long');
   if (new Set(characters).size < MIN_DISTINCT_CHARACTERS) return violation('too_few_distinct_characters');
   const lower = password.toLowerCase();
-  const localPart = email.toLowerCase().split('@')[0] ?? '';
+  const localPart = email.toLowerCase().split('@')[0]!;
   if (lower.includes(email.toLowerCase()) || (localPart.length >= 4 && lower.includes(localPart))) {
     return violation('contains_email');
   }

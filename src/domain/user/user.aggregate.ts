@@ -36,10 +36,10 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-/** A nickname derived from the e-mail's local part when none is given. */
+/** A nickname derived from the local part of a valid e-mail (never empty) when none is given. */
 function nicknameFromEmail(email: string): string {
-  const local = (email.split('@')[0] ?? '').toLowerCase().replace(/[^a-z0-9_.-]/g, '-').slice(0, 64);
-  return local.length > 0 && !/^\.+$/.test(local) ? local : 'user';
+  const local = email.split('@')[0]!.toLowerCase().replace(/[^a-z0-9_.-]/g, '-').slice(0, 64);
+  return /^\.+$/.test(local) ? 'user' : local;
 }
 
 export function isValidEmail(email: string): boolean {
@@ -61,12 +61,7 @@ function checkProfileField(field: keyof UserProfile, value: unknown): Result<str
     case 'familyName':
       return value.trim().length > 0 && value.length <= 200 ? ok(value) : invalid('must be 1-200 characters, not only spaces');
     case 'picture': {
-      let url: URL | undefined;
-      try {
-        url = new URL(value);
-      } catch {
-        url = undefined;
-      }
+      const url = URL.canParse(value) ? new URL(value) : undefined;
       return url && (url.protocol === 'https:' || url.protocol === 'http:') && value.length <= 2048 ? ok(value) : invalid('must be an http or https URL');
     }
     case 'locale':
@@ -118,15 +113,15 @@ export class User {
     if (!NICKNAME.test(nickname) || /^\.+$/.test(nickname)) {
       return err({ kind: 'InvalidField', field: 'nickname', message: 'must be 1-64 of a-z, 0-9, "-", "_", "."' });
     }
-    if (input.name !== undefined && (input.name.length === 0 || input.name.length > 200)) {
-      return err({ kind: 'InvalidField', field: 'name', message: 'must be 1-200 characters' });
-    }
+    // The profile's rule: a name given at registration is one the user could have set later.
+    const name = input.name === undefined ? ok(null) : checkProfileField('name', input.name);
+    if (!name.ok) return name;
     return ok({
       email,
       emailVerified: input.emailVerified,
       passwordHash: await hash(input.password),
       nickname,
-      name: input.name ?? null,
+      name: name.value,
       givenName: null,
       familyName: null,
       picture: null,

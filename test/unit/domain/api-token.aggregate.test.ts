@@ -17,17 +17,18 @@ describe('ApiToken aggregate', () => {
     }
   });
 
-  for (const [label, fields, field] of [
-    ['an empty name', { name: '' }, 'name'],
-    ['a 101-character name', { name: 'x'.repeat(101) }, 'name'],
-    ['a name that is not a string', { name: 3 }, 'name'],
-    ['no scopes', { scopes: [] }, 'scopes'],
-    ['scopes that are not a list', { scopes: 'api' }, 'scopes'],
-    ['an unknown scope', { scopes: ['api', 'admin'] }, 'scopes'],
+  for (const [label, fields, error] of [
+    ['an empty name', { name: '' }, { field: 'name', message: 'must be 1-100 characters' }],
+    ['a name of only spaces', { name: '   ' }, { field: 'name', message: 'must be 1-100 characters' }],
+    ['a 101-character name', { name: 'x'.repeat(101) }, { field: 'name', message: 'must be 1-100 characters' }],
+    ['a name that is not a string', { name: 3 }, { field: 'name', message: 'must be 1-100 characters' }],
+    ['no scopes', { scopes: [] }, { field: 'scopes', message: 'must be a non-empty list of scopes' }],
+    ['scopes that are not a list', { scopes: 'api' }, { field: 'scopes', message: 'must be a non-empty list of scopes' }],
+    ['an unknown scope', { scopes: ['api', 'admin'] }, { field: 'scopes', message: 'unknown scope: admin' }],
+    ['a scope that is not a string', { scopes: ['api', 3] }, { field: 'scopes', message: 'unknown scope: 3' }],
   ] as const) {
     it(`refuses ${label}`, () => {
-      const result = make(fields);
-      expect(!result.ok && result.error.field).to.equal(field);
+      expect(make(fields)).to.deep.equal({ ok: false, error: { kind: 'InvalidField', ...error } });
     });
   }
 

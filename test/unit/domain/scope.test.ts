@@ -17,6 +17,7 @@ describe('scopes', () => {
     expect(isScope('admin')).to.equal(false);
     expect(isScope('api.write')).to.equal(false);
     expect(isScope('API')).to.equal(false);
+    expect([3, null, undefined, ['api'], { api: true }].map(isScope), 'what is not a string').to.deep.equal([false, false, false, false, false]);
   });
 
   it('treats GET and HEAD as reads and every other method as a write', () => {
