@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { LookupAddress } from 'node:dns';
-import { guardedLookup, isForbiddenAddress, REFUSALS, SsrfGuard } from '../../src/adapters/webhooks/ssrf-guard.js';
+import { guardedLookup, isForbiddenAddress, REFUSALS, SsrfGuard, TargetRefusedError, type Resolution } from '../../src/adapters/webhooks/ssrf-guard.js';
 
 /** A resolver that never touches the network: names map to fixed answers; anything else is NXDOMAIN. */
 function fakeDns(table: Record<string, string[]>) {
@@ -158,7 +158,7 @@ describe('SsrfGuard', () => {
       'hooks.example.com': [PUBLIC, '2606:2800:220:1:248:1893:25c8:1946'],
       'intranet.example.com': ['10.1.2.3'],
     });
-    const run = (guard: SsrfGuard, hostname: string, options: { all?: boolean; family?: number }) =>
+    const run = (guard: SsrfGuard, hostname: string, options: { all?: boolean; family?: number | 'IPv4' | 'IPv6' }) =>
       new Promise<{ err: NodeJS.ErrnoException | null; address: string | LookupAddress[]; family: number | undefined }>((resolve) => {
         guardedLookup(guard)(hostname, options, (err, address, family) => resolve({ err, address, family }));
       });
@@ -188,6 +188,64 @@ describe('SsrfGuard', () => {
       expect(local.err?.code).to.equal('ERR_WEBHOOK_TARGET_REFUSED');
       const missing = await run(strict, 'missing.example.com', {});
       expect(missing.err?.code).to.equal('ENOTFOUND');
+    });
+
+    it('honours options.family given as a number or a name, with one address or all', async () => {
+      const v6 = '2606:2800:220:1:248:1893:25c8:1946';
+      expect(await run(strict, 'hooks.example.com', { family: 4 })).to.deep.equal({ err: null, address: PUBLIC, family: 4 });
+      expect(await run(strict, 'hooks.example.com', { family: 'IPv4' })).to.deep.equal({ err: null, address: PUBLIC, family: 4 });
+      expect(await run(strict, 'hooks.example.com', { family: 'IPv6' })).to.deep.equal({ err: null, address: v6, family: 6 });
+      expect(await run(strict, 'hooks.example.com', { family: 0 })).to.deep.equal({ err: null, address: PUBLIC, family: 4 });
+      expect((await run(strict, 'hooks.example.com', { all: true, family: 6 })).address).to.deep.equal([{ address: v6, family: 6 }]);
+      expect((await run(strict, 'hooks.example.com', { all: true, family: 'IPv4' })).address).to.deep.equal([{ address: PUBLIC, family: 4 }]);
+    });
+
+    it('fails as unresolved when the name has no address of the family asked for', async () => {
+      const open = new SsrfGuard({ allowPrivateTargets: true, lookup });
+      for (const all of [false, true]) {
+        const result = await run(open, 'intranet.example.com', { all, family: 6 });
+        expect(result.err).to.be.instanceOf(TargetRefusedError);
+        expect([result.err?.name, result.err?.code, result.err?.message]).to.deep.equal(['TargetRefusedError', 'ENOTFOUND', REFUSALS.doesNotResolve]);
+        expect(result.address, 'no address beside the error').to.deep.equal(all ? [] : '');
+      }
+    });
+
+    it('answers a refusal with the error alone: no address, an empty list when all are asked for', async () => {
+      expect(await run(strict, 'intranet.example.com', {})).to.deep.include({ address: '' });
+      expect(await run(strict, 'intranet.example.com', { all: true })).to.deep.include({ address: [] });
+      const missing = await run(strict, 'missing.example.com', { all: true });
+      expect([missing.err?.name, missing.err?.message, missing.address]).to.deep.equal(['TargetRefusedError', REFUSALS.doesNotResolve, []]);
+    });
+
+    it('hands the socket only addresses, never what a resolver answered that is not one', async () => {
+      const junk = fakeDns({ 'odd.example.com': ['not-an-address', '10.1.2.3'] });
+      const open = new SsrfGuard({ allowPrivateTargets: true, lookup: junk.lookup });
+      expect(await run(open, 'odd.example.com', {})).to.deep.equal({ err: null, address: '10.1.2.3', family: 4 });
+      expect((await run(open, 'odd.example.com', { all: true })).address).to.deep.equal([{ address: '10.1.2.3', family: 4 }]);
+    });
+
+    it('calls back with the error when resolving fails unexpectedly, so the connection fails instead of hanging', async () => {
+      /** A guard whose resolution breaks (a resolver bug), by an Error or by anything else thrown. */
+      class BrokenGuard extends SsrfGuard {
+        constructor(private readonly thrown: unknown) {
+          super({ allowPrivateTargets: false, lookup });
+        }
+        override async resolve(): Promise<Resolution> {
+          throw this.thrown;
+        }
+      }
+      const crash = new Error('resolver crashed');
+      expect(await run(new BrokenGuard(crash), 'hooks.example.com', {})).to.deep.equal({ err: crash, address: '', family: undefined });
+      const all = await run(new BrokenGuard(crash), 'hooks.example.com', { all: true });
+      expect([all.err, all.address]).to.deep.equal([crash, []]);
+      const odd = await run(new BrokenGuard('no answer'), 'hooks.example.com', {});
+      expect(odd.err).to.be.instanceOf(Error);
+      expect(odd.err?.message).to.equal('no answer');
+      // A resolver that answers something other than a list of addresses breaks resolve() itself.
+      const malformed = new SsrfGuard({ allowPrivateTargets: false, lookup: async () => undefined as unknown as string[] });
+      const broken = await run(malformed, 'hooks.example.com', {});
+      expect(broken.err).to.be.instanceOf(TypeError);
+      expect(broken.address).to.equal('');
     });
 
     it('passes private addresses through when private targets are allowed', async () => {
