@@ -40,6 +40,13 @@ describe('SsrfGuard', () => {
       expect(isForbiddenAddress('2001:0:7f00:1:0:0:a2b:d8cb')).to.equal(true); // server 127.0.0.1
       expect(isForbiddenAddress('2001:0:5db8:d822:0:0:f5ff:fffe')).to.equal(true); // client 10.0.0.1
       expect(isForbiddenAddress('2001:0:5db8:d822:0:0:f7f7:f7f7')).to.equal(false); // client 8.8.8.8
+      expect(isForbiddenAddress('2001:0:5db8:d822:0:0:3fff:fdfe')).to.equal(true); // client 192.0.2.1: both halves of the client are inverted
+    });
+
+    it('reads an IPv6 address in brackets as the address, and a lone bracket as no address', () => {
+      expect(isForbiddenAddress('[2606:2800:220:1:248:1893:25c8:1946]')).to.equal(false);
+      expect(isForbiddenAddress('[2606:4700::1')).to.equal(true);
+      expect(isForbiddenAddress('2606:4700::1]')).to.equal(true);
     });
   });
 
@@ -93,6 +100,42 @@ describe('SsrfGuard', () => {
     it('accepts a name whose every address is public (checked, never connected to)', async () => {
       expect(await guard.refusal('https://hooks.example.com/specbase?x=1')).to.equal(null);
       expect(asked).to.deep.equal(['hooks.example.com']);
+    });
+
+    it('check() leaves nothing to resolve for a bracketed IPv6 literal', () => {
+      const v6 = guard.check('https://[2606:2800:220:1:248:1893:25c8:1946]:8443/in');
+      expect([v6.refusal, v6.url?.hostname, v6.resolve]).to.deep.equal([null, '[2606:2800:220:1:248:1893:25c8:1946]', undefined]);
+      expect(guard.check('https://[::1]/')).to.deep.equal({ refusal: REFUSALS.forbiddenHost });
+    });
+
+    it('resolve() answers IP literals, bracketed or not, without a lookup', async () => {
+      expect(await guard.resolve(PUBLIC)).to.deep.equal({ ok: true, addresses: [PUBLIC] });
+      expect(await guard.resolve('[2606:2800:220:1:248:1893:25c8:1946]')).to.deep.equal({ ok: true, addresses: ['2606:2800:220:1:248:1893:25c8:1946'] });
+      expect(await guard.resolve('127.0.0.1')).to.deep.equal({ ok: false, refusal: REFUSALS.forbiddenHost, unresolved: false });
+      expect(await guard.resolve('[::1]')).to.deep.equal({ ok: false, refusal: REFUSALS.forbiddenHost, unresolved: false });
+      expect(asked).to.deep.equal([]);
+    });
+
+    it('resolve() looks up a name with a lone bracket as the name it is', async () => {
+      expect(await guard.resolve('[2606:4700::1')).to.deep.equal({ ok: false, refusal: REFUSALS.doesNotResolve, unresolved: true });
+      expect(await guard.resolve('2606:4700::1]')).to.deep.equal({ ok: false, refusal: REFUSALS.doesNotResolve, unresolved: true });
+      expect(asked).to.deep.equal(['[2606:4700::1', '2606:4700::1]']);
+    });
+
+    it('resolve() tells a name that does not resolve (unresolved) from one refused for its addresses', async () => {
+      expect(await guard.resolve('missing.example.com')).to.deep.equal({ ok: false, refusal: REFUSALS.doesNotResolve, unresolved: true });
+      expect(await guard.resolve('nothing.example.com')).to.deep.equal({ ok: false, refusal: REFUSALS.doesNotResolve, unresolved: true });
+      expect(await guard.resolve('mixed.example.com')).to.deep.equal({ ok: false, refusal: REFUSALS.forbiddenResolution, unresolved: false });
+      expect(await guard.resolve('hooks.example.com')).to.deep.equal({ ok: true, addresses: [PUBLIC, '2606:2800:220:1:248:1893:25c8:1946'] });
+    });
+
+    it('resolve() refuses localhost whatever its case and trailing dots, and looks up names that merely end in it', async () => {
+      for (const name of ['localhost', 'LOCALHOST..', 'api.localhost.']) {
+        expect(await guard.resolve(name), name).to.deep.equal({ ok: false, refusal: REFUSALS.forbiddenHost, unresolved: false });
+      }
+      expect(asked).to.deep.equal([]);
+      expect(await guard.resolve('notlocalhost')).to.deep.include({ refusal: REFUSALS.doesNotResolve });
+      expect(asked).to.deep.equal(['notlocalhost']);
     });
 
     it('accepts public IP literals', async () => {
@@ -150,6 +193,14 @@ describe('SsrfGuard', () => {
     it('still refuses other schemes and credentials', async () => {
       expect(await guard.refusal('ftp://127.0.0.1/')).to.equal('only http and https targets are allowed');
       expect(await guard.refusal('http://user:pass@127.0.0.1/')).to.equal(REFUSALS.credentials);
+    });
+  });
+
+  describe('the system resolver', () => {
+    it('answers every address of a name (localhost, from the hosts file: no network)', async () => {
+      const resolution = await new SsrfGuard({ allowPrivateTargets: true }).resolve('localhost');
+      expect(resolution.ok).to.equal(true);
+      expect(resolution.ok && resolution.addresses).to.include('127.0.0.1');
     });
   });
 

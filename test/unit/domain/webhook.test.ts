@@ -146,6 +146,10 @@ describe('Webhook aggregate', () => {
       expect(webhook.toRecord().lastResponse?.body).to.equal(`${'x'.repeat(1022)}é`);
       webhook.recordResponse({ status: 200, body: `\uFFFD${'x'.repeat(1023)}`, durationMs: 1 }, NOW);
       expect(webhook.toRecord().lastResponse?.body, 'a replacement character the receiver sent is kept').to.equal(`\uFFFD${'x'.repeat(1021)}`);
+      for (const body of ['bad byte \uFFFD', `${'x'.repeat(1021)}\uFFFD`]) {
+        webhook.recordResponse({ status: 200, body, durationMs: 1 }, NOW);
+        expect(webhook.toRecord().lastResponse?.body, 'a body that fits is kept whole, to its last character').to.equal(body);
+      }
     });
   });
 
