@@ -47,6 +47,8 @@ describe('SsrfGuard', () => {
       expect(isForbiddenAddress('[2606:2800:220:1:248:1893:25c8:1946]')).to.equal(false);
       expect(isForbiddenAddress('[2606:4700::1')).to.equal(true);
       expect(isForbiddenAddress('2606:4700::1]')).to.equal(true);
+      expect(isForbiddenAddress('a2606:4700::1]')).to.equal(true);
+      expect(isForbiddenAddress('[2606:4700::1a')).to.equal(true);
     });
   });
 
@@ -207,6 +209,7 @@ describe('SsrfGuard', () => {
   describe('guardedLookup', () => {
     const { lookup } = fakeDns({
       'hooks.example.com': [PUBLIC, '2606:2800:220:1:248:1893:25c8:1946'],
+      'v6-first.example.com': ['2606:2800:220:1:248:1893:25c8:1946', PUBLIC],
       'intranet.example.com': ['10.1.2.3'],
     });
     const run = (guard: SsrfGuard, hostname: string, options: { all?: boolean; family?: number | 'IPv4' | 'IPv6' }) =>
@@ -247,6 +250,9 @@ describe('SsrfGuard', () => {
       expect(await run(strict, 'hooks.example.com', { family: 'IPv4' })).to.deep.equal({ err: null, address: PUBLIC, family: 4 });
       expect(await run(strict, 'hooks.example.com', { family: 'IPv6' })).to.deep.equal({ err: null, address: v6, family: 6 });
       expect(await run(strict, 'hooks.example.com', { family: 0 })).to.deep.equal({ err: null, address: PUBLIC, family: 4 });
+      expect(await run(strict, 'v6-first.example.com', {})).to.deep.equal({ err: null, address: v6, family: 6 });
+      expect(await run(strict, 'v6-first.example.com', { family: 4 })).to.deep.equal({ err: null, address: PUBLIC, family: 4 });
+      expect(await run(strict, 'v6-first.example.com', { family: 'IPv4' })).to.deep.equal({ err: null, address: PUBLIC, family: 4 });
       expect((await run(strict, 'hooks.example.com', { all: true, family: 6 })).address).to.deep.equal([{ address: v6, family: 6 }]);
       expect((await run(strict, 'hooks.example.com', { all: true, family: 'IPv4' })).address).to.deep.equal([{ address: PUBLIC, family: 4 }]);
     });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Api } from '../../../src/domain/api/api.aggregate.js';
+import { Api, nameFromTitle, nicknameFromTitle } from '../../../src/domain/api/api.aggregate.js';
 import { eventPayload } from '../../../src/domain/events/domain-event.js';
 import { anApi } from '../../support/builders.js';
 import { accountId, userId, uuid } from '../../support/ids.js';
@@ -12,6 +12,26 @@ function create(fields: Record<string, unknown>) {
 }
 
 describe('Api aggregate', () => {
+  describe('names made from a title', () => {
+    for (const [title, nickname] of [
+      ['...Hidden API', 'hidden-api'],
+      ['-.-Dashes and dots first', 'dashes-and-dots-first'],
+      ['Version 1.', 'version-1.'],
+      ['a--b--', 'a--b'],
+      [`${'a'.repeat(62)}--b`, 'a'.repeat(62)],
+      [`${'a'.repeat(63)} b`, 'a'.repeat(63)],
+      ['---', 'api'],
+    ] as const) {
+      it(`makes the nickname ${JSON.stringify(nickname.length > 20 ? `${nickname.slice(0, 5)}... (${nickname.length})` : nickname)} of a title, cut to 64 without a dash at either end`, () => {
+        expect(nicknameFromTitle(title)).to.equal(nickname);
+      });
+    }
+
+    it('cuts a long title after a whole character even when it starts with a surrogate pair', () => {
+      expect(nameFromTitle(`😀${'x'.repeat(300)}`, 'fallback')).to.equal(`😀${'x'.repeat(197)}…`);
+    });
+  });
+
   describe('create', () => {
     it('starts at revision 1, private by default, and records api.created with the API record', () => {
       const result = create({});
