@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { LookupAddress } from 'node:dns';
-import { guardedLookup, isForbiddenAddress, REFUSALS, SsrfGuard } from '../../src/adapters/webhooks/ssrf-guard.js';
+import { guardedLookup, isForbiddenAddress, REFUSALS, SsrfGuard, TargetRefusedError, type Resolution } from '../../src/adapters/webhooks/ssrf-guard.js';
 
 /** A resolver that never touches the network: names map to fixed answers; anything else is NXDOMAIN. */
 function fakeDns(table: Record<string, string[]>) {
@@ -40,6 +40,15 @@ describe('SsrfGuard', () => {
       expect(isForbiddenAddress('2001:0:7f00:1:0:0:a2b:d8cb')).to.equal(true); // server 127.0.0.1
       expect(isForbiddenAddress('2001:0:5db8:d822:0:0:f5ff:fffe')).to.equal(true); // client 10.0.0.1
       expect(isForbiddenAddress('2001:0:5db8:d822:0:0:f7f7:f7f7')).to.equal(false); // client 8.8.8.8
+      expect(isForbiddenAddress('2001:0:5db8:d822:0:0:3fff:fdfe')).to.equal(true); // client 192.0.2.1: both halves of the client are inverted
+    });
+
+    it('reads an IPv6 address in brackets as the address, and a lone bracket as no address', () => {
+      expect(isForbiddenAddress('[2606:2800:220:1:248:1893:25c8:1946]')).to.equal(false);
+      expect(isForbiddenAddress('[2606:4700::1')).to.equal(true);
+      expect(isForbiddenAddress('2606:4700::1]')).to.equal(true);
+      expect(isForbiddenAddress('a2606:4700::1]')).to.equal(true);
+      expect(isForbiddenAddress('[2606:4700::1a')).to.equal(true);
     });
   });
 
@@ -93,6 +102,42 @@ describe('SsrfGuard', () => {
     it('accepts a name whose every address is public (checked, never connected to)', async () => {
       expect(await guard.refusal('https://hooks.example.com/specbase?x=1')).to.equal(null);
       expect(asked).to.deep.equal(['hooks.example.com']);
+    });
+
+    it('check() leaves nothing to resolve for a bracketed IPv6 literal', () => {
+      const v6 = guard.check('https://[2606:2800:220:1:248:1893:25c8:1946]:8443/in');
+      expect([v6.refusal, v6.url?.hostname, v6.resolve]).to.deep.equal([null, '[2606:2800:220:1:248:1893:25c8:1946]', undefined]);
+      expect(guard.check('https://[::1]/')).to.deep.equal({ refusal: REFUSALS.forbiddenHost });
+    });
+
+    it('resolve() answers IP literals, bracketed or not, without a lookup', async () => {
+      expect(await guard.resolve(PUBLIC)).to.deep.equal({ ok: true, addresses: [PUBLIC] });
+      expect(await guard.resolve('[2606:2800:220:1:248:1893:25c8:1946]')).to.deep.equal({ ok: true, addresses: ['2606:2800:220:1:248:1893:25c8:1946'] });
+      expect(await guard.resolve('127.0.0.1')).to.deep.equal({ ok: false, refusal: REFUSALS.forbiddenHost, unresolved: false });
+      expect(await guard.resolve('[::1]')).to.deep.equal({ ok: false, refusal: REFUSALS.forbiddenHost, unresolved: false });
+      expect(asked).to.deep.equal([]);
+    });
+
+    it('resolve() looks up a name with a lone bracket as the name it is', async () => {
+      expect(await guard.resolve('[2606:4700::1')).to.deep.equal({ ok: false, refusal: REFUSALS.doesNotResolve, unresolved: true });
+      expect(await guard.resolve('2606:4700::1]')).to.deep.equal({ ok: false, refusal: REFUSALS.doesNotResolve, unresolved: true });
+      expect(asked).to.deep.equal(['[2606:4700::1', '2606:4700::1]']);
+    });
+
+    it('resolve() tells a name that does not resolve (unresolved) from one refused for its addresses', async () => {
+      expect(await guard.resolve('missing.example.com')).to.deep.equal({ ok: false, refusal: REFUSALS.doesNotResolve, unresolved: true });
+      expect(await guard.resolve('nothing.example.com')).to.deep.equal({ ok: false, refusal: REFUSALS.doesNotResolve, unresolved: true });
+      expect(await guard.resolve('mixed.example.com')).to.deep.equal({ ok: false, refusal: REFUSALS.forbiddenResolution, unresolved: false });
+      expect(await guard.resolve('hooks.example.com')).to.deep.equal({ ok: true, addresses: [PUBLIC, '2606:2800:220:1:248:1893:25c8:1946'] });
+    });
+
+    it('resolve() refuses localhost whatever its case and trailing dots, and looks up names that merely end in it', async () => {
+      for (const name of ['localhost', 'LOCALHOST..', 'api.localhost.']) {
+        expect(await guard.resolve(name), name).to.deep.equal({ ok: false, refusal: REFUSALS.forbiddenHost, unresolved: false });
+      }
+      expect(asked).to.deep.equal([]);
+      expect(await guard.resolve('notlocalhost')).to.deep.include({ refusal: REFUSALS.doesNotResolve });
+      expect(asked).to.deep.equal(['notlocalhost']);
     });
 
     it('accepts public IP literals', async () => {
@@ -153,12 +198,21 @@ describe('SsrfGuard', () => {
     });
   });
 
+  describe('the system resolver', () => {
+    it('answers every address of a name (localhost, from the hosts file: no network)', async () => {
+      const resolution = await new SsrfGuard({ allowPrivateTargets: true }).resolve('localhost');
+      expect(resolution.ok).to.equal(true);
+      expect(resolution.ok && resolution.addresses).to.include('127.0.0.1');
+    });
+  });
+
   describe('guardedLookup', () => {
     const { lookup } = fakeDns({
       'hooks.example.com': [PUBLIC, '2606:2800:220:1:248:1893:25c8:1946'],
+      'v6-first.example.com': ['2606:2800:220:1:248:1893:25c8:1946', PUBLIC],
       'intranet.example.com': ['10.1.2.3'],
     });
-    const run = (guard: SsrfGuard, hostname: string, options: { all?: boolean; family?: number }) =>
+    const run = (guard: SsrfGuard, hostname: string, options: { all?: boolean; family?: number | 'IPv4' | 'IPv6' }) =>
       new Promise<{ err: NodeJS.ErrnoException | null; address: string | LookupAddress[]; family: number | undefined }>((resolve) => {
         guardedLookup(guard)(hostname, options, (err, address, family) => resolve({ err, address, family }));
       });
@@ -188,6 +242,67 @@ describe('SsrfGuard', () => {
       expect(local.err?.code).to.equal('ERR_WEBHOOK_TARGET_REFUSED');
       const missing = await run(strict, 'missing.example.com', {});
       expect(missing.err?.code).to.equal('ENOTFOUND');
+    });
+
+    it('honours options.family given as a number or a name, with one address or all', async () => {
+      const v6 = '2606:2800:220:1:248:1893:25c8:1946';
+      expect(await run(strict, 'hooks.example.com', { family: 4 })).to.deep.equal({ err: null, address: PUBLIC, family: 4 });
+      expect(await run(strict, 'hooks.example.com', { family: 'IPv4' })).to.deep.equal({ err: null, address: PUBLIC, family: 4 });
+      expect(await run(strict, 'hooks.example.com', { family: 'IPv6' })).to.deep.equal({ err: null, address: v6, family: 6 });
+      expect(await run(strict, 'hooks.example.com', { family: 0 })).to.deep.equal({ err: null, address: PUBLIC, family: 4 });
+      expect(await run(strict, 'v6-first.example.com', {})).to.deep.equal({ err: null, address: v6, family: 6 });
+      expect(await run(strict, 'v6-first.example.com', { family: 4 })).to.deep.equal({ err: null, address: PUBLIC, family: 4 });
+      expect(await run(strict, 'v6-first.example.com', { family: 'IPv4' })).to.deep.equal({ err: null, address: PUBLIC, family: 4 });
+      expect((await run(strict, 'hooks.example.com', { all: true, family: 6 })).address).to.deep.equal([{ address: v6, family: 6 }]);
+      expect((await run(strict, 'hooks.example.com', { all: true, family: 'IPv4' })).address).to.deep.equal([{ address: PUBLIC, family: 4 }]);
+    });
+
+    it('fails as unresolved when the name has no address of the family asked for', async () => {
+      const open = new SsrfGuard({ allowPrivateTargets: true, lookup });
+      for (const all of [false, true]) {
+        const result = await run(open, 'intranet.example.com', { all, family: 6 });
+        expect(result.err).to.be.instanceOf(TargetRefusedError);
+        expect([result.err?.name, result.err?.code, result.err?.message]).to.deep.equal(['TargetRefusedError', 'ENOTFOUND', REFUSALS.doesNotResolve]);
+        expect(result.address, 'no address beside the error').to.deep.equal(all ? [] : '');
+      }
+    });
+
+    it('answers a refusal with the error alone: no address, an empty list when all are asked for', async () => {
+      expect(await run(strict, 'intranet.example.com', {})).to.deep.include({ address: '' });
+      expect(await run(strict, 'intranet.example.com', { all: true })).to.deep.include({ address: [] });
+      const missing = await run(strict, 'missing.example.com', { all: true });
+      expect([missing.err?.name, missing.err?.message, missing.address]).to.deep.equal(['TargetRefusedError', REFUSALS.doesNotResolve, []]);
+    });
+
+    it('hands the socket only addresses, never what a resolver answered that is not one', async () => {
+      const junk = fakeDns({ 'odd.example.com': ['not-an-address', '10.1.2.3'] });
+      const open = new SsrfGuard({ allowPrivateTargets: true, lookup: junk.lookup });
+      expect(await run(open, 'odd.example.com', {})).to.deep.equal({ err: null, address: '10.1.2.3', family: 4 });
+      expect((await run(open, 'odd.example.com', { all: true })).address).to.deep.equal([{ address: '10.1.2.3', family: 4 }]);
+    });
+
+    it('calls back with the error when resolving fails unexpectedly, so the connection fails instead of hanging', async () => {
+      /** A guard whose resolution breaks (a resolver bug), by an Error or by anything else thrown. */
+      class BrokenGuard extends SsrfGuard {
+        constructor(private readonly thrown: unknown) {
+          super({ allowPrivateTargets: false, lookup });
+        }
+        override async resolve(): Promise<Resolution> {
+          throw this.thrown;
+        }
+      }
+      const crash = new Error('resolver crashed');
+      expect(await run(new BrokenGuard(crash), 'hooks.example.com', {})).to.deep.equal({ err: crash, address: '', family: undefined });
+      const all = await run(new BrokenGuard(crash), 'hooks.example.com', { all: true });
+      expect([all.err, all.address]).to.deep.equal([crash, []]);
+      const odd = await run(new BrokenGuard('no answer'), 'hooks.example.com', {});
+      expect(odd.err).to.be.instanceOf(Error);
+      expect(odd.err?.message).to.equal('no answer');
+      // A resolver that answers something other than a list of addresses breaks resolve() itself.
+      const malformed = new SsrfGuard({ allowPrivateTargets: false, lookup: async () => undefined as unknown as string[] });
+      const broken = await run(malformed, 'hooks.example.com', {});
+      expect(broken.err).to.be.instanceOf(TypeError);
+      expect(broken.address).to.equal('');
     });
 
     it('passes private addresses through when private targets are allowed', async () => {

@@ -93,9 +93,9 @@ export function nicknameFromTitle(title: string): string {
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/[^a-z0-9_.-]+/g, '-')
-    .replace(/^[-.]+|-+$/g, '')
+    .replace(/^[-.]+/, '')
     .slice(0, 64)
-    .replace(/-+$/g, '');
+    .replace(/-+$/, '');
   return slug === '' ? 'api' : slug;
 }
 

@@ -19,6 +19,13 @@ describe('webhook signatures (X-Service-Signature, webhook-signature)', () => {
     expect(standardWebhookSignature(SECRET, 'msg_1', 1700000000, Buffer.from(BODY, 'utf8'))).to.equal(`v1,${expected}`);
   });
 
+  it('keys both signatures with the UTF-8 bytes of the secret, whatever characters it has', () => {
+    const secret = 'clé-secrète-🔑';
+    const key = Buffer.from(secret, 'utf8');
+    expect(serviceSignature(secret, URL_A, BODY)).to.equal(createHmac('sha256', key).update(Buffer.from(URL_A + BODY, 'utf8')).digest('hex'));
+    expect(standardWebhookSignature(secret, 'msg_2', 1700000001, BODY)).to.equal(`v1,${createHmac('sha256', key).update(Buffer.from(`msg_2.1700000001.${BODY}`, 'utf8')).digest('base64')}`);
+  });
+
   describe('verifyServiceSignature, as a receiver checks a delivery', () => {
     const good = serviceSignature(SECRET, URL_A, BODY);
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Api } from '../../../src/domain/api/api.aggregate.js';
+import { Api, nameFromTitle, nicknameFromTitle } from '../../../src/domain/api/api.aggregate.js';
 import { eventPayload } from '../../../src/domain/events/domain-event.js';
 import { anApi } from '../../support/builders.js';
 import { accountId, userId, uuid } from '../../support/ids.js';
@@ -12,6 +12,26 @@ function create(fields: Record<string, unknown>) {
 }
 
 describe('Api aggregate', () => {
+  describe('names made from a title', () => {
+    for (const [title, nickname] of [
+      ['...Hidden API', 'hidden-api'],
+      ['-.-Dashes and dots first', 'dashes-and-dots-first'],
+      ['Version 1.', 'version-1.'],
+      ['a--b--', 'a--b'],
+      [`${'a'.repeat(62)}--b`, 'a'.repeat(62)],
+      [`${'a'.repeat(63)} b`, 'a'.repeat(63)],
+      ['---', 'api'],
+    ] as const) {
+      it(`makes the nickname ${JSON.stringify(nickname.length > 20 ? `${nickname.slice(0, 5)}... (${nickname.length})` : nickname)} of a title, cut to 64 without a dash at either end`, () => {
+        expect(nicknameFromTitle(title)).to.equal(nickname);
+      });
+    }
+
+    it('cuts a long title after a whole character even when it starts with a surrogate pair', () => {
+      expect(nameFromTitle(`😀${'x'.repeat(300)}`, 'fallback')).to.equal(`😀${'x'.repeat(197)}…`);
+    });
+  });
+
   describe('create', () => {
     it('starts at revision 1, private by default, and records api.created with the API record', () => {
       const result = create({});
@@ -37,7 +57,7 @@ describe('Api aggregate', () => {
       expect(events.map((e) => e.name)).to.deep.equal(['api.created']);
       expect(events[0]).to.include({ accountId: 3, resourceType: 'Api' });
       expect(events[0]!.actor).to.deep.equal(owner);
-      expect(events[0]!.resource).to.deep.equal(api.toRecord());
+      expect(events[0]!.resource, 'the record itself, made once per state').to.equal(api.toRecord());
       expect(api.pullEvents()).to.deep.equal([], 'events are handed over once');
     });
 
@@ -67,12 +87,25 @@ describe('Api aggregate', () => {
         if (!result.ok) expect(result.error).to.include({ kind: 'InvalidField', field: 'nickname' });
       });
     }
-    for (const [field, value] of [['name', ''], ['name', '   '], ['name', 'x'.repeat(201)], ['name', 5], ['type', 'secret'], ['type', 1]] as const) {
-      it(`refuses ${field}=${JSON.stringify(value).slice(0, 20)}`, () => {
-        const result = create({ [field]: value });
-        expect(!result.ok && result.error.kind === 'InvalidField' && result.error.field).to.equal(field);
+    for (const nickname of ['v1.', '.well-known', 'a..b']) {
+      it(`accepts the nickname ${JSON.stringify(nickname)}: dots are refused only when there is nothing else`, () => {
+        expect(create({ nickname }).ok).to.equal(true);
       });
     }
+    it('names the nickname rule when it refuses one', () => {
+      expect(create({ nickname: '..' })).to.deep.equal({ ok: false, error: { kind: 'InvalidField', field: 'nickname', message: 'must be 1-64 of a-z, 0-9, "-", "_", "." and not only dots' } });
+    });
+    const NAME_RULE = 'must be 1-200 characters, not only spaces';
+    const TYPE_RULE = 'must be one of private, public';
+    for (const [field, value, message] of [['name', '', NAME_RULE], ['name', '   ', NAME_RULE], ['name', 'x'.repeat(201), NAME_RULE], ['name', 5, NAME_RULE], ['type', 'secret', TYPE_RULE], ['type', 1, TYPE_RULE]] as const) {
+      it(`refuses ${field}=${JSON.stringify(value).slice(0, 20)}, naming the field and the rule`, () => {
+        expect(create({ [field]: value })).to.deep.equal({ ok: false, error: { kind: 'InvalidField', field, message } });
+      });
+    }
+    it('accepts a name of 200 characters', () => {
+      const result = create({ name: 'x'.repeat(200) });
+      expect(result.ok && result.value.toRecord().name).to.equal('x'.repeat(200));
+    });
     it('accepts type public', () => {
       const result = create({ type: 'public' });
       expect(result.ok && result.value.toRecord().type).to.equal('public');
@@ -87,6 +120,26 @@ describe('Api aggregate', () => {
       expect(api.toRecord()).to.include({ name: 'Pet Store', updateDate: '2026-11-22T11:00:00.000+00:00' });
       expect(api.update({ nickname: 'store', type: 'public' }, 5, owner, NOW).ok).to.equal(true);
       expect(api.revision).to.equal(6);
+    });
+
+    for (const [field, value] of [['name', 'Store'], ['nickname', 'store'], ['type', 'public'], ['breakingChangePolicy', 'refuse'], ['allowRemovalAfterSunset', true]] as const) {
+      it(`changes ${field} alone, growing the revision and recording api.updated`, () => {
+        const api = anApi().build();
+        expect(api.update({ [field]: value }, undefined, owner, NOW)).to.deep.equal({ ok: true, value: undefined });
+        expect(api.toRecord()).to.include({ [field]: value, revision: 2 });
+        expect(api.pullEvents().map((e) => e.name)).to.deep.equal(['api.updated']);
+      });
+    }
+
+    it('names the rule of each field it refuses', () => {
+      const api = anApi().build();
+      expect(api.update({ type: 'secret' }, undefined, owner, NOW)).to.deep.equal({ ok: false, error: { kind: 'InvalidField', field: 'type', message: 'must be one of private, public' } });
+      expect(api.update({ breakingChangePolicy: 'sometimes' }, undefined, owner, NOW)).to.deep.equal({
+        ok: false,
+        error: { kind: 'InvalidField', field: 'breakingChangePolicy', message: 'must be one of allow, requireMajor, refuse' },
+      });
+      expect(api.update({ allowRemovalAfterSunset: 'yes' }, undefined, owner, NOW)).to.deep.equal({ ok: false, error: { kind: 'InvalidField', field: 'allowRemovalAfterSunset', message: 'must be true or false' } });
+      expect(api.update({ name: 7 }, undefined, owner, NOW)).to.deep.equal({ ok: false, error: { kind: 'InvalidField', field: 'name', message: 'must be 1-200 characters, not only spaces' } });
     });
 
     it('keeps the revision when nothing changes', () => {
@@ -151,6 +204,44 @@ describe('Api aggregate', () => {
       api.update({ name: 'New' }, undefined, owner, NOW);
       expect(api.storedRevision).to.equal(9);
     });
+  });
+
+  describe('replaceSpec', () => {
+    const changes = { fromRevision: 1, breaking: false, counts: { breaking: 0, warning: 1, info: 2 } };
+    const summary = { format: 'openapi-3.1', title: 'Pet Store', description: 'About', version: '2.0.0' } as const;
+    const LATER = new Date('2026-11-22T12:00:00.000Z');
+
+    it('records api.updated with the new record and what the spec changed', () => {
+      const api = anApi().build();
+      expect(api.replaceSpec(summary, 1, owner, changes, LATER)).to.deep.equal({ ok: true, value: undefined });
+      expect(api.toRecord()).to.include({ name: 'Pet Store', description: 'About', version: '2.0.0', specFormat: 'openapi-3.1', revision: 2, updateDate: '2026-11-22T12:00:00.000+00:00' });
+      expect(api.pullEvents()).to.deep.equal([
+        { name: 'api.updated', occurredAt: LATER, accountId: 1, actor: owner, resourceType: 'Api', resource: { ...api.toRecord(), changes } },
+      ]);
+    });
+
+    it('takes any expected revision but the current one as stale, and none as current', () => {
+      const api = anApi().atRevision(5).build();
+      expect(api.replaceSpec(summary, 6, owner, changes, LATER)).to.deep.equal({ ok: false, error: { kind: 'RevisionMismatch', expected: 6, actual: 5 } });
+      expect(api.pullEvents()).to.deep.equal([]);
+      expect(api.replaceSpec(summary, undefined, owner, changes, LATER).ok).to.equal(true);
+      expect(api.replaceSpec(summary, 6, owner, changes, LATER).ok).to.equal(true);
+      expect(api.revision).to.equal(7);
+    });
+  });
+
+  it('makes its record once per state, frozen, and a new one after a change', () => {
+    const api = anApi().build();
+    const record = api.toRecord();
+    expect(api.toRecord()).to.equal(record);
+    expect(Object.isFrozen(record) && Object.isFrozen(record.user)).to.equal(true);
+    api.update({ name: 'Other' }, undefined, owner, NOW);
+    expect(api.toRecord()).to.not.equal(record);
+    expect(record.name).to.equal('Pets');
+  });
+
+  it('names itself for a release event by id, account, nickname and name', () => {
+    expect(anApi().build().asReleased()).to.deep.equal({ id: '00000000-0000-7000-8000-0000000000a1', accountId: 1, nickname: 'pets', name: 'Pets' });
   });
 
   it('delete records api.deleted by the acting user, who need not be the owner', () => {

@@ -22,6 +22,45 @@ describe('Release aggregate', () => {
     expect(event!.resource).to.deep.equal({ ...result.value.toRecord(), api: { id: 'api-1', nickname: 'pets', name: 'Pets' } });
   });
 
+  it('hands its events over once: a second pull returns none (each would be delivered again)', () => {
+    const result = Release.release({ id: uuid('r-1'), api, version: '1.2.0', actor }, NOW);
+    if (!result.ok) throw new Error('expected ok');
+    const release = result.value;
+    expect(release.pullEvents().map((e) => e.name)).to.deep.equal(['release.released']);
+    expect(release.pullEvents()).to.deep.equal([]);
+    release.deprecate(api, actor, NOW);
+    release.endOfLife(api, actor, NOW);
+    expect(release.pullEvents().map((e) => e.name)).to.deep.equal(['release.deprecated', 'release.endOfLife']);
+    expect(release.pullEvents()).to.deep.equal([]);
+  });
+
+  it('carries what the release changed since the previous one in release.released, when known', () => {
+    const changes = { since: '1.1.0', breaking: true, counts: { breaking: 1, warning: 0, info: 2 } };
+    const result = Release.release({ id: uuid('r-1'), api, version: '1.2.0', actor, changes }, NOW);
+    if (!result.ok) throw new Error('expected ok');
+    const [event] = result.value.pullEvents();
+    expect(event).to.deep.equal({
+      name: 'release.released',
+      occurredAt: NOW,
+      accountId: 3,
+      actor,
+      resourceType: 'Release',
+      resource: { ...result.value.toRecord(), api: { id: 'api-1', nickname: 'pets', name: 'Pets' }, changes },
+    });
+  });
+
+  it('names the acting user as the event shows them, and nothing else of theirs', () => {
+    const release = aRelease();
+    release.deprecate(api, { ...actor, email: 'ada@example.com' } as typeof actor, NOW);
+    expect(release.pullEvents()[0]!.actor).to.deep.equal({ id: 7, nickname: 'ada' });
+  });
+
+  it('shows its identity, version and status', () => {
+    const release = aRelease('deprecated');
+    expect([release.id, release.version, release.status]).to.deep.equal(['r-1', '1.0.0', 'deprecated']);
+    expect(release.snapshot()).to.deep.equal({ id: 'r-1', apiId: 'api-1', accountId: 3, version: '1.0.0', status: 'deprecated', releaseDate: NOW });
+  });
+
   describe('the state machine, every (from, to) pair from the table', () => {
     for (const from of RELEASE_STATUSES) {
       for (const to of ['deprecated', 'endOfLife'] as const) {
@@ -49,8 +88,15 @@ describe('Release aggregate', () => {
         const release = aRelease(from);
         release.delete(api, actor, NOW);
         const [event] = release.pullEvents();
-        expect(event).to.include({ name: 'release.deleted' });
-        expect(event!.resource).to.deep.include({ status: from, version: '1.0.0' });
+        expect(event).to.deep.equal({
+          name: 'release.deleted',
+          occurredAt: NOW,
+          accountId: 3,
+          actor,
+          resourceType: 'Release',
+          resource: { id: 'r-1', version: '1.0.0', status: from, releaseDate: '2026-11-22T12:00:00.000+00:00', api: { id: 'api-1', nickname: 'pets', name: 'Pets' } },
+        });
+        expect(release.pullEvents()).to.deep.equal([]);
       });
     }
   });
