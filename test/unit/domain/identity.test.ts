@@ -2,7 +2,7 @@ import { checkDevicePoll, DEVICE_CODE_TTL_MS, deviceAuthorizationOpen, formatUse
 import { expect } from 'chai';
 import { checkCodeRedemption, checkRefresh, consentCovers, SESSION_TTL_MS, sessionIsLive, widenConsent, type AuthorizationCode, type RefreshToken, type Session } from '../../../src/domain/identity/grant.js';
 import { OAuthClient, type ClientRegistration, type GrantType } from '../../../src/domain/identity/oauth-client.js';
-import { isSubScope, parseScope, scopeClaims } from '../../../src/domain/identity/oauth-scope.js';
+import { isSubScope, parseScope, scopeClaims, type Claim } from '../../../src/domain/identity/oauth-scope.js';
 import { purgeCutoffs } from '../../../src/domain/identity/retention.js';
 import { userId, uuid } from '../../support/ids.js';
 
@@ -11,7 +11,11 @@ const BASE = 'https://docs.example.com';
 
 describe('identity rules', () => {
   describe('scopes', () => {
-    const known = scopeClaims(BASE);
+    // Made in each test, not when the file loads: StrykerJS counts only what a test runs.
+    let known: ReadonlyMap<string, Claim>;
+    beforeEach(() => {
+      known = scopeClaims(BASE);
+    });
     it('accepts Google’s names under the scope base and the OpenID names, with the same meaning', () => {
       const parsed = parseScope(`${BASE}/auth/userinfo.email openid ${BASE}/auth/userinfo.email profile ${BASE}/auth/plus.me`, known);
       expect(parsed.ok && parsed.value.value).to.equal(`${BASE}/auth/userinfo.email openid profile ${BASE}/auth/plus.me`);
