@@ -169,4 +169,18 @@ describe('domain: the change classifier, bounded by the documents (issue 41)', (
       expect(change.alsoAt?.map((place) => place.path)).to.deep.equal(Array.from({ length: MAX_OTHER_PLACES }, (_, p) => `/things${p + 1}`));
     }
   });
+
+  it('merges a diamond of allOf models once each: 16 levels of models merging the next six times (6^16 paths) beside a choice', () => {
+    // Each level's allOf names the next level six times; the body is that graph and a oneOf. Merging
+    // every path (6^16) never ended, nor did looking for the choice through every path.
+    const api = (alternative: string): JsonObject => {
+      const schemas: Json = { L16: { type: 'object', properties: { a: { type: 'string' } } } };
+      for (let i = 15; i >= 0; i--) schemas[`L${i}`] = { allOf: Array.from({ length: 6 }, () => ({ $ref: `#/components/schemas/L${i + 1}` })) };
+      schemas['Choice'] = { oneOf: [{ type: 'string' }, { type: alternative }] };
+      schemas['Body'] = { allOf: [{ $ref: '#/components/schemas/L0' }, { $ref: '#/components/schemas/Choice' }] };
+      const body = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Body' } } } };
+      return { openapi: '3.0.3', info: { title: 'diamond', version: '1' }, paths: { '/x': { post: { requestBody: body, responses: { '200': { description: 'ok' } } } } }, components: { schemas } } as JsonObject;
+    };
+    expect(classifyChanges(api('integer'), api('boolean')).map((c) => c.rule)).to.deep.equal(['request-body-option-removed', 'request-body-option-added']);
+  });
 });

@@ -211,16 +211,17 @@ const BESIDE_A_CHOICE = new Set(['oneOf', 'anyOf', 'discriminator', 'description
  * `allOf` member (`allOf: [{ $ref: Pet }]`, Pet a oneOf) is left out of that member in the same way.
  */
 function besideChoice(document: DocumentSchemas, node: Node): Node | null {
-  const rest = withoutChoice(document, node.schema, node.pointer, ALL_OF_DEPTH).rest;
+  const rest = withoutChoice(document, node.schema, node.pointer, ALL_OF_DEPTH, new Map()).rest;
   return rest === null ? null : { schema: rest, pointer: `${node.pointer}${IMPLIED}beside` };
 }
 
-
 /**
  * A schema without the choice its view takes (its own, else the first `allOf` member's that has
- * one, as ownView merges them), and whether it had one.
+ * one, as ownView merges them), and whether it had one. `searched`: the members already searched
+ * in vain, with the depth left then (a diamond of models reaches them again), so the search is
+ * linear in the members, not in the paths to them.
  */
-function withoutChoice(document: DocumentSchemas, schema: JsonValue | undefined, at: string, depth: number): { rest: JsonObject | null; found: boolean } {
+function withoutChoice(document: DocumentSchemas, schema: JsonValue | undefined, at: string, depth: number, searched: Map<string, number>): { rest: JsonObject | null; found: boolean } {
   if (!isJsonObject(schema)) return { rest: null, found: false };
   const rest: JsonObject = Object.fromEntries(Object.entries(schema).filter(([key]) => !BESIDE_A_CHOICE.has(key) && !key.startsWith('x-')));
   let found = Array.isArray(schema['oneOf']) || Array.isArray(schema['anyOf']);
@@ -229,8 +230,12 @@ function withoutChoice(document: DocumentSchemas, schema: JsonValue | undefined,
     for (const [i, member] of members.entries()) {
       // A member that cannot be followed is no schema here (its value undefined): it has no choice.
       const { value, at: memberAt } = document.follow(member, `${at}/allOf/${i}`);
-      const inner = withoutChoice(document, value, memberAt, depth - 1);
-      if (!inner.found) continue;
+      if ((searched.get(memberAt) ?? -1) >= depth - 1) continue;
+      const inner = withoutChoice(document, value, memberAt, depth - 1, searched);
+      if (!inner.found) {
+        searched.set(memberAt, depth - 1);
+        continue;
+      }
       const kept = members.flatMap((other, j) => (j !== i ? [other] : inner.rest === null ? [] : [inner.rest]));
       if (kept.length > 0) rest['allOf'] = kept;
       else delete rest['allOf'];
@@ -345,11 +350,16 @@ const EMPTY: View = {
 
 /** The view of a schema, its `allOf` members merged in and what cannot apply to its types left out. */
 export function viewOf(document: DocumentSchemas, node: Node): View {
-  const view = applicable(ownView(document, node, ALL_OF_DEPTH, new Set()));
+  const view = applicable(ownView(document, node, ALL_OF_DEPTH, new Map()));
   return view.options.length === 0 ? view : { ...view, beside: besideChoice(document, node) };
 }
 
-function ownView(document: DocumentSchemas, node: Node, depth: number, visiting: Set<string>): View {
+/**
+ * `merging`: each schema merged so far, with the depth left when it was; a member reached again
+ * (a cycle, or a diamond of models that merge the same one) adds nothing unless reached with more
+ * depth left, so the work is linear in the members, not in the paths to them.
+ */
+function ownView(document: DocumentSchemas, node: Node, depth: number, merging: Map<string, number>): View {
   if (node.schema === false) return { ...EMPTY, types: new Set() };
   if (!isJsonObject(node.schema)) return EMPTY;
   const schema = node.schema;
@@ -403,13 +413,13 @@ function ownView(document: DocumentSchemas, node: Node, depth: number, visiting:
     writeOnly: schema['writeOnly'] === true,
   };
   if (Array.isArray(schema['allOf']) && depth > 0) {
-    visiting.add(at);
+    merging.set(at, Math.max(depth, merging.get(at) ?? 0));
     for (const [i, member] of schema['allOf'].entries()) {
       const { value, ref, at: memberAt } = document.follow(member, `${at}/allOf/${i}`);
-      if (ref !== null || visiting.has(memberAt)) continue;
-      view = merged(view, ownView(document, { schema: value, pointer: memberAt }, depth - 1, visiting));
+      if (ref !== null || (merging.get(memberAt) ?? -1) >= depth - 1) continue;
+      merging.set(memberAt, depth - 1);
+      view = merged(view, ownView(document, { schema: value, pointer: memberAt }, depth - 1, merging));
     }
-    visiting.delete(at);
   }
   return view;
 }
