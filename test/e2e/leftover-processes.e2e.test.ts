@@ -4,15 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../support/built-cli.js';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { pidRunning } from '../support/processes.js';
 
 describe('e2e: a failing or timed-out test stops the processes it started', function () {
   this.timeout(60_000);
@@ -34,7 +26,7 @@ describe('e2e: a failing or timed-out test stops the processes it started', func
       const pids = new Map(lines.filter((l) => /^\S+ \d+$/.test(l)).map((l) => [l.split(' ')[0]!, Number(l.split(' ')[1])]));
       expect([...pids.keys()]).to.deep.equal(['suite', 'failed', 'timed-out', 'passed']);
       expect(lines.at(-1), 'during the run: each test’s server stopped after it, the suite’s kept').to.equal('seen-alive 0 suite-alive true');
-      for (const [what, pid] of pids) expect(alive(pid), `${what} (pid ${pid}) after the run`).to.equal(false);
+      for (const [what, pid] of pids) expect(pidRunning(pid), `${what} (pid ${pid}) after the run`).to.equal(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -35,6 +35,16 @@ export function isRunning(child: ChildProcess): boolean {
   return child.exitCode === null && child.signalCode === null;
 }
 
+/** Whether a process of that pid still runs (signal 0 checks without sending anything). */
+export function pidRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** SIGTERM, then SIGKILL after `graceMs`; resolves once it has exited. */
 export async function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
   if (!isRunning(child) || child.pid === undefined) return;
