@@ -184,6 +184,33 @@ describe('domain: the change classifier, allOf members followed through referenc
     expect(rules(api({ type: 'object' }), api({ type: 'object' }))).to.deep.equal([]);
     expect(rules(api({ type: 'object' }), api({ type: 'object', properties: { tag: { type: 'string' } } }))).to.deep.equal(['response-property-added info /components/schemas/B/properties/tag']);
   });
+  it('a diamond of members (12 levels, each merging the next four times: 4^12 paths) is merged once per model, its deepest model seen', () => {
+    const models = (leaf: Json) => {
+      const schemas: Json = { L12: named(leaf) };
+      for (let i = 11; i >= 0; i--) schemas[`L${i}`] = { allOf: Array.from({ length: 4 }, () => ({ $ref: `#/components/schemas/L${i + 1}` })) };
+      return { schemas };
+    };
+    const api = (leaf: Json) => answer({ $ref: '#/components/schemas/L0' }, models(leaf));
+    expect(rules(api({}), api({ properties: { name: { type: 'integer' } } }))).to.deep.equal(['response-property-type-changed breaking /components/schemas/L12/properties/name']);
+  });
+  it('a model first reached at the end of the merge depth, and again nearer, is merged from the nearer place: its own members are seen', () => {
+    const models = (inner: Json) => {
+      const schemas: Json = { M: { allOf: [{ $ref: '#/components/schemas/N' }] }, N: named(inner) };
+      for (let i = 1; i <= 15; i++) schemas[`L${i}`] = { allOf: [{ $ref: i === 15 ? '#/components/schemas/M' : `#/components/schemas/L${i + 1}` }] };
+      return { schemas };
+    };
+    const api = (inner: Json) => answer({ allOf: [{ $ref: '#/components/schemas/L1' }, { $ref: '#/components/schemas/M' }] }, models(inner));
+    expect(rules(api({}), api({ properties: { name: { type: 'integer' } } }))).to.deep.equal(['response-property-type-changed breaking /components/schemas/N/properties/name']);
+  });
+  it('a choice first reached at the end of the merge depth, and again nearer, is the one compared: only the alternative replaced is a change', () => {
+    const models = (alternative: string) => {
+      const schemas: Json = { M: { allOf: [{ $ref: '#/components/schemas/C' }] }, C: { oneOf: [{ type: 'string' }, { type: alternative }] } };
+      for (let i = 1; i <= 15; i++) schemas[`L${i}`] = { allOf: [{ $ref: i === 15 ? '#/components/schemas/M' : `#/components/schemas/L${i + 1}` }] };
+      return { schemas };
+    };
+    const api = (alternative: string) => answer({ allOf: [{ $ref: '#/components/schemas/L1' }, { $ref: '#/components/schemas/M' }] }, models(alternative));
+    expect(rules(api('integer'), api('boolean'))).to.deep.equal(['response-body-option-removed info /components/schemas/C/oneOf/1', 'response-body-option-added breaking /components/schemas/C/oneOf/1']);
+  });
   it('a member whose reference leads nowhere is left out of the merge, the others kept', () => {
     const before = body({ allOf: [{ $ref: '#/components/schemas/Missing' }, named()] });
     expect(rules(before, body({ allOf: [{ $ref: '#/components/schemas/Missing' }, named({ required: ['name'] })] }))).to.deep.equal([

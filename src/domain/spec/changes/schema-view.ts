@@ -350,7 +350,7 @@ const EMPTY: View = {
 
 /** The view of a schema, its `allOf` members merged in and what cannot apply to its types left out. */
 export function viewOf(document: DocumentSchemas, node: Node): View {
-  const view = applicable(ownView(document, node, ALL_OF_DEPTH, new Map()));
+  const view = applicable(ownView(document, node, ALL_OF_DEPTH, new Map([[node.pointer, ALL_OF_DEPTH]])));
   return view.options.length === 0 ? view : { ...view, beside: besideChoice(document, node) };
 }
 
@@ -413,7 +413,6 @@ function ownView(document: DocumentSchemas, node: Node, depth: number, merging: 
     writeOnly: schema['writeOnly'] === true,
   };
   if (Array.isArray(schema['allOf']) && depth > 0) {
-    merging.set(at, Math.max(depth, merging.get(at) ?? 0));
     for (const [i, member] of schema['allOf'].entries()) {
       const { value, ref, at: memberAt } = document.follow(member, `${at}/allOf/${i}`);
       if (ref !== null || (merging.get(memberAt) ?? -1) >= depth - 1) continue;
