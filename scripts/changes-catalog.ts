@@ -126,7 +126,9 @@ rule for the same change, its id (\`oasdiffId\`).
   model they name, then by their types in order, so an alternative written in place and the same
   schema moved into a named model compare equal. A schema wrapped into a \`oneOf\` of which it is
   an alternative (or taken out of one) is compared with that alternative, the others being
-  alternatives added (or removed). A \`oneOf\` refuses a value that matches two alternatives: when
+  alternatives added (or removed); so is one wrapped into an \`allOf\` whose member is such a
+  choice (\`allOf: [{ $ref: Pet }]\` beside a description), the other members holding for the
+  alternative. A \`oneOf\` refuses a value that matches two alternatives: when
   the newer has more pairs of alternatives that nothing tells apart (no type, no required value,
   no closed object, no discriminator), \`one-of-overlap-added\` (breaking in a request). A
   discriminator added or removed is a warning; its property or a mapping changed, breaking; a
