@@ -492,6 +492,50 @@ describe('ThreadedWebhookSender: its threads', () => {
     await sender.close();
   });
 
+  it('counts a deadline from when the thread listens: a send and a run posted while it starts are answered, not taken for hung', async () => {
+    const errors: string[] = [];
+    let started = 0;
+    const start = tsWorker(DYING);
+    // Each listens a second after it starts (and after tsx is up in it): past the 300 + 200 ms a request has.
+    const slowToStart = () =>
+      new ThreadedWebhookSender({
+        threads: 1,
+        start: (options) => (started++, start({ ...options, workerData: { ...options.workerData, startDelayMs: 1000 } })),
+        data: { timeoutMs: 300, allowPrivateTargets: true },
+        fallback: inProcess(),
+        watchdogSlackMs: 200,
+        onError: (_e, what) => errors.push(what),
+      });
+    const [one, other] = [slowToStart(), slowToStart()];
+    const now = new Date();
+    const startingNothing: OutgoingRun = { targetUrl: 'http://127.0.0.1:9/', secret: SECRET, deliveries: [{ eventId: 'e0', body: 'late', lastAttempt: false }], startBy: new Date(now.getTime() - 1), now };
+    const [sent, run] = await Promise.all([one.send(attempt('slow start')), other.sendRun(startingNothing)]);
+    expect(sent, 'answered by the thread').to.include({ status: 299, responseBody: 'slow start' });
+    expect(run, 'past its startBy: no attempt, and none charged for the start').to.deep.equal([]);
+    expect(errors).to.deep.equal([]);
+    expect(started, 'one thread each, none replaced').to.equal(2);
+    await Promise.all([one.close(), other.close()]);
+  });
+
+  it('takes a thread that does not listen within startTimeoutMs for one that cannot start: its work and later work go to this thread', async () => {
+    const fallback = inProcess();
+    const errors: string[] = [];
+    const start = tsWorker(DYING);
+    const sender = new ThreadedWebhookSender({
+      threads: 1,
+      start: (options) => start({ ...options, workerData: { ...options.workerData, startDelayMs: 600_000 } }),
+      data: { timeoutMs: 300, allowPrivateTargets: true },
+      fallback,
+      startTimeoutMs: 300,
+      onError: (_e, what) => errors.push(what),
+    });
+    expect(await sender.send(attempt('first')), 'none of it was sent: in this thread').to.include({ status: 203, responseBody: 'in process' });
+    expect(await sender.send(attempt('later'))).to.include({ status: 203 });
+    expect(fallback.bodies).to.deep.equal(['first', 'later']);
+    expect(errors).to.deep.equal(['a webhook sender thread could not start; sending in the main thread instead']);
+    await sender.close();
+  });
+
   for (const how of ['hang', 'stall'] as const) {
     it(`replaces a thread whose run does not report by its deadline (${how}): the run ends, charged one failed attempt, the rest released`, async () => {
       const errors: string[] = [];
