@@ -478,11 +478,11 @@ describe('SpecCodec: SwaggerSpecCodec', function () {
       it(`refuses ${label}`, async () => {
         const text = make();
         const heapBefore = process.memoryUsage().heapUsed;
-        const started = performance.now();
+        const started = process.cpuUsage();
         const error = await parseError(text);
-        const elapsed = performance.now() - started;
+        const spent = cpuMs(started);
         expect(error.kind).to.equal('TooComplex');
-        expect(elapsed, 'milliseconds').to.be.below(budgetMs);
+        expect(spent, 'CPU ms').to.be.below(budgetMs);
         expect(process.memoryUsage().heapUsed - heapBefore, 'heap growth').to.be.below(512 * 1024 * 1024);
       });
     }

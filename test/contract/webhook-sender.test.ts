@@ -14,8 +14,12 @@ import { ThreadedWebhookSender } from '../../src/adapters/webhooks/threaded-webh
 import { serviceSignature, standardWebhookSignature, verifyServiceSignature } from '../../src/adapters/webhooks/signatures.js';
 import { REFUSALS, SsrfGuard } from '../../src/adapters/webhooks/ssrf-guard.js';
 
-/** The latest a timed-out attempt may end: its timeout plus what a loaded machine adds, widely. */
-const LOADED_MARGIN_MS = 5_000;
+/**
+ * Mocha's limit for a test that starts sender threads: each thread compiles the sender from source
+ * (tsx), 5-9 s apiece at load average 14, two starts in some tests. It guards against a hang; it
+ * is no bound on the behaviour.
+ */
+const THREAD_TEST_TIMEOUT_MS = 60_000;
 
 interface Received {
   readonly method: string;
@@ -155,7 +159,7 @@ after(() => Promise.all(threaded.map((sender) => sender.close())));
 
 for (const { name, inProcess, make } of SENDERS) {
   describe(`WebhookSender: ${name}`, function () {
-    this.timeout(5000);
+    this.timeout(THREAD_TEST_TIMEOUT_MS);
     let receiver: Receiver;
     let other: Receiver;
     const open = make({ timeoutMs: 2000 });
@@ -261,12 +265,14 @@ for (const { name, inProcess, make } of SENDERS) {
     describe('outcomes', () => {
       it('a 200 gives status 200, no error, and at most the first 1024 bytes of a 5 KB body', async () => {
         receiver.respond((_req, res) => res.end('x'.repeat(5 * 1024)));
+        const started = performance.now();
         const outcome = await open.send(delivery(receiver.url()));
+        const elapsed = performance.now() - started;
         expect(outcome.status).to.equal(200);
         expect(outcome.error).to.equal(null);
         expect(outcome.responseBody).to.equal('x'.repeat(1024));
         expect(Number.isInteger(outcome.durationMs)).to.equal(true);
-        expect(outcome.durationMs).to.be.within(0, 2000);
+        expect(outcome.durationMs, 'the attempt, within what its caller waited').to.be.within(0, Math.ceil(elapsed));
       });
 
       it('drops a multi-byte character cut at the 1 KiB mark instead of mangling it', async () => {
@@ -275,18 +281,21 @@ for (const { name, inProcess, make } of SENDERS) {
         expect(outcome.responseBody).to.equal('€'.repeat(341));
       });
 
-      it('stops reading a long response after 1 KiB and closes the connection', async () => {
+      it('stops reading a response that never ends after 1 KiB and closes the connection', async () => {
+        let closed!: Promise<unknown>;
         receiver.respond((_req, res) => {
+          closed = new Promise((resolve) => res.on('close', resolve));
           res.writeHead(200);
           const chunk = 'y'.repeat(64 * 1024);
-          // Would take ~10 s to send in full; the sender must not wait for it.
+          // Written until the sender closes the connection: it has no end to wait for.
           const interval = setInterval(() => (res.destroyed ? clearInterval(interval) : res.write(chunk)), 5);
           res.on('close', () => clearInterval(interval));
         });
-        const started = performance.now();
-        const outcome = await open.send(delivery(receiver.url()));
+        // A timeout that outlasts the test: a sender that read on to the end would never answer.
+        const patient = make({ timeoutMs: 600_000 });
+        const outcome = await patient.send(delivery(receiver.url()));
         expect(outcome).to.include({ status: 200, error: null, responseBody: 'y'.repeat(1024) });
-        expect(performance.now() - started).to.be.below(1000);
+        await closed;
       });
 
       it('a 500 gives status 500 and its body', async () => {
@@ -309,30 +318,39 @@ for (const { name, inProcess, make } of SENDERS) {
         expect(other.received).to.have.length(0);
       });
 
-      it('a receiver that never answers gives a timeout within timeoutMs and a margin, and the connection is closed', async () => {
+      it('a receiver that never answers gives a timeout, not before timeoutMs, and the connection is closed', async () => {
         receiver.respond(() => undefined);
         const sender = make({ timeoutMs: 300 });
         const started = performance.now();
         const outcome = await sender.send(delivery(receiver.url()));
         const elapsed = performance.now() - started;
         expect(outcome).to.include({ status: null, error: 'timed out after 300 ms', responseBody: '' });
-        // Not before the timeout; after it by whatever a loaded machine adds (1.03 s seen at load
-        // average 9): the bound says the attempt ends, not how fast the machine is.
-        expect(outcome.durationMs).to.be.within(290, LOADED_MARGIN_MS);
-        expect(elapsed).to.be.within(290, LOADED_MARGIN_MS);
+        // Not before the timeout; that it ends at all is the answer coming back (however late a loaded machine makes it).
+        expect(outcome.durationMs, 'the attempt, within what its caller waited').to.be.within(290, Math.ceil(elapsed));
         expect(receiver.received).to.have.length(1);
       });
 
-      it('a receiver that sends its status and then stalls keeps its status and the body so far, within the timeout', async () => {
-        receiver.respond((_req, res) => {
-          res.writeHead(202);
-          res.write('partial');
-        });
+      it('a receiver that sends its status and then stalls keeps its status and the body so far once the timeout ends the attempt', async () => {
         const sender = make({ timeoutMs: 300 });
-        const started = performance.now();
-        const outcome = await sender.send(delivery(receiver.url()));
-        expect(outcome).to.include({ status: 202, error: null, responseBody: 'partial' });
-        expect(performance.now() - started).to.be.within(290, LOADED_MARGIN_MS);
+        // Staged only when the status is out well before the timeout: a loaded machine can keep the
+        // receiver (in this thread) from answering within 300 ms, and then it is staged again.
+        for (let staging = 1; ; staging++) {
+          let statusSentMs = Infinity;
+          receiver.respond((_req, res) => {
+            res.writeHead(202);
+            res.write('partial', () => (statusSentMs = performance.now()));
+          });
+          const started = performance.now();
+          const outcome = await sender.send(delivery(receiver.url()));
+          const elapsed = performance.now() - started;
+          if (statusSentMs - started > 150 && staging < 5) {
+            await receiver.idle();
+            continue;
+          }
+          expect(outcome).to.include({ status: 202, error: null, responseBody: 'partial' });
+          expect(outcome.durationMs, 'ended by the timeout, within what its caller waited').to.be.within(290, Math.ceil(elapsed));
+          return;
+        }
       });
 
       it('a closed port gives status null and a short error', async () => {
@@ -450,14 +468,15 @@ for (const { name, inProcess, make } of SENDERS) {
         const started = performance.now();
         const outcome = await sender.send(delivery(`http://slow-dns.example.com:${receiver.port}/hook`));
         expect(outcome).to.include({ status: null, error: 'timed out after 200 ms' });
-        expect(performance.now() - started).to.be.within(190, LOADED_MARGIN_MS);
+        expect(performance.now() - started, 'not before the timeout').to.be.at.least(190);
         expect(receiver.connections).to.equal(0);
       });
     });
   });
 }
 
-describe('ThreadedWebhookSender: its threads', () => {
+describe('ThreadedWebhookSender: its threads', function () {
+  this.timeout(THREAD_TEST_TIMEOUT_MS);
   const inProcess = (): WebhookSender & AttemptSender & { readonly bodies: string[] } => {
     const bodies: string[] = [];
     const send = async (d: OutgoingAttempt): Promise<DeliveryOutcome> => (bodies.push(d.body), { status: 203, durationMs: 0, responseBody: 'in process', error: null });
@@ -492,6 +511,50 @@ describe('ThreadedWebhookSender: its threads', () => {
     await sender.close();
   });
 
+  it('counts a deadline from when the thread listens: a send and a run posted while it starts are answered, not taken for hung', async () => {
+    const errors: string[] = [];
+    let started = 0;
+    const start = tsWorker(DYING);
+    // Each listens a second after it starts (and after tsx is up in it): past the 300 + 200 ms a request has.
+    const slowToStart = () =>
+      new ThreadedWebhookSender({
+        threads: 1,
+        start: (options) => (started++, start({ ...options, workerData: { ...options.workerData, startDelayMs: 1000 } })),
+        data: { timeoutMs: 300, allowPrivateTargets: true },
+        fallback: inProcess(),
+        watchdogSlackMs: 200,
+        onError: (_e, what) => errors.push(what),
+      });
+    const [one, other] = [slowToStart(), slowToStart()];
+    const now = new Date();
+    const startingNothing: OutgoingRun = { targetUrl: 'http://127.0.0.1:9/', secret: SECRET, deliveries: [{ eventId: 'e0', body: 'late', lastAttempt: false }], startBy: new Date(now.getTime() - 1), now };
+    const [sent, run] = await Promise.all([one.send(attempt('slow start')), other.sendRun(startingNothing)]);
+    expect(sent, 'answered by the thread').to.include({ status: 299, responseBody: 'slow start' });
+    expect(run, 'past its startBy: no attempt, and none charged for the start').to.deep.equal([]);
+    expect(errors).to.deep.equal([]);
+    expect(started, 'one thread each, none replaced').to.equal(2);
+    await Promise.all([one.close(), other.close()]);
+  });
+
+  it('takes a thread that does not listen within startTimeoutMs for one that cannot start: its work and later work go to this thread', async () => {
+    const fallback = inProcess();
+    const errors: string[] = [];
+    const start = tsWorker(DYING);
+    const sender = new ThreadedWebhookSender({
+      threads: 1,
+      start: (options) => start({ ...options, workerData: { ...options.workerData, startDelayMs: 600_000 } }),
+      data: { timeoutMs: 300, allowPrivateTargets: true },
+      fallback,
+      startTimeoutMs: 300,
+      onError: (_e, what) => errors.push(what),
+    });
+    expect(await sender.send(attempt('first')), 'none of it was sent: in this thread').to.include({ status: 203, responseBody: 'in process' });
+    expect(await sender.send(attempt('later'))).to.include({ status: 203 });
+    expect(fallback.bodies).to.deep.equal(['first', 'later']);
+    expect(errors).to.deep.equal(['a webhook sender thread could not start; sending in the main thread instead']);
+    await sender.close();
+  });
+
   for (const how of ['hang', 'stall'] as const) {
     it(`replaces a thread whose run does not report by its deadline (${how}): the run ends, charged one failed attempt, the rest released`, async () => {
       const errors: string[] = [];
@@ -513,9 +576,8 @@ describe('ThreadedWebhookSender: its threads', () => {
       const began = performance.now();
       const attempts = await sender.sendRun(run);
       const tookMs = performance.now() - began;
+      // Not before its deadline; that it ends at all is the run's answer below (a hang would never give one).
       expect(tookMs, 'not before its deadline').to.be.at.least(deadlineMs - 20);
-      // Widest margin its meaning allows: recovered, not waiting forever (a loaded machine is slow to start a thread).
-      expect(tookMs, 'recovered soon after it').to.be.below(deadlineMs + 5_000);
       expect(attempts.map((a) => [a.outcome.status, a.outcome.error])).to.deep.equal(
         [[null, 'the webhook sender thread did not answer in time']],
         'nothing was reported (reports come 16 at a time): the first counts as failed, so a delivery that hangs threads backs off; the rest are released',
@@ -550,7 +612,7 @@ describe('ThreadedWebhookSender: its threads', () => {
 });
 
 describe('ThreadedWebhookSender: runs, attempted in its thread', function () {
-  this.timeout(5000);
+  this.timeout(THREAD_TEST_TIMEOUT_MS);
   let receiver: Receiver;
   const senders: ThreadedWebhookSender[] = [];
   const make = (start = SENDER_THREAD_FROM_SOURCE) => {
@@ -581,7 +643,9 @@ describe('ThreadedWebhookSender: runs, attempted in its thread', function () {
   it("sends a run one POST after the other, in order, signed, each attempt dated as it started by the caller's clock", async () => {
     // The caller's clock (a test's, say) is years ahead of the wall clock: startBy and the dates follow it.
     const callerNow = new Date('2031-05-01T12:00:00.000Z');
+    const called = performance.now();
     const attempts = await make().sendRun(run(['{"n":1}', '{"n":2}', '{"n":3}'], { now: callerNow, startBy: new Date(callerNow.getTime() + 60_000) }));
+    const elapsed = performance.now() - called;
     expect(attempts.map(({ outcome }) => [outcome.status, outcome.error, outcome.responseBody])).to.deep.equal(Array(3).fill([200, null, 'ok']));
     expect(receiver.received.map((r) => [r.body.toString(), r.headers['webhook-id']])).to.deep.equal([
       ['{"n":1}', 'event-0'],
@@ -590,7 +654,8 @@ describe('ThreadedWebhookSender: runs, attempted in its thread', function () {
     ]);
     const dates = attempts.map((a) => a.attemptDate.getTime());
     expect(dates).to.deep.equal([...dates].sort((a, b) => a - b));
-    expect(dates[0]! - callerNow.getTime()).to.be.within(0, 2000);
+    // Between the call and its answer on the caller's clock (the wall clock is years behind it); +1 for Date's whole milliseconds.
+    expect(dates[0]! - callerNow.getTime()).to.be.within(0, Math.ceil(elapsed) + 1);
     expect(receiver.received.map((r) => Number(r.headers['webhook-timestamp']))).to.deep.equal(dates.map((d) => Math.floor(d / 1000)));
     for (const r of receiver.received) expect(verifyServiceSignature(SECRET, receiver.url('/run'), r.body, String(r.headers['x-service-signature']))).to.equal(true);
   });

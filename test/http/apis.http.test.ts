@@ -431,15 +431,16 @@ forEachDatabase('Core-API: APIs over HTTP', (target) => {
         expect((await a.request('PATCH', one, { token, body: { name: 'After' } })).status).to.equal(200);
         expect(await name(a, one)).to.equal('After', 'the renaming instance at once');
         expect(await name(a, list)).to.equal('After', 'the renaming instance at once');
-        let seenAfterMs: number | undefined;
-        while (seenAfterMs === undefined) {
+        let seen = false;
+        while (!seen) {
           const sentAfterMs = Date.now() - renamedAt;
           const [single, listed] = [await name(b, one), await name(b, list)];
-          if (single === 'After' && listed === 'After') seenAfterMs = Date.now() - renamedAt;
+          if (single === 'After' && listed === 'After') seen = true;
           else expect(sentAfterMs).to.be.below(BOUND_MS, 'served stale from the cache after the bound');
           await new Promise((resolve) => setTimeout(resolve, 5));
         }
-        expect(seenAfterMs).to.be.at.most(BOUND_MS + 100);
+        // Every stale answer was asked for before the bound, so the first asked after it was fresh; how
+        // soon after the bound that was asked is the machine's business, not the cache's.
         expect(await name(b, one)).to.equal('After');
       } finally {
         await a.stop();

@@ -175,18 +175,19 @@ forEachDatabase('User-API: profile, password and API tokens over HTTP', (target)
         expect((await a.request('DELETE', `/user/tokens/${id}`, { headers: basic('dee@example.com', dee.password) })).status).to.equal(204);
         expect((await read(a)).status).to.equal(401, 'the revoking instance refuses at once');
         // The other instance may answer from its cache for less than the bound, never after it.
-        let refusedAfterMs: number | undefined;
-        while (refusedAfterMs === undefined) {
+        let refused = false;
+        while (!refused) {
           const sentAfterMs = Date.now() - revokedAt;
           const status = (await read(b)).status;
-          if (status === 401) refusedAfterMs = Date.now() - revokedAt;
+          if (status === 401) refused = true;
           else {
             expect(status).to.equal(200);
             expect(sentAfterMs).to.be.below(BOUND_MS, 'served from the cache after the bound');
           }
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
-        expect(refusedAfterMs).to.be.at.most(BOUND_MS + 100);
+        // Every 200 was asked for before the bound, so the first asked after it was refused; how soon
+        // after the bound that was asked is the machine's business, not the cache's.
         expect((await read(b)).status).to.equal(401);
       } finally {
         await a.stop();

@@ -22,9 +22,15 @@ export interface ThreadedWebhookSenderOptions {
   /**
    * The watchdog's allowance beyond a request's deadline (default 2000 ms): a run must have reported
    * its end by its last start (`startBy`) plus one attempt's timeout plus this, a single attempt by
-   * its timeout plus this, or its thread is taken for hung: ended and replaced.
+   * its timeout plus this, or its thread is taken for hung: ended and replaced. The time counts from
+   * when the thread listens: a thread still starting has not begun the request.
    */
   readonly watchdogSlackMs?: number;
+  /**
+   * How long a thread may take to listen (default 30,000 ms): one that has not by then is taken
+   * for one that cannot start (its work, none of it sent, and all later work go to `fallback`).
+   */
+  readonly startTimeoutMs?: number;
   /** Heap limits of each thread: attempts hold at most 1 KiB of a response, so little is needed. */
   readonly resourceLimits?: { readonly maxOldGenerationSizeMb?: number; readonly maxYoungGenerationSizeMb?: number };
 }
@@ -40,6 +46,12 @@ const DEFAULT_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 2
 /** How long past its deadline a request may go unanswered before its thread is taken for hung. */
 const DEFAULT_WATCHDOG_SLACK_MS = 2_000;
 
+/**
+ * How long a thread may take to listen: the built entry does in tens of milliseconds, so this
+ * only catches a start that never ends (and a machine too loaded to start one in half a minute).
+ */
+const DEFAULT_START_TIMEOUT_MS = 30_000;
+
 /** A request in flight in a thread, and how to settle it: with the reply, or when the thread is gone. */
 interface Waiting {
   /** A run's attempts, reported as they ended. */
@@ -52,7 +64,9 @@ interface Waiting {
    * over another request (then nothing unreported of this one counts as an attempt).
    */
   readonly orphaned: (neverStarted: boolean, error: string, blameless: boolean) => void;
-  /** The watchdog: fires when the request is not answered in time. */
+  /** How long the thread has for the request once it listens, before the watchdog's slack. */
+  readonly deadlineMs: number;
+  /** The watchdog: fires when the request is not answered in time (armed once the thread listens). */
   watchdog?: NodeJS.Timeout;
 }
 
@@ -72,11 +86,13 @@ interface Waiting {
  *
  * A thread that hangs without dying (a loop that never yields, a promise that never settles) is
  * caught by a watchdog: each request has a deadline (a run: its last start, `startBy`, plus one
- * attempt's timeout; one attempt: its timeout; each plus `watchdogSlackMs`), and a thread with a
- * request unanswered past it is ended and replaced. The overdue run is settled as if the thread
- * had died (its first unreported delivery failed, so it backs off); the thread's other runs are
- * released without counting as attempts. So a run always ends, and the worker's `stop()` never
- * waits on a thread forever.
+ * attempt's timeout; one attempt: its timeout; each plus `watchdogSlackMs`), counted from when the
+ * thread listens, and a thread with a request unanswered past it is ended and replaced. The overdue
+ * run is settled as if the thread had died (its first unreported delivery failed, so it backs
+ * off); the thread's other runs are released without counting as attempts. A thread that does not
+ * listen within `startTimeoutMs` is taken for one that cannot start. So a run always ends, and the
+ * worker's `stop()` never waits on a thread forever. A slow start (a loaded machine) is not
+ * charged to the requests waiting on it: it took the thread for hung and failed deliveries never sent.
  */
 export class ThreadedWebhookSender implements WebhookSender {
   private readonly threads: SenderThread[];
@@ -151,6 +167,8 @@ const failed = (started: number, error: string): DeliveryOutcome => ({ status: n
 class SenderThread {
   private worker: Worker | undefined;
   private ready = false;
+  /** Ends a thread that does not listen in time. */
+  private startWatchdog: NodeJS.Timeout | undefined;
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 0;
   sent = 0;
@@ -219,19 +237,25 @@ class SenderThread {
   }
 
   /**
-   * Posts the request `make(id)` builds to the thread (started if need be); `waiting` settles it.
-   * Unanswered `deadlineMs` (plus the slack) later, the thread is taken for hung.
+   * Posts the request `make(id)` builds to the thread (started if need be); `settle` settles it.
+   * Unanswered `deadlineMs` (plus the slack) after the thread listens, the thread is taken for hung.
    */
-  private request(make: (id: number) => Request, deadlineMs: number, waiting: Waiting): number {
+  private request(make: (id: number) => Request, deadlineMs: number, settle: Omit<Waiting, 'deadlineMs' | 'watchdog'>): number {
     const worker = this.worker ?? this.start();
     const id = ++this.nextId;
     if (this.waiting.size === 0) worker.ref();
-    waiting.watchdog = setTimeout(() => this.hung(worker, id), deadlineMs + (this.options.watchdogSlackMs ?? DEFAULT_WATCHDOG_SLACK_MS));
-    waiting.watchdog.unref();
+    const waiting: Waiting = { ...settle, deadlineMs };
+    if (this.ready) this.arm(worker, id, waiting);
     this.waiting.set(id, waiting);
     this.sent += 1;
     worker.postMessage(make(id));
     return id;
+  }
+
+  /** Starts the watchdog of request `id`, which `worker` listens for. */
+  private arm(worker: Worker, id: number, waiting: Waiting): void {
+    waiting.watchdog = setTimeout(() => this.hung(worker, id), waiting.deadlineMs + (this.options.watchdogSlackMs ?? DEFAULT_WATCHDOG_SLACK_MS));
+    waiting.watchdog.unref();
   }
 
   private start(): Worker {
@@ -242,9 +266,13 @@ class SenderThread {
     this.worker = worker;
     this.ready = false;
     worker.unref();
+    this.startWatchdog = setTimeout(() => this.notStarted(worker), this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS);
+    this.startWatchdog.unref();
     worker.on('message', (message: Reply | typeof READY) => {
       if (message === READY) {
         this.ready = true;
+        clearTimeout(this.startWatchdog);
+        for (const [id, waiting] of this.waiting) this.arm(worker, id, waiting);
         return;
       }
       const waiting = this.waiting.get(message.id);
@@ -266,6 +294,14 @@ class SenderThread {
     return worker;
   }
 
+  /** The start watchdog: `worker` did not listen in time. It is ended, and taken for a thread that cannot start. */
+  private notStarted(worker: Worker): void {
+    if (this.worker !== worker || this.ready) return;
+    this.options.onError?.(new Error('the thread did not listen in time'), 'a webhook sender thread could not start; sending in the main thread instead');
+    this.stopped(worker, 'died');
+    void worker.terminate();
+  }
+
   /** The watchdog: `worker` left a request unanswered past its deadline. It is ended; the next request starts another. */
   private hung(worker: Worker, overdue: number): void {
     if (this.worker !== worker) return;
@@ -281,6 +317,7 @@ class SenderThread {
   private stopped(worker: Worker, how: 'died' | 'closed' | 'hung', overdue?: number): void {
     if (this.worker !== worker) return;
     this.worker = undefined;
+    clearTimeout(this.startWatchdog);
     const neverStarted = how === 'died' && !this.ready;
     if (neverStarted) this.onStartFailed();
     const waiting = [...this.waiting.entries()];
