@@ -216,6 +216,140 @@ describe('domain: the reference a reader sees (describeReference)', () => {
     expect(op.responses[0]!.contents).to.deep.equal([{ mediaTypes: ['application/json'], type: { kind: 'primitive', type: 'string', format: null, enum: [] }, properties: [] }]);
   });
 
+  it('shows a request body given by a reference it cannot follow as that reference: one content, no media types, not required, no description', () => {
+    const op = describeReference({
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: { '/items': { post: { requestBody: { $ref: 'bodies.yaml#/NewItem' }, responses: { '201': { description: 'made' } } } } },
+    }).groups[0]!.operations[0]!;
+    expect(op.requestBody).to.deep.equal({ description: null, required: false, contents: [{ mediaTypes: [], type: { kind: 'reference', ref: 'bodies.yaml#/NewItem' }, properties: [] }] });
+  });
+
+  it('puts media types side by side when they carry the same schema or the same reference, and no schema at all; other schemas apart', () => {
+    const model = (name: string) => ({ schema: { $ref: `#/components/schemas/${name}` } });
+    const response = describeReference({
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/items': {
+          get: {
+            responses: {
+              '200': {
+                description: 'ok',
+                content: {
+                  'application/json': model('A'),
+                  'text/plain': { schema: { type: 'string' } },
+                  'application/xml': model('A'),
+                  'application/yaml': model('B'),
+                  'text/csv': { schema: { type: 'number' } },
+                  'application/octet-stream': {},
+                  'image/png': {},
+                },
+              },
+            },
+          },
+        },
+      },
+      components: { schemas: { A: { type: 'object' }, B: { type: 'object' } } },
+    }).groups[0]!.operations[0]!.responses[0]!;
+    expect(response.contents.map((c) => [c.mediaTypes, c.type])).to.deep.equal([
+      [['application/json', 'application/xml'], { kind: 'model', name: 'A' }],
+      [['text/plain'], { kind: 'primitive', type: 'string', format: null, enum: [] }],
+      [['application/yaml'], { kind: 'model', name: 'B' }],
+      [['text/csv'], { kind: 'primitive', type: 'number', format: null, enum: [] }],
+      [['application/octet-stream', 'image/png'], { kind: 'any' }],
+    ]);
+  });
+
+  it('shows a Swagger 2.0 schema written in place once for all the media types of produces, with its properties', () => {
+    const op = describeReference({
+      swagger: '2.0',
+      info: { title: 't', version: '1' },
+      produces: ['application/json', 'application/xml'],
+      paths: { '/status': { get: { responses: { '200': { description: 'ok', schema: { type: 'object', properties: { up: { type: 'boolean' } } } } } } } },
+    }).groups[0]!.operations[0]!;
+    expect(op.responses[0]!.contents).to.deep.equal([
+      {
+        mediaTypes: ['application/json', 'application/xml'],
+        type: { kind: 'primitive', type: 'object', format: null, enum: [] },
+        properties: [{ name: 'up', required: false, description: null, type: { kind: 'primitive', type: 'boolean', format: null, enum: [] } }],
+      },
+    ]);
+  });
+
+  it('lists the properties of a schema written in place, not of one given by a reference (3.0 ignores what is written beside a $ref)', () => {
+    const op = describeReference({
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/items': {
+          post: {
+            requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Item', properties: { beside: { type: 'string' } } } } } },
+            responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'integer' } } } } } } },
+          },
+        },
+      },
+      components: { schemas: { Item: { type: 'object', properties: { id: { type: 'integer' } } } } },
+    }).groups[0]!.operations[0]!;
+    expect(op.requestBody!.contents).to.deep.equal([{ mediaTypes: ['application/json'], type: { kind: 'model', name: 'Item' }, properties: [] }]);
+    expect(op.responses[0]!.contents[0]!.properties.map((p) => p.name)).to.deep.equal(['id']);
+  });
+
+  it('lists a composed model’s own properties and its inline allOf members’, required by any of them; members given by reference are what it extends', () => {
+    const models = describeReference({
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: {},
+      components: {
+        schemas: {
+          Base: { type: 'object', description: 'what every item has', properties: { id: { type: 'integer' } } },
+          Item: {
+            description: 'an item',
+            required: ['label', 7],
+            properties: { own: { type: 'string' } },
+            allOf: [
+              { $ref: '#/components/schemas/Base', required: ['size'], properties: { beside: { type: 'string' } } },
+              { properties: { label: { type: 'string', description: 'what it is called' } } },
+              { required: ['own', { name: 'size' }], properties: { size: { type: 'integer' } } },
+              'not a schema',
+            ],
+          },
+          Named: { allOf: [{ $ref: '#/components/schemas/Base' }] },
+        },
+      },
+    }).models;
+    const [base, item, named] = models;
+    expect(base).to.deep.include({ name: 'Base', description: 'what every item has' });
+    expect(item).to.deep.include({ description: 'an item', type: { kind: 'primitive', type: 'object', format: null, enum: [] }, extends: [{ kind: 'model', name: 'Base' }] });
+    expect(item!.properties.map((p) => [p.name, p.required, p.description])).to.deep.equal([
+      ['own', true, null],
+      ['label', true, 'what it is called'],
+      ['size', false, null],
+    ]);
+    expect(named, 'a model of one allOf member is an object extending it, not that member').to.deep.include({
+      type: { kind: 'primitive', type: 'object', format: null, enum: [] },
+      extends: [{ kind: 'model', name: 'Base' }],
+      properties: [],
+    });
+  });
+
+  it('describes a tag listed twice by its first entry', () => {
+    const reference = describeReference({
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      tags: [
+        { name: 'items', description: 'the first' },
+        { name: 'orders', description: 'orders' },
+        { name: 'items', description: 'the second' },
+      ],
+      paths: { '/items': { get: { tags: ['items'], responses: {} } }, '/orders': { get: { tags: ['orders'], responses: {} } } },
+    });
+    expect(reference.groups.map((g) => [g.tag, g.description])).to.deep.equal([
+      ['items', 'the first'],
+      ['orders', 'orders'],
+    ]);
+  });
+
   describe('a schema as a reader sees it', () => {
     const str = { kind: 'primitive', type: 'string', format: null, enum: [] };
     const num = { kind: 'primitive', type: 'number', format: null, enum: [] };
@@ -329,6 +463,7 @@ describe('domain: the reference a reader sees (describeReference)', () => {
     const reference = describeReference({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: {}, components: { schemas: { M: { properties: { p: { $ref: '#/components/schemas/M/$defs/L0' } }, $defs: defs } } } });
     expect(JSON.stringify(reference.models[0]!.properties[0]!.type)).to.include('"kind":"reference"');
   });
+
 
   // How fast is for bench/, not for a unit test that must pass on a busy machine (it took 2.5 s
   // under StrykerJS at a load average of 20, against a 1 s bound).
