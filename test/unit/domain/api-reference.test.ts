@@ -453,6 +453,21 @@ describe('domain: the reference a reader sees (describeReference)', () => {
       });
       expect(typesOf({ d: { $ref: '#/info' } }, '3.0.3')).to.deep.equal({ d: { kind: 'reference', ref: '#/info' } });
     });
+    it('additionalProperties makes a map of type object only: another type stays that type', () => {
+      const int = { kind: 'primitive', type: 'integer', format: null, enum: [] };
+      expect(typesOf({ a: { type: 'string', additionalProperties: { type: 'integer' } }, b: { type: ['string', 'object'], additionalProperties: { type: 'integer' } } })).to.deep.equal({
+        a: str,
+        b: { kind: 'union', options: [str, { kind: 'map', values: int }] },
+      });
+    });
+
+    it('an empty oneOf or anyOf offers no choice: the rest of the schema says what it is', () => {
+      expect(typesOf({ a: { oneOf: [], allOf: [{ type: 'string' }] }, b: { anyOf: [], properties: {} }, c: { oneOf: [], additionalProperties: { type: 'number' } } })).to.deep.equal({
+        a: str,
+        b: obj,
+        c: { kind: 'map', values: num },
+      });
+    });
   });
 
   it('follows references that are not models within a budget: a document cannot make the reader expand it without end', () => {
@@ -464,6 +479,48 @@ describe('domain: the reference a reader sees (describeReference)', () => {
     expect(JSON.stringify(reference.models[0]!.properties[0]!.type)).to.include('"kind":"reference"');
   });
 
+  describe('how far references that name no model are followed', () => {
+    /** A 3.0 document whose one response has `schema`, with `extra` at its root. */
+    const responseType = (schema: JsonObject, extra: JsonObject) =>
+      describeReference({ openapi: '3.0.3', info: { title: 't', version: '1' }, paths: { '/a': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema } } } } } } }, ...extra })
+        .groups[0]!.operations[0]!.responses[0]!.contents[0]!.type;
+    /** Links 0 to 9,999, each a reference to the next; entry 10,000 a string. */
+    const chain = Array.from({ length: 10_001 }, (_, i) => (i < 10_000 ? { $ref: `#/x-chain/${i + 1}` } : { type: 'string' }));
+
+    it('follows a chain of 10,000 references (the budget) to its end; of 10,001 the last link is left as a reference', () => {
+      expect(responseType({ $ref: '#/x-chain/1' }, { 'x-chain': chain }), '10,000 references').to.deep.equal({ kind: 'primitive', type: 'string', format: null, enum: [] });
+      expect(responseType({ $ref: '#/x-chain/0' }, { 'x-chain': chain }), '10,001 references').to.deep.equal({ kind: 'reference', ref: '#/x-chain/10000' });
+    });
+
+    it('charges nothing for types written in place: a reference after 10,001 of them is still followed', () => {
+      const properties: JsonObject = {};
+      for (let i = 0; i <= 10_000; i++) properties[`p${i}`] = { type: 'integer' };
+      properties['last'] = { $ref: '#/components/schemas/M/$defs/D' };
+      const m = describeReference({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: {}, components: { schemas: { M: { properties, $defs: { D: { type: 'string' } } } } } }).models[0]!;
+      expect(m.properties).to.have.length(10_002);
+      expect(m.properties.at(-1)!.type).to.deep.equal({ kind: 'primitive', type: 'string', format: null, enum: [] });
+    });
+
+    it('follows a reference only when fewer than 32 schemas enclose it (itself counted): of arrays nested through references, 16 are read', () => {
+      const at = (i: number) => `#/components/schemas/M/$defs/A${i}`;
+      const $defs: JsonObject = { A40: { type: 'string' } };
+      for (let i = 0; i < 40; i++) $defs[`A${i}`] = { type: 'array', items: { $ref: at(i + 1) } };
+      // The property's array is schema 1; the reference in its items 2, the array it leads to 3, the next reference 4... A15's is 32.
+      const m = describeReference({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: {}, components: { schemas: { M: { properties: { p: { type: 'array', items: { $ref: at(0) } } }, $defs } } } }).models[0]!;
+      let arrays = 0;
+      let type = m.properties[0]!.type;
+      for (; type.kind === 'array'; type = type.items) arrays++;
+      expect([arrays, type]).to.deep.equal([16, { kind: 'reference', ref: at(15) }]);
+    });
+
+    it('counts how deep a type is, not how many came before it: a reference after 40 sibling properties is followed', () => {
+      const properties: JsonObject = {};
+      for (let i = 0; i < 40; i++) properties[`p${i}`] = { type: 'array', items: { type: 'integer' } };
+      properties['last'] = { $ref: '#/components/schemas/M/$defs/D' };
+      const m = describeReference({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: {}, components: { schemas: { M: { properties, $defs: { D: { type: 'string' } } } } } }).models[0]!;
+      expect(m.properties.at(-1)!.type).to.deep.equal({ kind: 'primitive', type: 'string', format: null, enum: [] });
+    });
+  });
 
   // How fast is for bench/, not for a unit test that must pass on a busy machine (it took 2.5 s
   // under StrykerJS at a load average of 20, against a 1 s bound).
