@@ -415,6 +415,18 @@ describe('domain: the change classifier, keyword by keyword', () => {
       const changes = classifyChanges(body({ type: 'object', properties: { name: { type: 'string', not: { const: 'root' } } } }), body({ type: 'object', properties: { name: { type: 'string', not: { enum: ['root', 'admin'] } } } }));
       expect(changes.map((c) => [c.rule, c.level, c.location.property])).to.deep.equal([['request-property-not-widened', 'breaking', 'name']]);
     });
+    it('a property change inside not counts the other way: made required there lets more values through, removed or made optional fewer, deprecated neither', () => {
+      const excluded = (properties: Json, required: string[] = []) => ({ type: 'object', not: { type: 'object', properties, required } });
+      const name = { name: { type: 'string' } };
+      // Required inside not: fewer values are excluded, so more pass (a request takes them, a response may send them).
+      expect(rules(body(excluded(name)), body(excluded(name, ['name'])))).to.deep.equal(['request-body-not-narrowed info']);
+      expect(rules(answer(excluded(name)), answer(excluded(name, ['name'])))).to.deep.equal(['response-body-not-narrowed breaking']);
+      // Removed or made optional inside not: more values are excluded, so fewer pass.
+      expect(rules(body(excluded({ ...name, age: { type: 'integer' } })), body(excluded(name)))).to.deep.equal(['request-body-not-widened breaking']);
+      expect(rules(answer(excluded(name, ['name'])), answer(excluded(name)))).to.deep.equal(['response-body-not-widened info']);
+      // Deprecated inside not: the same values pass.
+      expect(rules(body(excluded(name)), body(excluded({ name: { type: 'string', deprecated: true } })))).to.deep.equal(['request-body-not-changed warning']);
+    });
     it('then: a property required there is required of the values the if picks', () => {
       const before = body({ type: 'object', if: { properties: { kind: { const: 'card' } } }, then: { required: ['number'] } });
       const after = body({ type: 'object', if: { properties: { kind: { const: 'card' } } }, then: { required: ['number', 'expiry'] } });

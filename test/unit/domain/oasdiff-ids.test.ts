@@ -101,6 +101,7 @@ const post = (requestBody: object) => doc({ paths: { '/pets': { post: { requestB
 const get = (schema: object, status = '200') => doc({ paths: { '/pets': { get: { responses: { [status]: { description: 'ok', content: { 'application/json': { schema } } } } } } } });
 const withParameter = (parameter: object) => doc({ paths: { '/pets': { get: { parameters: [parameter], responses: { '200': { description: 'ok' } } } } } });
 const pet = (name: object) => ({ type: 'object', properties: { name } });
+const v31 = (document: JsonObject): JsonObject => ({ ...document, openapi: '3.1.0' });
 
 /** The oasdiff ids of what changed from `before` to `after`, by rule. */
 function idsOf(before: JsonObject, after: JsonObject): [RuleId, string | undefined][] {
@@ -165,6 +166,45 @@ describe('domain: the oasdiff ids of the change rules (oasdiffIdOf)', () => {
     expect(idsOf(get(pet({ type: 'array', minItems: 2 })), get(pet({ type: 'array', minItems: 1 })))).to.deep.equal([['response-property-min-decreased', 'response-property-min-items-decreased']]);
   });
 
+  it('counts a minItems of 0 as none set, as oasdiff does, but a maxLength of 0 as a limit', () => {
+    const list = (extra: object) => pet({ type: 'array', ...extra });
+    expect(idsOf(post(list({})), post(list({ minItems: 2 })))).to.deep.equal([['request-property-min-increased', 'request-property-min-items-set']]);
+    expect(idsOf(get(list({ minItems: 2 })), get(list({ minItems: 0 })))).to.deep.equal([['response-property-min-decreased', 'response-property-min-items-unset']]);
+    expect(idsOf(post(pet({ type: 'string', maxLength: 5 })), post(pet({ type: 'string', maxLength: 0 })))).to.deep.equal([['request-property-max-decreased', 'request-property-max-length-decreased']]);
+  });
+
+  it('gives no id for a detail it cannot read, or one that goes the other way than its rule', () => {
+    expect(oasdiffIdOf('request-body-multiple-of-changed', { detail: '5' })).to.equal(undefined);
+    expect(oasdiffIdOf('request-body-max-decreased', { detail: 'maxLength 10 to 5 or fewer' })).to.equal(undefined);
+    expect(oasdiffIdOf('request-body-max-decreased', { detail: 'the maxLength 10 to 5' })).to.equal(undefined);
+    expect(oasdiffIdOf('request-body-max-decreased', { detail: 'maxContains 3 to maximum 2' })).to.equal(undefined);
+    // A maximum set where there was none is lowered, never raised; one removed is raised, never lowered.
+    expect(oasdiffIdOf('request-body-max-increased', { detail: 'none to maximum 5' })).to.equal(undefined);
+    expect(oasdiffIdOf('response-body-max-decreased', { detail: 'maxLength 5 to none' })).to.equal(undefined);
+    // The same details under the rules they belong to.
+    expect(oasdiffIdOf('request-body-max-decreased', { detail: 'none to maximum 5' })).to.equal('request-body-max-set');
+    expect(oasdiffIdOf('response-body-max-increased', { detail: 'maxLength 5 to none' })).to.equal('response-body-max-length-unset');
+  });
+
+  it('names a list of types that gained or lost types, and integer to number, as oasdiff does', () => {
+    const one = (type: unknown) => ({ type });
+    expect(idsOf(v31(post(one('string'))), v31(post(one(['integer', 'string']))))).to.deep.equal([['request-body-type-widened', 'request-body-list-of-types-widened']]);
+    expect(idsOf(v31(post(one(['integer', 'string']))), v31(post(one('string'))))).to.deep.equal([['request-body-type-narrowed', 'request-body-list-of-types-narrowed']]);
+    expect(idsOf(v31(get(one('string'))), v31(get(one(['integer', 'string']))))).to.deep.equal([['response-body-type-widened', 'response-body-list-of-types-widened']]);
+    expect(idsOf(get(one('integer')), get(one('number')))).to.deep.equal([['response-body-type-widened', 'response-body-type-generalized']]);
+    expect(idsOf(get(one('number')), get(one('integer')))).to.deep.equal([['response-body-type-narrowed', 'response-body-type-specialized']]);
+  });
+
+  it('gives no type id where a parameter\'s text takes what oasdiff counts as a type taken away', () => {
+    const query = (schema: object) => withParameter({ name: 'limit', in: 'query', schema });
+    const filter = (schema: object) => withParameter({ name: 'filter', in: 'query', schema: { type: 'object', properties: { kind: schema } } });
+    // oasdiff: the integer (or the boolean) was taken away, a type changed; ours: a text takes it still.
+    expect(idsOf(query({ type: 'integer' }), query({ type: 'string' }))).to.deep.equal([['request-parameter-type-widened', undefined]]);
+    expect(idsOf(v31(query({ type: ['boolean', 'integer'] })), v31(query({ type: ['integer', 'number', 'string'] })))).to.deep.equal([['request-parameter-type-widened', undefined]]);
+    expect(idsOf(filter({ type: 'string' }), filter({ type: 'integer' }))).to.deep.equal([['request-property-type-narrowed', undefined]]);
+    expect(idsOf(filter({ type: 'number' }), filter({ type: 'integer' }))).to.deep.equal([['request-property-type-narrowed', 'request-parameter-property-type-specialized']]);
+  });
+
   it('reads the direction from the item: an enum value added to a response, a property removed from a request', () => {
     const status = (values: string[]) => pet({ type: 'string', enum: values });
     expect(idsOf(get(status(['a'])), get(status(['a', 'b'])))).to.deep.equal([['response-property-enum-value-added', 'response-property-enum-value-added']]);
@@ -194,6 +234,31 @@ describe('domain: the oasdiff ids of the change rules (oasdiffIdOf)', () => {
     expect(idsOf(get(pet({ type: 'integer', multipleOf: 5 })), get(pet({ type: 'integer', multipleOf: 10 })))).to.deep.equal([['response-property-multiple-of-narrowed', 'response-property-multiple-of-specialized']]);
     expect(idsOf(post(pet({ type: 'integer', multipleOf: 4 })), post(pet({ type: 'integer', multipleOf: 6 })))).to.deep.equal([['request-property-multiple-of-changed', 'request-property-multiple-of-changed']]);
     expect(idsOf(post(pet({ type: 'integer' })), post(pet({ type: 'integer', default: 5 })))).to.deep.equal([['request-property-default-changed', 'request-property-default-value-added']]);
+    expect(idsOf(post(pet({ type: 'integer', default: 5 })), post(pet({ type: 'integer' })))).to.deep.equal([['request-property-default-changed', 'request-property-default-value-removed']]);
+    expect(idsOf(post(pet({ type: 'integer', default: 5 })), post(pet({ type: 'integer', default: 6 })))).to.deep.equal([['request-property-default-changed', 'request-property-default-value-changed']]);
+  });
+
+  it('names a multiple set or removed, and one that lets more values into a request or fewer out of a response, in body and property alike', () => {
+    const multiple = (multipleOf?: number) => ({ type: 'integer', ...(multipleOf === undefined ? {} : { multipleOf }) });
+    expect(idsOf(post(pet(multiple())), post(pet(multiple(5))))).to.deep.equal([['request-property-multiple-of-narrowed', 'request-property-multiple-of-set']]);
+    expect(idsOf(post(pet(multiple(5))), post(pet(multiple())))).to.deep.equal([['request-property-multiple-of-widened', 'request-property-multiple-of-unset']]);
+    expect(idsOf(post(multiple(10)), post(multiple(5)))).to.deep.equal([['request-body-multiple-of-widened', 'request-body-multiple-of-generalized']]);
+    expect(idsOf(get(multiple(5)), get(multiple(10)))).to.deep.equal([['response-body-multiple-of-narrowed', 'response-body-multiple-of-specialized']]);
+    // A response's multiple that lets more values out, or another that neither divides nor is divided by the old: changed.
+    expect(idsOf(get(pet(multiple(10))), get(pet(multiple(5))))).to.deep.equal([['response-property-multiple-of-widened', 'response-property-multiple-of-changed']]);
+    expect(idsOf(get(pet(multiple(4))), get(pet(multiple(6))))).to.deep.equal([['response-property-multiple-of-changed', 'response-property-multiple-of-changed']]);
+  });
+
+  it('gives a property added the names oasdiff gives it, which do not read place then change', () => {
+    const empty = { type: 'object', properties: {} };
+    const required = { ...pet({ type: 'string' }), required: ['name'] };
+    const header = (schema: object) => withParameter({ name: 'X-Filter', in: 'header', schema });
+    expect(idsOf(post(empty), post(pet({ type: 'string' })))).to.deep.equal([['request-property-added', 'new-optional-request-property']]);
+    expect(idsOf(post(empty), post(required))).to.deep.equal([['request-property-required-added', 'new-required-request-property']]);
+    expect(idsOf(header({ type: 'object', properties: {} }), header({ type: 'object', properties: { kind: { type: 'string' } }, required: ['kind'] }))).to.deep.equal([['request-property-required-added', 'new-required-request-header-property']]);
+    expect(idsOf(get(empty), get(pet({ type: 'string' })))).to.deep.equal([['response-property-added', 'response-optional-property-added']]);
+    expect(idsOf(get(empty), get(required))).to.deep.equal([['response-property-required-added', 'response-required-property-added']]);
+    expect(idsOf(get({ type: 'string', enum: ['a', 'b'] }), get({ type: 'string', enum: ['a'] }))).to.deep.equal([['response-body-enum-value-removed', 'response-mediatype-enum-value-removed']]);
   });
 
   it('names a response status added a success or not as oasdiff counts them, and leaves default and ranges out as it does', () => {
@@ -205,8 +270,23 @@ describe('domain: the oasdiff ids of the change rules (oasdiffIdOf)', () => {
       ['response-status-added', undefined],
     ]);
     expect(idsOf(responses(['200', '201']), responses(['200']))).to.deep.equal([['response-success-status-removed', 'response-success-status-removed']]);
+    expect(idsOf(responses(['200', '2XX']), responses(['200']))).to.deep.equal([['response-success-status-removed', undefined]]);
     // The same change, but oasdiff rates it info and we rate it breaking: no id.
     expect(idsOf(responses(['200', '404']), responses(['200']))).to.deep.equal([['response-status-removed', undefined]]);
+  });
+
+  it('counts a status a success from 200 to 299, both included, and only a status that is a number, as oasdiff does', () => {
+    const responses = (statuses: string[]) => doc({ paths: { '/pets': { get: { responses: Object.fromEntries(statuses.map((s) => [s, { description: 'ok' }])) } } } });
+    expect(idsOf(responses(['404']), responses(['404', '199', '200', '299', '300', '200x']))).to.deep.equal([
+      ['response-status-added', 'response-non-success-status-added'],
+      ['response-status-added', 'response-success-status-added'],
+      ['response-status-added', 'response-success-status-added'],
+      ['response-status-added', 'response-non-success-status-added'],
+      ['response-status-added', undefined],
+    ]);
+    const at = (status: string): ChangeLocation => ({ method: 'GET', path: '/pets', status });
+    expect(oasdiffIdOf('response-status-added', { location: at('x-201') })).to.equal(undefined);
+    expect(oasdiffIdOf('response-success-status-removed', { location: at('201x') })).to.equal(undefined);
   });
 
   it('gives the operation and parameter rules their ids, and none where oasdiff says more than the item (a removal with or without deprecation)', () => {
@@ -228,5 +308,21 @@ describe('domain: the oasdiff ids of the change rules (oasdiffIdOf)', () => {
     expect(oasdiffIdOf('response-property-nullable-added', { location: { method: 'GET', path: '/pets', status: '200', header: 'X-Rate', property: 'limit' } })).to.equal(undefined);
     // A place of a kind not known here (a callback's) is not taken for an operation's.
     expect(oasdiffIdOf('request-property-nullable-removed', { location: { ...body, callback: 'onEvent' } })).to.equal(undefined);
+  });
+
+  it('lists, for an item without a location, the ids of every place its property may be in', () => {
+    expect(oasdiffIdsOf('request-property-enum-added')).to.deep.equal(['request-property-became-enum', 'request-header-property-became-enum']);
+    expect(oasdiffIdsOf('request-property-nullable-added')).to.deep.equal(['request-property-became-nullable', 'request-parameter-property-became-nullable']);
+    expect(oasdiffIdsOf('response-property-nullable-added')).to.deep.equal(['response-property-became-nullable']);
+  });
+
+  it('gives a property no id where its location is not a place of its direction', () => {
+    const operation = { method: 'GET', path: '/pets', property: 'name' };
+    expect(oasdiffIdOf('response-property-nullable-added', { location: { ...operation, status: '200' } })).to.equal('response-property-became-nullable');
+    expect(oasdiffIdOf('request-property-nullable-removed', { location: { ...operation, status: '200' } })).to.equal(undefined);
+    expect(oasdiffIdOf('request-property-nullable-removed', { location: operation })).to.equal(undefined);
+    expect(oasdiffIdOf('response-property-nullable-added', { location: { ...operation, status: 'requestBody' } })).to.equal(undefined);
+    expect(oasdiffIdOf('response-property-nullable-added', { location: { ...operation, status: '200', parameter: 'query filter' } })).to.equal(undefined);
+    expect(oasdiffIdOf('response-property-nullable-added', { location: operation })).to.equal(undefined);
   });
 });

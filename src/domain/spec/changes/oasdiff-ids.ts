@@ -182,7 +182,7 @@ const one = (change: string): Kind => ({ all: [change] });
 /** The two sides of a detail `A to B`; undefined when it is not of that form. */
 function sides(detail: string): readonly [string, string] | undefined {
   const at = detail.indexOf(' to ');
-  return at < 0 ? undefined : [detail.slice(0, at), detail.slice(at + ' to '.length)];
+  return at === -1 ? undefined : [detail.slice(0, at), detail.slice(at + ' to '.length)];
 }
 
 /** oasdiff's stem of a keyword in its ids (`request-property-max-length-decreased`). */
@@ -208,9 +208,11 @@ function boundStems(detail: string): readonly [string | undefined, string | unde
     const set = (value: string) => value !== 'none' && !(limit[1] === 'min' && value === '0');
     return [set(limit[3]!) ? stem : undefined, set(limit[4]!) ? stem : undefined];
   }
-  const [from, to] = sides(detail) ?? [];
+  const both = sides(detail);
+  if (both === undefined) return undefined;
+  const [from, to] = both;
   const stemOf = (side: string) => (side === 'none' ? undefined : BOUND_STEMS[side.slice(0, side.lastIndexOf(' '))]);
-  if (from === undefined || to === undefined || (from !== 'none' && stemOf(from) === undefined) || (to !== 'none' && stemOf(to) === undefined)) return undefined;
+  if ((from !== 'none' && stemOf(from) === undefined) || (to !== 'none' && stemOf(to) === undefined)) return undefined;
   return [stemOf(from), stemOf(to)];
 }
 
@@ -223,7 +225,9 @@ function boundChange(moved: 'increased' | 'decreased', stems: readonly string[],
   return {
     all: stems.flatMap((stem) => [`${stem}-${moved}`, `${stem}-${or}`]),
     pick: (detail) => {
-      const [from, to] = boundStems(detail) ?? [];
+      const bound = boundStems(detail);
+      if (bound === undefined) return undefined;
+      const [from, to] = bound;
       if (from === undefined) return or === 'set' && to !== undefined ? `${to}-set` : undefined;
       if (to === undefined) return or === 'unset' ? `${from}-unset` : undefined;
       return from === to ? `${from}-${moved}` : undefined;
@@ -234,11 +238,14 @@ function boundChange(moved: 'increased' | 'decreased', stems: readonly string[],
 const MAX_STEMS = ['max', 'exclusive-max', 'max-length', 'max-items', 'max-properties'];
 const MIN_STEMS = ['min', 'exclusive-min', 'min-length', 'min-items', 'min-properties'];
 
-/** `number or string to string`: the types on each side; undefined where a side is any type or none. */
+/**
+ * `number or string to string`: the types on each side. `any type` and `no value` come alone on
+ * their side, never among types: not within the other side's list, neither number nor integer,
+ * they get no id.
+ */
 function typeLists(detail: string): readonly [readonly string[], readonly string[]] | undefined {
-  const [from, to] = sides(detail) ?? [];
-  if (from === undefined || to === undefined || [from, to].some((side) => side === 'any type' || side === 'no value')) return undefined;
-  return [from.split(' or '), to.split(' or ')];
+  const both = sides(detail);
+  return both === undefined ? undefined : [both[0].split(' or '), both[1].split(' or ')];
 }
 const within = (some: readonly string[], all: readonly string[]) => some.every((t) => all.includes(t));
 
@@ -258,8 +265,9 @@ function multipleOfIds(all: readonly string[]): Kind {
   return {
     all,
     pick: (detail, direction) => {
-      const [from, to] = sides(detail) ?? [];
-      if (from === undefined || to === undefined) return undefined;
+      const both = sides(detail);
+      if (both === undefined) return undefined;
+      const [from, to] = both;
       // oasdiff's own names for a multiple that lets more values through a request, or fewer out of a response.
       const id =
         from === 'none'
@@ -399,8 +407,8 @@ function candidates(rule: RuleId, { location, detail }: OasdiffContext): string[
   const property = /^(request|response)-property-(.+)$/.exec(rule);
   const scope = SCOPES.find(([prefix]) => rule.startsWith(prefix));
   const direction = property ? (property[1] as 'request' | 'response') : scope?.[1].startsWith('request') ? 'request' : 'response';
-  const kind = KINDS[property ? property[2]! : scope ? rule.slice(scope[0].length) : ''];
-  if (kind === undefined || (!property && !scope)) return [];
+  const kind = property ? KINDS[property[2]!] : scope ? KINDS[rule.slice(scope[0].length)] : undefined;
+  if (kind === undefined) return [];
   const changes = detail === undefined || kind.pick === undefined ? kind.all : [kind.pick(detail, direction)].filter((c): c is string => c !== undefined);
   const places = property ? propertyPlaces(direction, location) : [[scope![1]]];
   const found = new Set<string>();
