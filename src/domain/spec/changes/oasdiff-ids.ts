@@ -284,7 +284,6 @@ function multipleOfIds(all: readonly string[]): Kind {
   };
 }
 
-
 /**
  * A type list that lost (or gained) types is oasdiff's `list-of-types-narrowed` (`-widened`); number
  * to integer is its `type-specialized`, integer to number its `type-generalized`.
