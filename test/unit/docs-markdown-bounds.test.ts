@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { MARKDOWN_FIELD_MAX_CHARS, MARKDOWN_PAGE_MAX_CHARS, PageMarkdown, renderInlineMarkdown, renderMarkdown } from '../../src/adapters/http/docs/markdown.js';
+import { cpuMs as cpuMsSince } from '../support/cpu.js';
 
 /**
  * Markdown that costs markdown-it the most per character (0.7 to 4 µs a character with markdown-it
@@ -46,8 +47,7 @@ function cpuMs(work: () => unknown, runs = 3): number {
   for (let run = 0; run < runs; run++) {
     const before = process.cpuUsage();
     work();
-    const used = process.cpuUsage(before);
-    least = Math.min(least, (used.user + used.system) / 1000);
+    least = Math.min(least, cpuMsSince(before));
   }
   return least;
 }
