@@ -172,23 +172,12 @@ interface Part {
 }
 
 /** What one schema object says of its values, read once per document however often it is shown. */
-interface Facts {
+interface Facts
+  extends Pick<ReaderNode, 'format' | 'title' | 'description' | 'deprecated' | 'readOnly' | 'writeOnly' | 'enum' | 'default' | 'example' | 'examples' | 'constraints' | 'discriminator'> {
   readonly types: readonly string[] | null;
   readonly nullable: boolean;
-  readonly format: string | null;
-  readonly title: string | null;
-  readonly description: string | null;
-  readonly deprecated: boolean;
-  readonly readOnly: boolean;
-  readonly writeOnly: boolean;
-  readonly enum: readonly JsonValue[] | null;
   readonly hasConst: boolean;
-  readonly default: JsonValue | undefined;
-  readonly example: JsonValue | undefined;
-  readonly examples: readonly JsonValue[] | null;
-  readonly constraints: readonly Constraint[];
   readonly required: ReadonlySet<JsonValue>;
-  readonly discriminator: Discriminator | null;
 }
 
 const NO_FACTS: Facts = {
